@@ -1,0 +1,47 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+// libvips' linker flags, spelled out: `pkgConfig:` on a system library would
+// also pass "-pthread", which SwiftPM refuses with a warning.
+let vipsLinker: [LinkerSetting] = [
+    .linkedLibrary("vips"), .linkedLibrary("gobject-2.0"), .linkedLibrary("glib-2.0"),
+]
+
+let package = Package(
+    name: "collage",
+    products: [
+        .executable(name: "collage", targets: ["collage"]),
+        .library(name: "CollageKit", targets: ["CollageKit"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/OpenCombine/OpenCombine.git", from: "0.14.0"),
+        .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.0"),
+        .package(url: "https://github.com/apple/swift-log.git", from: "1.16.0"),
+    ],
+    targets: [
+        // C, kept in two small targets: the libvips headers, and fixed-arity wrappers.
+        .systemLibrary(name: "CVips", path: "Sources/CVips", pkgConfig: "vips",
+                       providers: [.apt(["libvips-dev"])]),
+        .target(name: "CVipsShim", dependencies: ["CVips"], path: "Sources/CVipsShim",
+                linkerSettings: vipsLinker),
+        .target(name: "Vips", dependencies: ["CVipsShim"], path: "Sources/Vips",
+                swiftSettings: [.swiftLanguageMode(.v5)]),
+        .target(name: "CollageKit",
+                dependencies: ["Vips", "OpenCombine", .product(name: "Logging", package: "swift-log")],
+                path: "Sources/CollageKit",
+                swiftSettings: [.swiftLanguageMode(.v5)]),
+        .executableTarget(name: "collage",
+                          dependencies: ["CollageKit",
+                                         .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                                         .product(name: "Logging", package: "swift-log")],
+                          path: "Sources/collage",
+                          swiftSettings: [.swiftLanguageMode(.v5)]),
+        .testTarget(name: "VipsTests", dependencies: ["Vips"], path: "Tests/VipsTests",
+                    swiftSettings: [.swiftLanguageMode(.v5)]),
+        .testTarget(name: "CollageKitTests", dependencies: ["CollageKit", "Vips", "OpenCombine"],
+                    path: "Tests/CollageKitTests",
+                    swiftSettings: [.swiftLanguageMode(.v5)]),
+        .testTarget(name: "CLITests", dependencies: ["Vips"], path: "Tests/CLITests",
+                    swiftSettings: [.swiftLanguageMode(.v5)]),
+    ]
+)

@@ -1,0 +1,38 @@
+// Fixed-arity wrappers for the libvips calls `collage` makes.
+//
+// Swift cannot call C variadic functions, and libvips passes optional
+// arguments as NULL-terminated varargs. Each wrapper here fixes one call's
+// arguments; every symbol is prefixed `cvips_`. Nothing else lives here:
+// ownership, errors and policy are in the Swift `Vips` target.
+#ifndef CVIPS_SHIM_H
+#define CVIPS_SHIM_H
+
+#include <vips/vips.h>
+
+/// VIPS_INIT (a macro) as a function. Returns 0 on success.
+int cvips_init(const char *argv0);
+
+/// Header only: a lazy image from a source; no pixels are decoded.
+VipsImage *cvips_image_new_from_source(VipsSource *source);
+
+/// libvips' thumbnail from a source, straight to width x height:
+/// shrink-on-load, auto-rotation from EXIF, cover then centre-crop.
+/// fail_on_truncated makes a truncated or corrupt file an error instead of
+/// a tile with a grey band.
+int cvips_thumbnail_source(VipsSource *source, VipsImage **out, int width, int height,
+                           int fail_on_truncated);
+
+int cvips_colourspace(VipsImage *in, VipsImage **out, VipsInterpretation space);
+int cvips_flatten(VipsImage *in, VipsImage **out, double r, double g, double b);
+int cvips_cast(VipsImage *in, VipsImage **out, VipsBandFormat format);
+int cvips_extract_bands(VipsImage *in, VipsImage **out, int first, int n);
+int cvips_bandjoin3(VipsImage *in, VipsImage **out);
+
+/// Encode to a g_malloc'd buffer; `suffix` picks the saver and may carry
+/// options, as in ".jpg[Q=90]". Free the buffer with g_free.
+int cvips_write_to_buffer(VipsImage *in, const char *suffix, void **buf, size_t *len);
+
+/// Load a whole image from a buffer (tests and tools read back pixels).
+VipsImage *cvips_image_new_from_buffer(const void *buf, size_t len);
+
+#endif

@@ -1,0 +1,93 @@
+import OpenCombine
+import Synchronization
+
+extension Publisher {
+    /// The seed's pausable sink: `receiveValue` returns whether it wants
+    /// another value now; if it returns false the subscriber pauses, asks
+    /// for nothing more, until `resume()` asks for one.
+    public func pausableSink(
+        receiveCompletion: @escaping (Subscribers.Completion<Failure>) -> Void,
+        receiveValue: @escaping (Output) -> Bool
+    ) -> PausableSubscriber<Output, Failure> {
+        let subscriber = PausableSubscriber(receiveValue: receiveValue, receiveCompletion: receiveCompletion)
+        subscribe(subscriber)
+        return subscriber
+    }
+}
+
+/// A subscriber that applies backpressure one value at a time: it asks for
+/// one value, and after each one either asks for the next or pauses.
+public final class PausableSubscriber<Input, Failure: Error>: Subscriber, Cancellable {
+    public let combineIdentifier = CombineIdentifier()
+
+    private enum State {
+        case awaitingSubscription
+        case running(Subscription)
+        case paused(Subscription)
+        case finished
+    }
+
+    private let state = Mutex<State>(.awaitingSubscription)
+    private let receiveValue: (Input) -> Bool
+    private let receiveCompletion: (Subscribers.Completion<Failure>) -> Void
+
+    public init(receiveValue: @escaping (Input) -> Bool,
+                receiveCompletion: @escaping (Subscribers.Completion<Failure>) -> Void) {
+        self.receiveValue = receiveValue
+        self.receiveCompletion = receiveCompletion
+    }
+
+    public var isPaused: Bool {
+        state.withLock { if case .paused = $0 { return true } else { return false } }
+    }
+
+    public func receive(subscription: Subscription) {
+        let accepted = state.withLock { state -> Bool in
+            guard case .awaitingSubscription = state else { return false }
+            state = .running(subscription)
+            return true
+        }
+        guard accepted else { subscription.cancel(); return }
+        subscription.request(.max(1))
+    }
+
+    public func receive(_ value: Input) -> Subscribers.Demand {
+        let wantsMore = receiveValue(value)
+        return state.withLock { state in
+            guard case .running(let subscription) = state else { return .none }
+            if wantsMore { return .max(1) }
+            state = .paused(subscription)
+            return .none
+        }
+    }
+
+    public func receive(completion: Subscribers.Completion<Failure>) {
+        let live = state.withLock { state -> Bool in
+            if case .finished = state { return false }
+            state = .finished
+            return true
+        }
+        if live { receiveCompletion(completion) }
+    }
+
+    /// Asks for one more value, if paused.
+    public func resume() {
+        let subscription = state.withLock { state -> Subscription? in
+            guard case .paused(let subscription) = state else { return nil }
+            state = .running(subscription)
+            return subscription
+        }
+        subscription?.request(.max(1))
+    }
+
+    public func cancel() {
+        let subscription = state.withLock { state -> Subscription? in
+            defer { state = .finished }
+            switch state {
+            case .running(let subscription), .paused(let subscription): return subscription
+            default: return nil
+            }
+        }
+        subscription?.cancel()
+    }
+}

@@ -1,0 +1,134 @@
+import Dispatch
+import Glibc
+import OpenCombine
+import Synchronization
+
+/// Puts bytes at a path atomically: a reader sees the previous file or the
+/// complete new one, never a part. The bytes go to a temporary file in the
+/// target's folder, which is flushed to disk, renamed over the target, and
+/// the folder flushed too. On any failure the temporary file is removed and
+/// the previous file is untouched.
+public final class AtomicWriter: @unchecked Sendable {
+    private let queue: DispatchQueue
+    private let cancelled = Mutex(false)
+
+    public init(queue: DispatchQueue = DispatchQueue(label: "collage.save")) {
+        self.queue = queue
+    }
+
+    /// After this, a save in progress removes its temporary file instead of
+    /// renaming it into place, and new saves fail with `.cancelled`.
+    public func cancel() { cancelled.withLock { $0 = true } }
+
+    /// The seed's `PhotoWriter.save`: a Future of the path written.
+    public func save(_ bytes: UnsafeRawBufferPointerOwner, to path: PathName) -> Future<PathName, OutputError> {
+        Future { [self] promise in
+            queue.async { [self] in
+                do throws(OutputError) {
+                    promise(.success(try write(bytes, to: path)))
+                } catch {
+                    promise(.failure(error))
+                }
+            }
+        }
+    }
+
+    /// The temporary name used beside `path`: hidden, and recognisable so
+    /// that a later run can clear what a killed run left.
+    public static func temporaryPrefix(for path: PathName) -> [UInt8] {
+        Array(".".utf8) + path.lastComponent + Array(".collage-tmp-".utf8)
+    }
+
+    /// Writes synchronously (on the caller's thread).
+    public func write(_ owner: UnsafeRawBufferPointerOwner, to path: PathName) throws(OutputError) -> PathName {
+        func fail(_ code: OutputError.Code, _ what: String, _ number: Int32) -> OutputError {
+            OutputError(code: code, path: path, message: what + ": " + systemError(number))
+        }
+        if cancelled.withLock({ $0 }) { throw OutputError(code: .cancelled, path: path, message: "interrupted") }
+        let directory = path.directory
+        var suffix = [UInt8]()
+        var random = UInt64.random(in: 0...UInt64.max)
+        for _ in 0..<12 { suffix.append(UInt8(ascii: "a") + UInt8(random % 26)); random /= 26 }
+        let temporary = directory.appending(Self.temporaryPrefix(for: path) + suffix)
+
+        let descriptor = temporary.withCString { name -> Int32 in
+            guard let name else { errno = EINVAL; return -1 }
+            return open(name, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o666)
+        }
+        guard descriptor >= 0 else {
+            let code = errno
+            throw fail(code == ENOSPC || code == EIO || code == EDQUOT ? .ioError : .cannotCreate,
+                       "cannot create the output", code)
+        }
+        var closed = false
+        func abandon(_ error: OutputError) -> OutputError {
+            if !closed { close(descriptor) }
+            _ = temporary.withCString { $0.map { unlink($0) } }
+            return error
+        }
+        // Keep the permissions of the file being replaced.
+        var previous = stat()
+        if path.withCString({ $0.map { stat($0, &previous) } ?? -1 }) == 0 {
+            _ = fchmod(descriptor, previous.st_mode & 0o7777)
+        }
+        do {
+            try owner.withBytes { bytes throws(OutputError) in
+                var offset = 0
+                while offset < bytes.count {
+                    let count = Glibc.write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
+                    if count < 0 {
+                        if errno == EINTR { continue }
+                        throw fail(.ioError, "cannot write the output", errno)
+                    }
+                    offset += count
+                }
+            }
+        } catch {
+            throw abandon(error)
+        }
+        guard fsync(descriptor) == 0 else { throw abandon(fail(.ioError, "cannot flush the output", errno)) }
+        closed = true
+        guard close(descriptor) == 0 else { throw abandon(fail(.ioError, "cannot close the output", errno)) }
+        if cancelled.withLock({ $0 }) {
+            throw abandon(OutputError(code: .cancelled, path: path, message: "interrupted"))
+        }
+        let renamed = temporary.withCString { from in
+            path.withCString { to in
+                guard let from, let to else { errno = EINVAL; return Int32(-1) }
+                return rename(from, to)
+            }
+        }
+        guard renamed == 0 else {
+            let code = errno
+            throw abandon(fail(code == EIO || code == ENOSPC ? .ioError : .cannotCreate,
+                               "cannot put the output in place", code))
+        }
+        // The rename is durable only once the folder is flushed.
+        let folder = directory.withCString { $0.map { open($0, O_RDONLY | O_DIRECTORY | O_CLOEXEC) } ?? -1 }
+        if folder >= 0 {
+            _ = fsync(folder)
+            close(folder)
+        }
+        return path
+    }
+
+    /// Removes temporary files that killed runs left beside `path`. Call it
+    /// while holding the output's lock, so no live run's file is touched.
+    public static func removeLeftovers(beside path: PathName) {
+        let prefix = temporaryPrefix(for: path)
+        let directory = path.directory
+        guard let handle = directory.withCString({ $0.flatMap { opendir($0) } }) else { return }
+        defer { closedir(handle) }
+        while let entry = readdir(handle) {
+            let name: [UInt8] = withUnsafeBytes(of: entry.pointee.d_name) { Array($0.prefix(while: { $0 != 0 })) }
+            if name.starts(with: prefix) && name.count == prefix.count + 12 {
+                _ = directory.appending(name).withCString { $0.map { unlink($0) } }
+            }
+        }
+    }
+}
+
+/// Bytes owned by some object (an encoder's buffer) that the writer reads.
+public protocol UnsafeRawBufferPointerOwner: Sendable {
+    func withBytes<R, E: Error>(_ body: (UnsafeRawBufferPointer) throws(E) -> R) throws(E) -> R
+}

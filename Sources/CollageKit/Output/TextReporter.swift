@@ -1,0 +1,64 @@
+import Logging
+
+/// The human side of the event stream: what went wrong or needs a person's
+/// attention goes to the logger (standard error); the paths written go to
+/// standard output unless `--json` owns it.
+public struct TextReporter {
+    public let logger: Logger
+    public let printPaths: Bool
+    public let output: StandardStream
+
+    public init(logger: Logger, printPaths: Bool, output: StandardStream = .output) {
+        self.logger = logger
+        self.printPaths = printPaths
+        self.output = output
+    }
+
+    public func handle(_ event: PipelineEvent) {
+        switch event {
+        case .accepted(let path, let header):
+            logger.debug("accepted \(path) (\(header.format), \(header.displayedWidth)x\(header.displayedHeight))")
+        case .rejected(let path, .portrait, let detail):
+            logger.info("skipped \(path): portrait (\(detail)); --allow-portrait keeps it")
+        case .rejected(let path, let reason, let detail):
+            logger.warning("skipped \(path): \(reason == .tooLarge ? "too large: " : "")\(detail)")
+        case .failed(let path, let error):
+            logger.warning("\(path): \(error)")
+        case .placed:
+            break
+        case .written(let sheet):
+            logger.info("wrote \(sheet.output): \(sheet.images.count) images, \(sheet.bytes) bytes, \(sheet.milliseconds) ms")
+            if printPaths { output.write(bytes: sheet.output.bytes + [UInt8(ascii: "\n")]) }
+        case .unchanged(let path, _):
+            logger.info("\(path) is up to date")
+            if printPaths { output.write(bytes: path.bytes + [UInt8(ascii: "\n")]) }
+        case .notice(let message):
+            logger.notice("\(message)")
+        case .finished(let outcome):
+            let s = outcome.summary
+            logger.info("\(s.written) collage(s) written, \(s.used) images used, \(s.rejected) rejected, \(s.failed) failed")
+            if let message = outcome.message { logger.error("\(message)") }
+        }
+    }
+}
+
+/// Log lines on standard error as `collage: message`.
+public struct StandardErrorLogHandler: LogHandler {
+    public var logLevel: Logger.Level
+    public var metadata: Logger.Metadata = [:]
+    private let stream: StandardStream
+
+    public init(level: Logger.Level, stream: StandardStream = .error) {
+        self.logLevel = level
+        self.stream = stream
+    }
+
+    public subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+        get { metadata[key] }
+        set { metadata[key] = newValue }
+    }
+
+    public func log(event: LogEvent) {
+        stream.write(line: "collage: \(event.message)")
+    }
+}

@@ -1,0 +1,298 @@
+import Dispatch
+import Glibc
+import Logging
+import OpenCombine
+import Vips
+
+/// One run of the pipeline:
+///
+///     Source ─► Probe ─► Reject ─► Decode (≤ jobs, ordered) ─► Cap ─► Sheets ─► Save
+///
+/// Demand flows back from the pausable sink one sheet at a time: while a
+/// sheet is being composed and written, the sink is paused and nothing
+/// upstream is scanned or decoded. Everything but decoding and saving runs
+/// on one serial queue, so events come out in order.
+public final class CollageRun: @unchecked Sendable {
+    public let configuration: CollageConfiguration
+    private let logger: Logger
+    private let queue = DispatchQueue(label: "collage.pipeline")
+    private let workers = DispatchQueue(label: "collage.decode", attributes: .concurrent)
+    private let saveQueue = DispatchQueue(label: "collage.save")
+    private let writer: AtomicWriter
+    private let subject = PassthroughSubject<PipelineEvent, Never>()
+    private let finished = DispatchSemaphore(value: 0)
+
+    // Owned by `queue`.
+    private var summary = Summary()
+    private var sink: PausableSubscriber<[DecodedTile], Never>?
+    private var saveSubscription: AnyCancellable?
+    private var walk: SharedWalk?
+    private var sheetNumber = 0
+    private var saving = false
+    private var upstreamDone = false
+    private var ended = false
+    private var failure: (ExitStatus, String)?
+    private var interruption: ExitStatus?
+    private var outcome: RunOutcome?
+    private var accepted = 0
+    private var decodeFailures = 0
+
+    public init(configuration: CollageConfiguration, logger: Logger = Logger(label: "collage")) {
+        self.configuration = configuration
+        self.logger = logger
+        self.writer = AtomicWriter(queue: saveQueue)
+    }
+
+    /// Every event of the run, delivered on the pipeline's queue in order.
+    /// Subscribe before `run()`.
+    public var events: AnyPublisher<PipelineEvent, Never> { subject.eraseToAnyPublisher() }
+
+    /// Runs to the end and says how it ended. Blocks the calling thread.
+    public func run() -> RunOutcome {
+        if let early = preflight() {
+            subject.send(.finished(early))
+            return early
+        }
+        queue.async { [self] in start() }
+        finished.wait()
+        return queue.sync { outcome! }
+    }
+
+    /// Stops the run as SIGINT or SIGTERM asks: cancels the pipeline through
+    /// its subscription, lets a save in progress remove its temporary file.
+    public func interrupt(_ status: ExitStatus) {
+        writer.cancel()
+        queue.async { [self] in
+            guard !ended, interruption == nil else { return }
+            interruption = status
+            sink?.cancel()
+            if !saving { end() }
+        }
+    }
+
+    // MARK: - Before any image is read
+
+    private func preflight() -> RunOutcome? {
+        func fail(_ status: ExitStatus, _ message: String) -> RunOutcome {
+            RunOutcome(status: status, message: message, summary: Summary())
+        }
+        do { try Vips.start() } catch {
+            return fail(.ioError, "cannot start libvips: \(error)")
+        }
+        guard configuration.saverSuffix != nil else {
+            return fail(.usage, "cannot write '\(configuration.output)': the extension must be one of "
+                        + "jpg, jpeg, png, webp, tif, tiff, gif, heic, heif, avif")
+        }
+        for input in configuration.inputs {
+            guard case .path(let path) = input else { continue }
+            let readable = path.withCString { name -> Int32 in
+                guard let name else { errno = EINVAL; return -1 }
+                var info = stat()
+                guard stat(name, &info) == 0 else { return -1 }
+                let mode: Int32 = (info.st_mode & S_IFMT) == S_IFDIR ? R_OK | X_OK : R_OK
+                return access(name, mode)
+            }
+            if readable != 0 {
+                return fail(.noInput, "cannot read input '\(path)': \(systemError(errno))")
+            }
+        }
+        let folder = configuration.output.directory
+        let writable = folder.withCString { name -> Int32 in
+            guard let name else { errno = EINVAL; return -1 }
+            return access(name, W_OK | X_OK)
+        }
+        if writable != 0 {
+            let code = errno
+            let hint = code == ENOENT ? " (create the folder first)" : ""
+            return fail(.cannotCreateOutput, "cannot write to folder '\(folder)': \(systemError(code))\(hint)")
+        }
+        return nil
+    }
+
+    // MARK: - The pipeline (on `queue`)
+
+    private func start() {
+        let configuration = configuration
+        let cap = configuration.maxImages
+        let full = GridLayout(count: cap, canvasWidth: configuration.canvasWidth,
+                              canvasHeight: configuration.canvasHeight)
+        let walk = SharedWalk(InputWalk(inputs: configuration.inputs, followLinks: configuration.followLinks,
+                                        nulSeparated: configuration.nulSeparated,
+                                        report: { [unowned self] in report($0) }))
+        self.walk = walk
+        let probe = Probe(maxPixels: configuration.maxPixels, allowPortrait: configuration.allowPortrait,
+                          report: { [unowned self] in report($0) })
+        let decode = Decode(tileWidth: full.tileWidth, tileHeight: full.tileHeight,
+                            background: configuration.background)
+
+        let tiles = Publishers.Pull { walk }
+            .compactMap { probe($0) }
+            .orderedParallelMap(maxConcurrent: configuration.jobs, workers: workers, queue: queue) { decode($0) }
+            .compactMap { [unowned self] result -> DecodedTile? in
+                switch result {
+                case .success(let tile): return tile
+                case .failure(let failure):
+                    decodeFailures += 1
+                    report(.failed(path: failure.path, error: failure.message))
+                    return nil
+                }
+            }
+        let capped = configuration.sheets ? tiles.eraseToAnyPublisher() : tiles.prefix(cap).eraseToAnyPublisher()
+        sink = capped
+            .collect(cap)
+            .pausableSink(
+                receiveCompletion: { [unowned self] _ in
+                    upstreamDone = true
+                    if !saving { end() }
+                },
+                receiveValue: { [unowned self] sheet in
+                    write(sheet)
+                    return false  // paused until the sheet is on disk
+                })
+    }
+
+    private func write(_ tiles: [DecodedTile]) {
+        sheetNumber += 1
+        saving = true
+        let number = sheetNumber
+        let path = configuration.naming.path(forSheet: number)
+        let composer = SheetComposer(configuration: configuration, suffix: configuration.saverSuffix!,
+                                     workers: workers)
+        let started = DispatchTime.now()
+        saveQueue.async { [self] in
+            let composed = composer.compose(tiles)
+            queue.async { [self] in
+                switch composed {
+                case .failure(let error):
+                    saved(.failure(OutputError(code: .ioError, path: path, message: error.message)))
+                case .success(nil):
+                    saved(.success(nil))
+                case .success(let sheet?):
+                    for failure in sheet.failures {
+                        decodeFailures += 1
+                        report(.failed(path: failure.path, error: failure.message))
+                    }
+                    saveSubscription = writer.save(sheet.encoded, to: path).sink(
+                        receiveCompletion: { [unowned self] completion in
+                            guard case .failure(let error) = completion else { return }
+                            queue.async { self.saved(.failure(error)) }
+                        },
+                        receiveValue: { [unowned self] written in
+                            let milliseconds = Int((DispatchTime.now().uptimeNanoseconds - started.uptimeNanoseconds) / 1_000_000)
+                            let record = WrittenSheet(output: written, sheet: number, images: sheet.tiles.map(\.path),
+                                                      width: sheet.layout.canvasWidth, height: sheet.layout.canvasHeight,
+                                                      bytes: sheet.encoded.count, milliseconds: milliseconds)
+                            queue.async { self.saved(.success((record, sheet))) }
+                        })
+                }
+            }
+        }
+    }
+
+    private func saved(_ result: Result<(WrittenSheet, ComposedSheet)?, OutputError>) {
+        saving = false
+        saveSubscription = nil
+        switch result {
+        case .success(let written?):
+            let (record, sheet) = written
+            for (index, tile) in sheet.tiles.enumerated() {
+                report(.placed(path: tile.path, sheet: record.sheet, index: index, rect: sheet.layout.tile(index)))
+            }
+            report(.written(record))
+        case .success(nil):
+            break
+        case .failure(let error):
+            switch error.code {
+            case .cancelled: break
+            case .cannotCreate: failure = (.cannotCreateOutput, error.description)
+            case .ioError: failure = (.ioError, error.description)
+            }
+            sink?.cancel()
+            end()
+            return
+        }
+        if upstreamDone || interruption != nil {
+            end()
+        } else {
+            sink?.resume()
+        }
+    }
+
+    private func report(_ event: PipelineEvent) {
+        if case .accepted = event { accepted += 1 }
+        summary.count(event)
+        subject.send(event)
+    }
+
+    /// Once: the notices, the summary, the outcome.
+    private func end() {
+        guard !ended else { return }
+        ended = true
+        sink = nil
+        if interruption == nil, failure == nil, !configuration.sheets, summary.used == configuration.maxImages {
+            noteLeftOut()
+        }
+        walk = nil
+        let outcome = makeOutcome()
+        self.outcome = outcome
+        report(.finished(outcome))
+        finished.signal()
+    }
+
+    /// The seed's "limit reached" alert: if eligible images were left out by
+    /// the cap, say so. The walk was cancelled at the cap; it is asked for a
+    /// few more candidates (headers only, nothing reported) to find out.
+    private func noteLeftOut() {
+        var known = accepted - summary.used - decodeFailures
+        if known <= 0, let walk {
+            let probe = Probe(maxPixels: configuration.maxPixels, allowPortrait: configuration.allowPortrait,
+                              report: { _ in })
+            walk.muted = true
+            for _ in 0..<64 {
+                guard let file = walk.next() else { break }
+                if case .success = probe.check(file.path) { known = 1; break }
+            }
+        }
+        guard known > 0 else { return }
+        let count = known > 1 ? "at least \(known) more eligible images were" : "more eligible images were"
+        report(.notice("--max \(configuration.maxImages) reached: \(count) left out; --sheets puts them all on contact sheets"))
+    }
+
+    private func makeOutcome() -> RunOutcome {
+        let (status, message): (ExitStatus, String?)
+        if let interruption {
+            (status, message) = (interruption, "interrupted: no partial output left"
+                                 + (summary.written > 0 ? " (\(summary.written) collage(s) written before)" : ""))
+        } else if let failure {
+            (status, message) = (failure.0, failure.1)
+        } else if summary.written == 0 {
+            var counts: [String] = []
+            if summary.rejected > 0 { counts.append("\(summary.rejected) rejected") }
+            if summary.failed > 0 { counts.append("\(summary.failed) failed") }
+            let detail = counts.isEmpty ? "" : " (" + counts.joined(separator: ", ") + ")"
+            let hint = summary.rejected > 0 && !configuration.allowPortrait ? "; --allow-portrait keeps portrait photos" : ""
+            (status, message) = (.noInput, "no eligible image found\(detail)\(hint)")
+        } else if summary.failed > 0 {
+            (status, message) = (.someInputsFailed, "\(summary.failed) input(s) could not be read or decoded (each reported above)")
+        } else {
+            (status, message) = (.success, nil)
+        }
+        return RunOutcome(status: status, message: message, summary: summary)
+    }
+}
+
+/// The run's walk, shared by reference with the source publisher so that,
+/// after the cap cancelled the scan, the run can still look one step further.
+final class SharedWalk: PullSource {
+    private var walk: InputWalk
+    private var exhausted = false
+    var muted = false
+
+    init(_ walk: InputWalk) { self.walk = walk }
+
+    func next() -> InputFile? {
+        guard !exhausted else { return nil }
+        guard let file = walk.next() else { exhausted = true; return nil }
+        return file
+    }
+}

@@ -1,0 +1,45 @@
+import Glibc
+import Vips
+
+/// Everything a run needs to know; the command line fills it in.
+public struct CollageConfiguration: Sendable {
+    public var inputs: [Input]
+    /// `-0`: standard input lists paths separated by NUL bytes.
+    public var nulSeparated = false
+    public var followLinks = false
+    public var allowPortrait = false
+    /// The cap: the most images in one collage.
+    public var maxImages = 6
+    /// Cut the whole input into sheets of up to `maxImages`.
+    public var sheets = false
+    public var canvasWidth = 1200
+    public var canvasHeight = 800
+    public var background = RGB.white
+    public var output = PathName("collage.jpg")
+    /// Decodes at once (each libvips pipeline single-threaded).
+    public var jobs = CollageConfiguration.defaultJobs
+    /// Images with more pixels than this are rejected from the header.
+    public var maxPixels = 268_402_689
+    /// JPEG, WebP, HEIF/AVIF quality; nil for libvips' default.
+    public var quality: Int?
+
+    public init(inputs: [Input]) {
+        self.inputs = inputs
+    }
+
+    /// The number of cores this process may run on.
+    public static var defaultJobs: Int {
+        return max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))))
+    }
+
+    public var naming: OutputNaming { OutputNaming(path: output, sheets: sheets) }
+
+    /// libvips' saver suffix with options, ".jpg[Q=90]"; nil if the output
+    /// extension is not one we can write.
+    public var saverSuffix: String? {
+        guard let suffix = naming.saverSuffix, Vips.canSave(suffix: suffix) else { return nil }
+        var options = ["strip"]
+        if let quality, [".jpg", ".webp", ".heic", ".heif", ".avif"].contains(suffix) { options.append("Q=\(quality)") }
+        return suffix + "[" + options.joined(separator: ",") + "]"
+    }
+}

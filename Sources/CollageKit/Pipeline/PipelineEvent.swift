@@ -1,0 +1,58 @@
+import Vips
+
+/// Why an image was left out before decoding.
+public enum RejectReason: String, Sendable {
+    case portrait
+    case tooLarge = "too-large"
+    case unsupported
+}
+
+/// Everything that happens in a run, in order, on one stream: the stderr
+/// reporter, the `--json` writer and the summary all observe it.
+public enum PipelineEvent: Sendable {
+    /// An image passed the header checks; `displayed` is its size after EXIF orientation.
+    case accepted(path: PathName, header: ImageHeader)
+    case rejected(path: PathName, reason: RejectReason, detail: String)
+    case failed(path: PathName, error: String)
+    /// An image was placed on sheet `sheet` (1-based) at `rect`.
+    case placed(path: PathName, sheet: Int, index: Int, rect: TileRect)
+    case written(WrittenSheet)
+    /// The output exists, made from the same inputs and options.
+    case unchanged(output: PathName, images: [PathName])
+    /// Something a person should know that is not a failure (the cap, `--require-even`).
+    case notice(String)
+    /// The last event: how the run ended, with its counts.
+    case finished(RunOutcome)
+}
+
+public struct WrittenSheet: Sendable {
+    public let output: PathName
+    public let sheet: Int
+    public let images: [PathName]
+    public let width: Int
+    public let height: Int
+    public let bytes: Int
+    public let milliseconds: Int
+}
+
+public struct Summary: Sendable, Equatable {
+    public var written = 0
+    public var used = 0
+    public var rejected = 0
+    public var failed = 0
+    public var unchanged = 0
+    public var considered = 0
+
+    public init() {}
+
+    public mutating func count(_ event: PipelineEvent) {
+        switch event {
+        case .accepted: considered += 1
+        case .rejected: rejected += 1; considered += 1
+        case .failed: failed += 1
+        case .written(let sheet): written += 1; used += sheet.images.count
+        case .unchanged(_, let images): unchanged += 1; used += images.count
+        case .placed, .notice, .finished: break
+        }
+    }
+}

@@ -1,0 +1,74 @@
+import Glibc
+
+/// One INPUT of the command line.
+public enum Input: Equatable, Sendable {
+    case path(PathName)
+    /// `-`: paths read from standard input.
+    case standardInput
+}
+
+/// A file to try, and whether a person named it (on the command line or on
+/// standard input: then it is tried whatever its name).
+public struct InputFile: Sendable, Equatable {
+    public let path: PathName
+    public let explicit: Bool
+}
+
+/// All INPUTs in order, as one lazy walk: a file is emitted as it is, a
+/// directory walked (`DirectoryWalk`), `-` read line by line; a path read
+/// from standard input that names a directory is walked too.
+public struct InputWalk: PullSource {
+    private var inputs: ArraySlice<Input>
+    private var directory: DirectoryWalk?
+    private var list: PathListReader?
+    private let followLinks: Bool
+    private let nulSeparated: Bool
+    private let standardInput: Int32
+    private let report: (PipelineEvent) -> Void
+
+    public init(inputs: [Input], followLinks: Bool, nulSeparated: Bool, standardInput: Int32 = 0,
+                report: @escaping (PipelineEvent) -> Void) {
+        self.inputs = inputs[...]
+        self.followLinks = followLinks
+        self.nulSeparated = nulSeparated
+        self.standardInput = standardInput
+        self.report = report
+    }
+
+    public mutating func next() -> InputFile? {
+        while true {
+            if directory != nil {
+                if let path = directory!.next() { return InputFile(path: path, explicit: false) }
+                directory = nil
+            }
+            if list != nil {
+                if let path = list!.next() {
+                    if let file = named(path) { return file }
+                    continue
+                }
+                list = nil
+            }
+            guard let input = inputs.popFirst() else { return nil }
+            switch input {
+            case .standardInput:
+                list = PathListReader(descriptor: standardInput, nulSeparated: nulSeparated, report: report)
+            case .path(let path):
+                if let file = named(path) { return file }
+            }
+        }
+    }
+
+    /// A path a person named: a directory starts a walk, anything else is tried.
+    private mutating func named(_ path: PathName) -> InputFile? {
+        var info = stat()
+        let isDirectory = path.withCString { cPath in
+            guard let cPath else { return false }
+            return stat(cPath, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR
+        }
+        if isDirectory {
+            directory = DirectoryWalk(root: path, followLinks: followLinks, report: report)
+            return nil
+        }
+        return InputFile(path: path, explicit: true)
+    }
+}

@@ -1,0 +1,61 @@
+import Glibc
+
+/// A path as the bytes the system uses. Names that are not UTF-8, or that
+/// hold spaces, newlines, brackets or a leading dash, are kept exactly.
+public struct PathName: Hashable, Sendable, Comparable, CustomStringConvertible {
+    public let bytes: [UInt8]
+
+    public init(bytes: [UInt8]) { self.bytes = bytes }
+    public init(_ string: String) { self.bytes = Array(string.utf8) }
+
+    /// Shown to people: not-UTF-8 bytes become U+FFFD.
+    public var description: String { String(decoding: bytes, as: UTF8.self) }
+
+    public var isValidUTF8: Bool { String(validating: bytes, as: UTF8.self) != nil }
+
+    /// Byte order of names, as the contract says.
+    public static func < (lhs: PathName, rhs: PathName) -> Bool {
+        lhs.bytes.lexicographicallyPrecedes(rhs.bytes)
+    }
+
+    public func appending(_ component: [UInt8]) -> PathName {
+        if bytes.isEmpty { return PathName(bytes: component) }
+        if bytes.last == UInt8(ascii: "/") { return PathName(bytes: bytes + component) }
+        return PathName(bytes: bytes + [UInt8(ascii: "/")] + component)
+    }
+
+    /// The last component ("b.jpg" of "a/b.jpg").
+    public var lastComponent: [UInt8] {
+        var end = bytes.endIndex
+        while end > bytes.startIndex + 1 && bytes[end - 1] == UInt8(ascii: "/") { end -= 1 }
+        let slice = bytes[..<end]
+        if let slash = slice.lastIndex(of: UInt8(ascii: "/")) { return Array(slice[(slash + 1)...]) }
+        return Array(slice)
+    }
+
+    /// The directory holding this path ("." for a bare name).
+    public var directory: PathName {
+        guard let slash = bytes.lastIndex(of: UInt8(ascii: "/")) else { return PathName(".") }
+        if slash == bytes.startIndex { return PathName("/") }
+        return PathName(bytes: Array(bytes[..<slash]))
+    }
+
+    /// The lower-cased ASCII extension without the dot ("jpg"), or "".
+    public var lowercasedExtension: String {
+        let name = lastComponent
+        guard let dot = name.lastIndex(of: UInt8(ascii: ".")), dot > name.startIndex else { return "" }
+        return String(decoding: name[(dot + 1)...], as: UTF8.self).lowercased()
+    }
+
+    /// Calls `body` with a NUL-terminated copy. A path holding a NUL byte
+    /// cannot name a file: `body` gets nil.
+    public func withCString<R>(_ body: (UnsafePointer<CChar>?) throws -> R) rethrows -> R {
+        if bytes.contains(0) { return try body(nil) }
+        return try (bytes + [0]).withUnsafeBufferPointer { buffer in
+            try buffer.withMemoryRebound(to: CChar.self) { try body($0.baseAddress) }
+        }
+    }
+}
+
+/// A failed system call's message, "No such file or directory".
+func systemError(_ code: Int32) -> String { String(cString: strerror(code)) }

@@ -1,0 +1,120 @@
+import OpenCombine
+import Synchronization
+
+/// Something that produces values one at a time, only when asked: a
+/// directory walk, a list of paths read from a descriptor.
+public protocol PullSource {
+    associatedtype Element
+    /// The next value, or nil when there are no more. Called only while a
+    /// subscriber has unmet demand, never from two threads at once.
+    mutating func next() -> Element?
+}
+
+extension Publishers {
+    /// A publisher that emits only what was requested: every value comes
+    /// from one call of its source's `next()`, made while the subscriber has
+    /// demand. Nothing is read ahead, and cancelling stops the source.
+    public struct Pull<Source: PullSource>: Publisher {
+        public typealias Output = Source.Element
+        public typealias Failure = Never
+
+        private let makeSource: () -> Source
+
+        /// `makeSource` runs once per subscription, when it first has demand.
+        public init(_ makeSource: @escaping () -> Source) {
+            self.makeSource = makeSource
+        }
+
+        public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Never {
+            let subscription = PullSubscription(makeSource: makeSource, downstream: subscriber)
+            subscriber.receive(subscription: subscription)
+        }
+    }
+}
+
+/// Demand is counted as in OpenCombine's `Publishers.Sequence`: the state
+/// lives behind a lock, which is released before every call out to the
+/// source or the subscriber. A `request` that arrives while values are being
+/// emitted (from inside `receive`, or another thread) only adds demand; the
+/// emitting loop takes it up.
+private final class PullSubscription<Source: PullSource, Downstream: Subscriber>: Subscription,
+    CustomStringConvertible
+    where Downstream.Input == Source.Element, Downstream.Failure == Never {
+
+    private enum State {
+        case pending(makeSource: () -> Source)
+        case idle(Source, Subscribers.Demand)
+        /// The loop owns the source; demand that arrives meanwhile is added here.
+        case emitting(Subscribers.Demand)
+        case done
+    }
+
+    private let state: Mutex<State>
+    private let downstream: Downstream
+
+    init(makeSource: @escaping () -> Source, downstream: Downstream) {
+        self.state = Mutex(.pending(makeSource: makeSource))
+        self.downstream = downstream
+    }
+
+    var description: String { "Pull" }
+
+    func request(_ demand: Subscribers.Demand) {
+        precondition(demand > 0, "demand must be positive")
+        var source: Source
+        var pending: Subscribers.Demand
+        let start: (Source, Subscribers.Demand)? = state.withLock { state in
+            switch state {
+            case .pending(let make):
+                state = .emitting(.none)
+                return (make(), demand)
+            case .idle(let source, let existing):
+                state = .emitting(.none)
+                return (source, existing + demand)
+            case .emitting(let existing):
+                state = .emitting(existing + demand)
+                return nil
+            case .done:
+                return nil
+            }
+        }
+        guard let start else { return }
+        (source, pending) = start
+
+        while true {
+            while pending > 0 {
+                guard let value = source.next() else {
+                    let wasLive = state.withLock { state -> Bool in
+                        if case .done = state { return false }
+                        state = .done
+                        return true
+                    }
+                    if wasLive { downstream.receive(completion: .finished) }
+                    return
+                }
+                if case .done = state.withLock({ $0 }) { return }
+                pending -= 1
+                pending += downstream.receive(value)
+            }
+            // Out of demand: take what arrived meanwhile, or go idle.
+            let more: Subscribers.Demand? = state.withLock { state in
+                switch state {
+                case .emitting(let added) where added > 0:
+                    state = .emitting(.none)
+                    return added
+                case .emitting:
+                    state = .idle(source, .none)
+                    return nil
+                default:
+                    return nil  // cancelled meanwhile
+                }
+            }
+            guard let more else { return }
+            pending += more
+        }
+    }
+
+    func cancel() {
+        state.withLock { $0 = .done }
+    }
+}

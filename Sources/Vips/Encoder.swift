@@ -1,0 +1,47 @@
+internal import CVipsShim
+
+/// Encoded bytes libvips produced; one owner of the buffer.
+public final class EncodedImage: @unchecked Sendable {
+    let base: UnsafeMutableRawPointer
+    public let count: Int
+
+    init(base: UnsafeMutableRawPointer, count: Int) {
+        self.base = base
+        self.count = count
+    }
+
+    deinit { g_free(base) }
+
+    public func withUnsafeBytes<R>(_ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
+        try body(UnsafeRawBufferPointer(start: base, count: count))
+    }
+
+    public var bytes: [UInt8] { withUnsafeBytes { Array($0) } }
+}
+
+public enum Encoder {
+    /// Encodes 8-bit sRGB pixels in the format `suffix` names (".jpg",
+    /// ".png", ".webp", ".tif", ...), with libvips' options in brackets if
+    /// any (".jpg[Q=90]"). `orientation` writes an EXIF orientation tag
+    /// (tests make rotated images with it).
+    public static func encode(_ pixels: PixelBuffer, suffix: String, orientation: Int? = nil) throws -> EncodedImage {
+        try Vips.start()
+        guard let raw = vips_image_new_from_memory(pixels.base, pixels.byteCount, Int32(pixels.width),
+                                                  Int32(pixels.height), Int32(pixels.bands), VIPS_FORMAT_UCHAR) else {
+            throw VipsError.fromLibvips(.save, "cannot wrap pixels")
+        }
+        let image = Image(owning: raw)
+        if let orientation {
+            vips_image_set_int(image.pointer, "orientation", Int32(orientation))
+        }
+        var buffer: UnsafeMutableRawPointer?
+        var length = 0
+        let status = withExtendedLifetime(pixels) {
+            cvips_write_to_buffer(image.pointer, suffix, &buffer, &length)
+        }
+        guard status == 0, let buffer else {
+            throw VipsError.fromLibvips(.save, "cannot encode \(suffix)")
+        }
+        return EncodedImage(base: buffer, count: length)
+    }
+}

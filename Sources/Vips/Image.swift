@@ -1,0 +1,65 @@
+internal import CVipsShim
+
+/// One owner of one `VipsImage`: unreferenced when this object goes away.
+/// No C type appears in a public signature.
+final class Image {
+    let pointer: UnsafeMutablePointer<VipsImage>
+
+    /// Takes ownership of a reference libvips handed us.
+    init(owning pointer: UnsafeMutablePointer<VipsImage>) {
+        self.pointer = pointer
+    }
+
+    deinit { g_object_unref(pointer) }
+
+    var width: Int { Int(vips_image_get_width(pointer)) }
+    var height: Int { Int(vips_image_get_height(pointer)) }
+    var bands: Int { Int(vips_image_get_bands(pointer)) }
+    var format: VipsBandFormat { vips_image_get_format(pointer) }
+    var interpretation: VipsInterpretation { vips_image_get_interpretation(pointer) }
+    var hasAlpha: Bool { vips_image_hasalpha(pointer) != 0 }
+
+    /// EXIF orientation 1-8 as libvips parsed it; 1 when absent or odd.
+    var orientation: Int {
+        var value: Int32 = 1
+        guard vips_image_get_typeof(pointer, "orientation") != 0,
+              vips_image_get_int(pointer, "orientation", &value) == 0,
+              (1...8).contains(value) else { return 1 }
+        return Int(value)
+    }
+
+    /// Runs a libvips operation that writes one output image.
+    func apply(_ code: VipsError.Code, _ what: String,
+               _ body: (UnsafeMutablePointer<VipsImage>, UnsafeMutablePointer<UnsafeMutablePointer<VipsImage>?>) -> Int32) throws -> Image {
+        var out: UnsafeMutablePointer<VipsImage>?
+        guard body(pointer, &out) == 0, let out else {
+            throw VipsError.fromLibvips(code, what)
+        }
+        return Image(owning: out)
+    }
+}
+
+/// One owner of one `VipsSource` (a file descriptor libvips reads from).
+final class Source {
+    let pointer: UnsafeMutablePointer<VipsSource>
+
+    /// libvips duplicates the descriptor; the caller keeps its own.
+    init(descriptor: Int32) throws {
+        guard let pointer = vips_source_new_from_descriptor(descriptor) else {
+            throw VipsError.fromLibvips(.load, "cannot read")
+        }
+        self.pointer = pointer
+    }
+
+    deinit { g_object_unref(pointer) }
+
+    /// The class name of the loader that recognises the content, if any is
+    /// allowed to run.
+    var loader: String? {
+        guard let name = vips_foreign_find_load_source(pointer) else {
+            vips_error_clear()
+            return nil
+        }
+        return String(cString: name)
+    }
+}

@@ -1,0 +1,155 @@
+internal import CVipsShim
+import Glibc
+
+/// What the header of an image says, read without decoding pixels.
+public struct ImageHeader: Sendable, Equatable {
+    /// Stored size, before EXIF orientation.
+    public let width: Int
+    public let height: Int
+    /// EXIF orientation, 1-8 (1 when absent).
+    public let orientation: Int
+    /// The loader libvips chose from the content ("jpeg", "png", ...).
+    public let format: String
+
+    public init(width: Int, height: Int, orientation: Int, format: String) {
+        self.width = width
+        self.height = height
+        self.orientation = orientation
+        self.format = format
+    }
+
+    /// Orientations 5-8 turn the picture a quarter, swapping width and height.
+    public var displayedWidth: Int { orientation >= 5 ? height : width }
+    public var displayedHeight: Int { orientation >= 5 ? width : height }
+    public var isPortrait: Bool { displayedHeight > displayedWidth }
+    public var pixelCount: Int { width.multipliedReportingOverflow(by: height).overflow ? .max : width * height }
+}
+
+/// Reads images from file descriptors the caller opened (a path is data:
+/// never a string libvips would parse for `[options]`).
+public enum ImageFile {
+    /// Reads the header only: size, orientation, format.
+    public static func header(descriptor: Int32) throws -> ImageHeader {
+        try Vips.start()
+        let source = try rewound(descriptor)
+        let format = try allowedFormat(source)
+        guard let raw = cvips_image_new_from_source(source.pointer) else {
+            throw VipsError.fromLibvips(.load, "unreadable \(format) header")
+        }
+        let image = Image(owning: raw)
+        guard image.width > 0, image.height > 0 else {
+            throw VipsError(.load, "image has no pixels")
+        }
+        return ImageHeader(width: image.width, height: image.height,
+                           orientation: image.orientation, format: format)
+    }
+
+    /// Decodes the image to one tile of exactly `width` x `height` 8-bit sRGB
+    /// pixels: libvips' thumbnail (shrink-on-load, EXIF auto-rotation, cover
+    /// then centre crop), converted to sRGB, alpha flattened onto `background`.
+    /// Truncated or corrupt data is an error, not a grey band.
+    public static func tile(descriptor: Int32, width: Int, height: Int, background: RGB) throws -> PixelBuffer {
+        try Vips.start()
+        let source = try rewound(descriptor)
+        let format = try allowedFormat(source)
+        var out: UnsafeMutablePointer<VipsImage>?
+        guard cvips_thumbnail_source(source.pointer, &out, Int32(width), Int32(height), 1) == 0, let out else {
+            throw VipsError.fromLibvips(.load, "cannot decode \(format)")
+        }
+        let image = try normalised(Image(owning: out), background: background)
+        guard image.width == width, image.height == height else {
+            throw VipsError(.operation, "resized to \(image.width)x\(image.height), not \(width)x\(height)")
+        }
+        return try materialise(image)
+    }
+
+    /// Decodes a whole image to 8-bit sRGB, 3 bands (tests and tools).
+    public static func decode(bytes: [UInt8], background: RGB = .white) throws -> PixelBuffer {
+        try Vips.start()
+        let image: Image = try bytes.withUnsafeBytes { raw in
+            guard let pointer = cvips_image_new_from_buffer(raw.baseAddress, raw.count) else {
+                throw VipsError.fromLibvips(.load, "cannot decode")
+            }
+            return Image(owning: pointer)
+        }
+        // The buffer must stay alive while libvips reads it: materialise inside.
+        return try bytes.withUnsafeBytes { _ in
+            try materialise(normalised(image, background: background))
+        }
+    }
+
+    /// The header of an image held in memory (tests and tools).
+    public static func header(bytes: [UInt8]) throws -> (width: Int, height: Int, bands: Int, orientation: Int) {
+        try Vips.start()
+        return try bytes.withUnsafeBytes { raw in
+            guard let pointer = cvips_image_new_from_buffer(raw.baseAddress, raw.count) else {
+                throw VipsError.fromLibvips(.load, "cannot decode")
+            }
+            let image = Image(owning: pointer)
+            return (image.width, image.height, image.bands, image.orientation)
+        }
+    }
+
+    // MARK: - Steps
+
+    private static func rewound(_ descriptor: Int32) throws -> Source {
+        // Descriptors may be shared with an earlier read (header, then tile).
+        guard lseek(descriptor, 0, SEEK_SET) == 0 else {
+            throw VipsError(.load, String(cString: strerror(errno)))
+        }
+        return try Source(descriptor: descriptor)
+    }
+
+    /// The short name of the allowed loader that recognises the content.
+    private static func allowedFormat(_ source: Source) throws -> String {
+        guard let loader = source.loader,
+              let allowed = Vips.allowedLoaders.first(where: { loader.hasPrefix($0) }) else {
+            throw VipsError(.unsupported, "not a JPEG, PNG, WebP, GIF, TIFF or HEIF/AVIF image")
+        }
+        switch allowed {
+        case "VipsForeignLoadNsgif": return "gif"
+        default: return String(allowed.dropFirst("VipsForeignLoad".count)).lowercased()
+        }
+    }
+
+    /// Any colour space, depth and alpha to 8-bit sRGB with 3 bands.
+    private static func normalised(_ input: Image, background: RGB) throws -> Image {
+        var image = input
+        if image.interpretation != VIPS_INTERPRETATION_sRGB || image.format != VIPS_FORMAT_UCHAR {
+            image = try image.apply(.operation, "cannot convert to sRGB") {
+                cvips_colourspace($0, $1, VIPS_INTERPRETATION_sRGB)
+            }
+        }
+        if image.hasAlpha {
+            image = try image.apply(.operation, "cannot flatten alpha") {
+                cvips_flatten($0, $1, Double(background.red), Double(background.green), Double(background.blue))
+            }
+        }
+        if image.format != VIPS_FORMAT_UCHAR {
+            image = try image.apply(.operation, "cannot convert to 8 bits") { cvips_cast($0, $1, VIPS_FORMAT_UCHAR) }
+        }
+        if image.bands == 1 {
+            image = try image.apply(.operation, "cannot convert grey") { cvips_bandjoin3($0, $1) }
+        } else if image.bands > 3 {
+            image = try image.apply(.operation, "cannot drop extra bands") { cvips_extract_bands($0, $1, 0, 3) }
+        } else if image.bands == 2 {
+            image = try image.apply(.operation, "cannot convert grey") { cvips_extract_bands($0, $1, 0, 1) }
+            image = try image.apply(.operation, "cannot convert grey") { cvips_bandjoin3($0, $1) }
+        }
+        return image
+    }
+
+    /// Runs the pipeline: this is where pixels are decoded.
+    private static func materialise(_ image: Image) throws -> PixelBuffer {
+        var size = 0
+        guard let data = vips_image_write_to_memory(image.pointer, &size) else {
+            throw VipsError.fromLibvips(.load, "cannot decode")
+        }
+        guard size == image.width * image.height * 3 else {
+            g_free(data)
+            throw VipsError(.operation, "unexpected pixel layout")
+        }
+        return PixelBuffer(width: image.width, height: image.height, bands: 3, base: data,
+                           release: { g_free($0) })
+    }
+}

@@ -1,0 +1,111 @@
+internal import CVipsShim
+
+/// 8-bit sRGB pixels, `bands` interleaved samples per pixel, rows packed.
+/// One owner of its memory, whether Swift or libvips allocated it.
+public final class PixelBuffer: @unchecked Sendable {
+    public let width: Int
+    public let height: Int
+    public let bands: Int
+    let base: UnsafeMutableRawPointer
+    private let release: (UnsafeMutableRawPointer) -> Void
+
+    public var byteCount: Int { width * height * bands }
+    public var rowBytes: Int { width * bands }
+
+    init(width: Int, height: Int, bands: Int, base: UnsafeMutableRawPointer,
+         release: @escaping (UnsafeMutableRawPointer) -> Void) {
+        self.width = width
+        self.height = height
+        self.bands = bands
+        self.base = base
+        self.release = release
+    }
+
+    /// A new buffer of one flat colour.
+    public convenience init(width: Int, height: Int, fill: RGB) {
+        precondition(width > 0 && height > 0)
+        let base = UnsafeMutableRawPointer.allocate(byteCount: width * height * 3, alignment: 16)
+        self.init(width: width, height: height, bands: 3, base: base, release: { $0.deallocate() })
+        let row = base.assumingMemoryBound(to: UInt8.self)
+        for x in 0..<width {
+            row[x * 3] = fill.red
+            row[x * 3 + 1] = fill.green
+            row[x * 3 + 2] = fill.blue
+        }
+        for y in 1..<height {
+            (base + y * rowBytes).copyMemory(from: base, byteCount: rowBytes)
+        }
+    }
+
+    /// A new buffer painted pixel by pixel (tests and tools).
+    public convenience init(width: Int, height: Int, paint: (Int, Int) -> RGB) {
+        self.init(width: width, height: height, fill: RGB(red: 0, green: 0, blue: 0))
+        let pixels = base.assumingMemoryBound(to: UInt8.self)
+        for y in 0..<height {
+            for x in 0..<width {
+                let colour = paint(x, y)
+                let offset = (y * width + x) * 3
+                pixels[offset] = colour.red
+                pixels[offset + 1] = colour.green
+                pixels[offset + 2] = colour.blue
+            }
+        }
+    }
+
+    deinit { release(base) }
+
+    /// The colour at (x, y); the first three bands.
+    public func pixel(x: Int, y: Int) -> RGB {
+        precondition(x >= 0 && x < width && y >= 0 && y < height)
+        let p = base.assumingMemoryBound(to: UInt8.self) + (y * width + x) * bands
+        return bands >= 3 ? RGB(red: p[0], green: p[1], blue: p[2]) : RGB(red: p[0], green: p[0], blue: p[0])
+    }
+
+    /// Copies `tile` with its top-left corner at (x, y), clipped to this buffer.
+    /// Both must have the same number of bands.
+    public func place(_ tile: PixelBuffer, x: Int, y: Int) {
+        precondition(tile.bands == bands)
+        let left = max(0, x), top = max(0, y)
+        let right = min(width, x + tile.width), bottom = min(height, y + tile.height)
+        guard left < right, top < bottom else { return }
+        let count = (right - left) * bands
+        for row in top..<bottom {
+            let from = tile.base + ((row - y) * tile.width + (left - x)) * bands
+            let to = base + (row * width + left) * bands
+            to.copyMemory(from: from, byteCount: count)
+        }
+    }
+
+    public func withUnsafeBytes<R>(_ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
+        try body(UnsafeRawBufferPointer(start: base, count: byteCount))
+    }
+}
+
+/// An 8-bit sRGB colour.
+public struct RGB: Hashable, Sendable, CustomStringConvertible {
+    public var red: UInt8
+    public var green: UInt8
+    public var blue: UInt8
+
+    public init(red: UInt8, green: UInt8, blue: UInt8) {
+        self.red = red
+        self.green = green
+        self.blue = blue
+    }
+
+    public static let white = RGB(red: 255, green: 255, blue: 255)
+    public static let black = RGB(red: 0, green: 0, blue: 0)
+
+    public var description: String {
+        "#" + [red, green, blue].map { byte in
+            let hex = String(byte, radix: 16)
+            return hex.count == 1 ? "0" + hex : hex
+        }.joined()
+    }
+
+    /// The largest difference of one channel (for tests and lossy formats).
+    public func distance(to other: RGB) -> Int {
+        max(abs(Int(red) - Int(other.red)), abs(Int(green) - Int(other.green)),
+            abs(Int(blue) - Int(other.blue)))
+    }
+}

@@ -1,0 +1,49 @@
+import ArgumentParser
+import CollageKit
+import Dispatch
+import Glibc
+import Logging
+
+@main
+struct CollageCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "collage",
+        abstract: "Make collages and contact sheets from folders of photos, with libvips.",
+        usage: "collage [OPTIONS] INPUT... [-o OUTPUT]",
+        discussion: """
+        INPUT is a file, a folder (scanned recursively, names in byte order) or - to read \
+        paths from standard input. Portrait photos are left out unless --allow-portrait.
+
+        Examples:
+          collage ~/Photos/2026-08 -o august.jpg
+          collage --sheets --max 12 --size 2400x1600 renders/ -o 'sheets/sheet-{n}.png'
+          find ~/Photos -newer stamp -print0 | collage -0 - -o today.jpg
+
+        Exit status: 0 done; 64 usage error; 65 written, but some inputs failed; \
+        66 no input or nothing eligible; 73 output cannot be created; 74 write error; \
+        130/143 interrupted.
+        """,
+        version: CollageOptions.version)
+
+    @OptionGroup var options: CollageOptions
+
+    func run() throws {
+        let status = CollageCLI.run(options)
+        throw ExitCode(status.rawValue)
+    }
+
+    /// Parse errors become one line on standard error and exit 64; help and
+    /// version print as usual.
+    static func main() {
+        do {
+            var command = try parseAsRoot()
+            try command.run()
+        } catch {
+            let code = exitCode(for: error)
+            if code == .success || error is ExitCode { exit(withError: error) }
+            let message = self.message(for: error).split(separator: "\n").first.map(String.init) ?? "usage error"
+            StandardStream.error.write(line: "collage: \(message) (see 'collage --help')")
+            Glibc.exit(code.rawValue == 0 ? 64 : code.rawValue)
+        }
+    }
+}

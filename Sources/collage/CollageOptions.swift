@@ -1,0 +1,87 @@
+import ArgumentParser
+import CollageKit
+
+/// The options of CLI.md, with usage errors found in `validate()`.
+struct CollageOptions: ParsableArguments {
+    static let version = "0.1.0"
+
+    @Argument(help: ArgumentHelp("Files, folders, or - for a list of paths on standard input.",
+                                 valueName: "INPUT"))
+    var inputs: [String]
+
+    @Option(name: [.short, .long], parsing: .unconditional,
+            help: ArgumentHelp("Where to write. The extension picks the format: jpg, jpeg, png, webp, tif, tiff, gif, heic, heif, avif. "
+                               + "With --sheets, {n} is replaced by the sheet number (0001), or -0001 is added before the extension.",
+                               valueName: "PATH"))
+    var output: String = "collage.jpg"
+
+    @Option(name: .customLong("max"), help: ArgumentHelp("The most images in one collage (the cap).", valueName: "N"))
+    var maxImages: Int = 6
+
+    @Flag(help: "Cut the whole input into contact sheets of up to --max images each, instead of stopping at the cap.")
+    var sheets = false
+
+    @Option(help: ArgumentHelp("The canvas size in pixels, e.g. 2400x1600.", valueName: "WxH"))
+    var size: String = "1200x800"
+
+    @Option(help: ArgumentHelp("Empty cells and transparent pixels: a name (white, black, grey), #rrggbb or r,g,b.",
+                               valueName: "COLOUR"))
+    var background: String = "white"
+
+    @Flag(help: "Keep portrait photos (taller than wide once EXIF orientation is applied).")
+    var allowPortrait = false
+
+    @Flag(name: [.customShort("0"), .customLong("null")],
+          help: "Paths on standard input are separated by NUL bytes (find -print0), not newlines.")
+    var nulSeparated = false
+
+    @Flag(help: "Follow symbolic links to folders (loops are detected and reported).")
+    var followLinks = false
+
+    @Flag(help: "Standard output is one JSON object per line (NDJSON): events and a final summary.")
+    var json = false
+
+    @Option(help: ArgumentHelp("Images decoded at once (default: the number of cores).", valueName: "N"))
+    var jobs: Int?
+
+    @Option(help: ArgumentHelp("Reject images with more pixels than this, from the header, before decoding.",
+                               valueName: "N"))
+    var maxPixels: Int = 268_402_689
+
+    @Option(help: ArgumentHelp("Quality of JPEG, WebP and HEIF/AVIF output, 1-100 (default: libvips' 75).",
+                               valueName: "Q"))
+    var quality: Int?
+
+    @Flag(name: [.short, .long], help: "Only errors on standard error.")
+    var quiet = false
+
+    @Flag(name: [.short, .long], help: "Say what happens to every image on standard error.")
+    var verbose = false
+
+    func validate() throws {
+        guard maxImages >= 1 else { throw ValidationError("--max must be at least 1, not \(maxImages)") }
+        guard OptionValues.size(size) != nil else {
+            throw ValidationError("--size takes WIDTHxHEIGHT in pixels, each 1 to 65500, such as 1200x800; not '\(size)'")
+        }
+        guard OptionValues.colour(background) != nil else {
+            throw ValidationError("--background takes a colour name, #rrggbb or r,g,b; not '\(background)'")
+        }
+        if let jobs, jobs < 1 { throw ValidationError("--jobs must be at least 1, not \(jobs)") }
+        guard maxPixels >= 1 else { throw ValidationError("--max-pixels must be at least 1") }
+        if let quality, !(1...100).contains(quality) {
+            throw ValidationError("--quality must be 1 to 100, not \(quality)")
+        }
+        guard !(quiet && verbose) else { throw ValidationError("--quiet and --verbose cannot be used together") }
+        guard inputs.filter({ $0 == "-" }).count <= 1 else {
+            throw ValidationError("- (standard input) can be given once")
+        }
+        guard !output.isEmpty else { throw ValidationError("--output needs a path") }
+        let naming = OutputNaming(path: PathName(output), sheets: sheets)
+        guard let suffix = naming.saverSuffix else {
+            throw ValidationError("cannot write '\(output)': the extension must be one of jpg, jpeg, png, webp, tif, tiff, gif, heic, heif, avif")
+        }
+        if suffix == ".webp", let (w, h) = OptionValues.size(size), max(w, h) > 16383 {
+            throw ValidationError("WebP images are at most 16383 pixels a side; --size \(size) is larger")
+        }
+    }
+}
