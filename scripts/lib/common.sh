@@ -1,0 +1,38 @@
+# Shared by scripts/demo, scripts/test and scripts/bench: install what is
+# missing (Debian/Ubuntu), find the toolchain. Sourced, not run.
+set -euo pipefail
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
+cd "$ROOT"
+
+# ensure_packages PKG...: apt-get install the Debian packages not yet installed.
+ensure_packages() {
+  local missing=()
+  for pkg in "$@"; do
+    dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" || missing+=("$pkg")
+  done
+  [ ${#missing[@]} -eq 0 ] && return 0
+  local sudo=""
+  if [ "$(id -u)" -ne 0 ]; then
+    command -v sudo >/dev/null || { echo "collage: need root or sudo to install: ${missing[*]}" >&2; exit 1; }
+    sudo="sudo"
+  fi
+  echo "Installing ${missing[*]} ..." >&2
+  $sudo apt-get update -qq >&2
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >&2
+}
+
+ensure_swift() {
+  if ! command -v swift >/dev/null; then
+    for dir in /opt/swift/usr/bin /usr/share/swift/usr/bin; do
+      [ -x "$dir/swift" ] && export PATH="$dir:$PATH" && return 0
+    done
+    echo "collage: Swift 6 is needed (https://www.swift.org/install/linux/)" >&2
+    exit 1
+  fi
+}
+
+# What building and running collage needs.
+ensure_build_deps() {
+  ensure_packages libvips-dev pkg-config
+  ensure_swift
+}
