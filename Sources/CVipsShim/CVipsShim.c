@@ -6,14 +6,45 @@ VipsImage *cvips_image_new_from_source(VipsSource *source) {
     return vips_image_new_from_source(source, "", "access", VIPS_ACCESS_SEQUENTIAL, NULL);
 }
 
+/* libvips 8.14's thumbnail_source does not hand its own "fail_on" to the
+ * loader; the loader's option string does. */
 int cvips_thumbnail_source(VipsSource *source, VipsImage **out, int width, int height,
                            int fail_on_truncated) {
     return vips_thumbnail_source(source, out, width,
                                  "height", height,
                                  "crop", VIPS_INTERESTING_CENTRE,
                                  "size", VIPS_SIZE_BOTH,
-                                 "fail_on", fail_on_truncated ? VIPS_FAIL_ON_TRUNCATED : VIPS_FAIL_ON_NONE,
+                                 "option_string", fail_on_truncated ? "fail_on=truncated" : "",
                                  NULL);
+}
+
+VipsImage *cvips_image_new_from_source_strict(VipsSource *source) {
+    return vips_image_new_from_source(source, "", "access", VIPS_ACCESS_SEQUENTIAL,
+                                      "fail_on", VIPS_FAIL_ON_TRUNCATED, NULL);
+}
+
+int cvips_autorot(VipsImage *in, VipsImage **out) {
+    return vips_autorot(in, out, NULL);
+}
+
+int cvips_extract_area(VipsImage *in, VipsImage **out, int left, int top, int width, int height) {
+    return vips_extract_area(in, out, left, top, width, height, NULL);
+}
+
+int cvips_thumbnail_image(VipsImage *in, VipsImage **out, int width, int height) {
+    return vips_thumbnail_image(in, out, width, "height", height,
+                                "crop", VIPS_INTERESTING_CENTRE, "size", VIPS_SIZE_BOTH, NULL);
+}
+
+static void cvips_drop_log(const gchar *domain, GLogLevelFlags level, const gchar *message, gpointer data) {
+    (void) domain; (void) level; (void) message; (void) data;
+}
+
+void cvips_silence_warnings(void) {
+    /* libvips also reports each failure through its error buffer, which is
+     * what we show; its g_warning copies would only clutter stderr. */
+    g_log_set_handler("VIPS", G_LOG_LEVEL_WARNING | G_LOG_LEVEL_MESSAGE | G_LOG_LEVEL_INFO,
+                      cvips_drop_log, NULL);
 }
 
 int cvips_colourspace(VipsImage *in, VipsImage **out, VipsInterpretation space) {

@@ -48,15 +48,27 @@ public enum ImageFile {
     /// pixels: libvips' thumbnail (shrink-on-load, EXIF auto-rotation, cover
     /// then centre crop), converted to sRGB, alpha flattened onto `background`.
     /// Truncated or corrupt data is an error, not a grey band.
-    public static func tile(descriptor: Int32, width: Int, height: Int, background: RGB) throws -> PixelBuffer {
+    ///
+    /// `header`, when given, lets an image whose shape is far from the
+    /// tile's (a 17000x16 strip) be cropped before it is resized: libvips'
+    /// thumbnail would first scale the whole strip to cover the tile (425000
+    /// pixels wide) and take seconds.
+    public static func tile(descriptor: Int32, width: Int, height: Int, background: RGB,
+                            header: ImageHeader? = nil) throws -> PixelBuffer {
         try Vips.start()
         let source = try rewound(descriptor)
         let format = try allowedFormat(source)
-        var out: UnsafeMutablePointer<VipsImage>?
-        guard cvips_thumbnail_source(source.pointer, &out, Int32(width), Int32(height), 1) == 0, let out else {
-            throw VipsError.fromLibvips(.load, "cannot decode \(format)")
+        let thumbnail: Image
+        if let header, coverArea(header, width, height) > 8 * Double(width) * Double(height) {
+            thumbnail = try croppedThumbnail(source, format: format, width: width, height: height)
+        } else {
+            var out: UnsafeMutablePointer<VipsImage>?
+            guard cvips_thumbnail_source(source.pointer, &out, Int32(width), Int32(height), 1) == 0, let out else {
+                throw VipsError.fromLibvips(.load, "cannot decode \(format)")
+            }
+            thumbnail = Image(owning: out)
         }
-        let image = try normalised(Image(owning: out), background: background)
+        let image = try normalised(thumbnail, background: background)
         guard image.width == width, image.height == height else {
             throw VipsError(.operation, "resized to \(image.width)x\(image.height), not \(width)x\(height)")
         }
@@ -91,6 +103,32 @@ public enum ImageFile {
     }
 
     // MARK: - Steps
+
+    /// The area the displayed image would have once scaled to cover the tile.
+    private static func coverArea(_ header: ImageHeader, _ width: Int, _ height: Int) -> Double {
+        let w = Double(header.displayedWidth), h = Double(header.displayedHeight)
+        let scale = max(Double(width) / w, Double(height) / h)
+        return w * scale * h * scale
+    }
+
+    /// Upright, then the centred region with the tile's shape, then resized.
+    private static func croppedThumbnail(_ source: Source, format: String, width: Int, height: Int) throws -> Image {
+        guard let raw = cvips_image_new_from_source_strict(source.pointer) else {
+            throw VipsError.fromLibvips(.load, "cannot decode \(format)")
+        }
+        let upright = try Image(owning: raw).apply(.load, "cannot decode \(format)") { cvips_autorot($0, $1) }
+        let w = Double(upright.width), h = Double(upright.height)
+        let scale = max(Double(width) / w, Double(height) / h)
+        let cropWidth = min(upright.width, max(1, Int((Double(width) / scale).rounded())))
+        let cropHeight = min(upright.height, max(1, Int((Double(height) / scale).rounded())))
+        let region = try upright.apply(.operation, "cannot crop") {
+            cvips_extract_area($0, $1, Int32((upright.width - cropWidth) / 2), Int32((upright.height - cropHeight) / 2),
+                               Int32(cropWidth), Int32(cropHeight))
+        }
+        return try region.apply(.load, "cannot decode \(format)") {
+            cvips_thumbnail_image($0, $1, Int32(width), Int32(height))
+        }
+    }
 
     private static func rewound(_ descriptor: Int32) throws -> Source {
         // Descriptors may be shared with an earlier read (header, then tile).

@@ -35,6 +35,7 @@ public enum Vips {
         if cvips_init("collage") != 0 {
             return .failure(.fromLibvips(.startup, "cannot start libvips"))
         }
+        cvips_silence_warnings()
         vips_cache_set_max(0)
         vips_cache_set_max_mem(0)
         vips_cache_set_max_files(0)

@@ -22,6 +22,15 @@ VipsImage *cvips_image_new_from_source(VipsSource *source);
 int cvips_thumbnail_source(VipsSource *source, VipsImage **out, int width, int height,
                            int fail_on_truncated);
 
+/// The whole image, lazily, failing on truncated or corrupt data.
+VipsImage *cvips_image_new_from_source_strict(VipsSource *source);
+int cvips_autorot(VipsImage *in, VipsImage **out);
+int cvips_extract_area(VipsImage *in, VipsImage **out, int left, int top, int width, int height);
+/// thumbnail of an image already loaded: cover, then centre crop.
+int cvips_thumbnail_image(VipsImage *in, VipsImage **out, int width, int height);
+/// Routes libvips' g_warning messages (duplicates of its error buffer) nowhere.
+void cvips_silence_warnings(void);
+
 int cvips_colourspace(VipsImage *in, VipsImage **out, VipsInterpretation space);
 int cvips_flatten(VipsImage *in, VipsImage **out, double r, double g, double b);
 int cvips_cast(VipsImage *in, VipsImage **out, VipsBandFormat format);

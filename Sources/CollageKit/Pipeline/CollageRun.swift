@@ -270,7 +270,7 @@ public final class CollageRun: @unchecked Sendable {
             if summary.rejected > 0 { counts.append("\(summary.rejected) rejected") }
             if summary.failed > 0 { counts.append("\(summary.failed) failed") }
             let detail = counts.isEmpty ? "" : " (" + counts.joined(separator: ", ") + ")"
-            let hint = summary.rejected > 0 && !configuration.allowPortrait ? "; --allow-portrait keeps portrait photos" : ""
+            let hint = summary.portraits > 0 ? "; --allow-portrait keeps portrait photos" : ""
             (status, message) = (.noInput, "no eligible image found\(detail)\(hint)")
         } else if summary.failed > 0 {
             (status, message) = (.someInputsFailed, "\(summary.failed) input(s) could not be read or decoded (each reported above)")

@@ -17,7 +17,8 @@ struct Decode {
     func callAsFunction(_ image: AcceptedImage) -> Result<DecodedTile, DecodeFailure> {
         do {
             let pixels = try ImageFile.tile(descriptor: image.file.descriptor, width: tileWidth,
-                                            height: tileHeight, background: background)
+                                            height: tileHeight, background: background,
+                                            header: image.header)
             return .success(DecodedTile(path: image.path, header: image.header, pixels: pixels))
         } catch {
             return .failure(DecodeFailure(path: image.path, message: String(describing: error)))

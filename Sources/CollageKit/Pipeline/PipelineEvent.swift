@@ -42,13 +42,18 @@ public struct Summary: Sendable, Equatable {
     public var failed = 0
     public var unchanged = 0
     public var considered = 0
+    /// Of `rejected`, how many were portrait.
+    public var portraits = 0
 
     public init() {}
 
     public mutating func count(_ event: PipelineEvent) {
         switch event {
         case .accepted: considered += 1
-        case .rejected: rejected += 1; considered += 1
+        case .rejected(_, let reason, _):
+            rejected += 1
+            considered += 1
+            if reason == .portrait { portraits += 1 }
         case .failed: failed += 1
         case .written(let sheet): written += 1; used += sheet.images.count
         case .unchanged(_, let images): unchanged += 1; used += images.count

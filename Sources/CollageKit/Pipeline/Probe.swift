@@ -69,6 +69,9 @@ struct Probe {
         case .success(let opened): file = opened
         case .failure(let failure): return .failure(failure)
         }
+        if info(file).st_size == 0 {
+            return .failure(.rejected(.unsupported, "empty file"))
+        }
         let header: ImageHeader
         do {
             header = try ImageFile.header(descriptor: file.descriptor)
@@ -84,5 +87,11 @@ struct Probe {
             return .failure(.rejected(.portrait, "\(header.displayedWidth)x\(header.displayedHeight)"))
         }
         return .success(AcceptedImage(path: path, header: header, file: file))
+    }
+
+    private func info(_ file: OpenFile) -> stat {
+        var info = stat()
+        _ = fstat(file.descriptor, &info)
+        return info
     }
 }
