@@ -11,9 +11,13 @@ import Synchronization
 public final class AtomicWriter: @unchecked Sendable {
     private let queue: DispatchQueue
     private let cancelled = Mutex(false)
+    private let stem: [UInt8]?
 
-    public init(queue: DispatchQueue = DispatchQueue(label: "collage.save")) {
+    /// `stem` names this run's temporary files (`.STEM.collage-tmp-…`); by
+    /// default each file's own name.
+    public init(queue: DispatchQueue = DispatchQueue(label: "collage.save"), stem: PathName? = nil) {
         self.queue = queue
+        self.stem = stem?.lastComponent
     }
 
     /// After this, a save in progress removes its temporary file instead of
@@ -36,7 +40,11 @@ public final class AtomicWriter: @unchecked Sendable {
     /// The temporary name used beside `path`: hidden, and recognisable so
     /// that a later run can clear what a killed run left.
     public static func temporaryPrefix(for path: PathName) -> [UInt8] {
-        Array(".".utf8) + path.lastComponent + Array(".collage-tmp-".utf8)
+        temporaryPrefix(stem: path.lastComponent)
+    }
+
+    static func temporaryPrefix(stem: [UInt8]) -> [UInt8] {
+        Array(".".utf8) + stem + Array(".collage-tmp-".utf8)
     }
 
     /// Writes synchronously (on the caller's thread).
@@ -49,7 +57,7 @@ public final class AtomicWriter: @unchecked Sendable {
         var suffix = [UInt8]()
         var random = UInt64.random(in: 0...UInt64.max)
         for _ in 0..<12 { suffix.append(UInt8(ascii: "a") + UInt8(random % 26)); random /= 26 }
-        let temporary = directory.appending(Self.temporaryPrefix(for: path) + suffix)
+        let temporary = directory.appending(Self.temporaryPrefix(stem: stem ?? path.lastComponent) + suffix)
 
         let descriptor = temporary.withCString { name -> Int32 in
             guard let name else { errno = EINVAL; return -1 }

@@ -21,6 +21,8 @@ public final class CollageRun: @unchecked Sendable {
     private let writer: AtomicWriter
     private let subject = PassthroughSubject<PipelineEvent, Never>()
     private let finished = DispatchSemaphore(value: 0)
+    private let stopRequested = Locked<ExitStatus?>(nil)
+    private var lock: OutputLock?
 
     // Owned by `queue`.
     private var summary = Summary()
@@ -40,7 +42,7 @@ public final class CollageRun: @unchecked Sendable {
     public init(configuration: CollageConfiguration, logger: Logger = Logger(label: "collage")) {
         self.configuration = configuration
         self.logger = logger
-        self.writer = AtomicWriter(queue: saveQueue)
+        self.writer = AtomicWriter(queue: saveQueue, stem: configuration.output)
     }
 
     /// Every event of the run, delivered on the pipeline's queue in order.
@@ -61,6 +63,7 @@ public final class CollageRun: @unchecked Sendable {
     /// Stops the run as SIGINT or SIGTERM asks: cancels the pipeline through
     /// its subscription, lets a save in progress remove its temporary file.
     public func interrupt(_ status: ExitStatus) {
+        stopRequested.withLock { $0 = $0 ?? status }
         writer.cancel()
         queue.async { [self] in
             guard !ended, interruption == nil else { return }
@@ -106,6 +109,21 @@ public final class CollageRun: @unchecked Sendable {
             let hint = code == ENOENT ? " (create the folder first)" : ""
             return fail(.cannotCreateOutput, "cannot write to folder '\(folder)': \(systemError(code))\(hint)")
         }
+        let output = configuration.output
+        switch OutputLock.acquire(for: output,
+                                  waiting: { subject.send(.notice("waiting for another collage run writing '\(output)' to finish")) },
+                                  shouldStop: { stopRequested.withLock { $0 } != nil }) {
+        case .success(let lock):
+            self.lock = lock
+        case .failure(.stopped):
+            let status = stopRequested.withLock { $0 } ?? .interrupted
+            return fail(status, "interrupted while waiting for another run: nothing written")
+        case .failure(.cannotCreate(let message)):
+            return fail(.cannotCreateOutput, message)
+        }
+        // Holding the lock, no live run is writing: what temporary files
+        // remain were left by a run that was killed.
+        AtomicWriter.removeLeftovers(beside: output)
         return nil
     }
 
@@ -233,6 +251,7 @@ public final class CollageRun: @unchecked Sendable {
             noteLeftOut()
         }
         walk = nil
+        lock = nil
         let outcome = makeOutcome()
         self.outcome = outcome
         report(.finished(outcome))
