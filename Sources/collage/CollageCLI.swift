@@ -8,7 +8,8 @@ import OpenCombine
 enum CollageCLI {
     static func run(_ options: CollageOptions) -> ExitStatus {
         let level: Logger.Level = options.quiet ? .error : options.verbose ? .debug : .notice
-        LoggingSystem.bootstrap { _ in StandardErrorLogHandler(level: level) }
+        let environment = ProcessEnvironment.variables
+        LoggingSystem.bootstrap { _ in StandardErrorLogHandler(level: level, environment: environment) }
         let logger = Logger(label: "collage")
 
         let arguments = RawArguments()
@@ -31,15 +32,40 @@ enum CollageCLI {
 
         let run = CollageRun(configuration: configuration, logger: logger)
         let reporter = TextReporter(logger: logger, printPaths: !options.json)
-        let json = options.json
-        let observer = run.events.sink { event in
-            if json { StandardStream.output.write(line: JSONEvents.line(for: event)) }
-            reporter.handle(event)
+        // Three observers of one shared event stream.
+        var observers: [AnyCancellable] = []
+        if options.json {
+            observers.append(run.events.sink { event in
+                ProgressLine.shared.around { StandardStream.output.write(line: JSONEvents.line(for: event)) }
+            })
         }
+        if StandardStream.error.isTerminal && !options.quiet {
+            let explicitFiles = configuration.inputs.allSatisfy { input in
+                if case .path(let path) = input { return !path.isDirectory } else { return false }
+            }
+            let progress = ProgressReporter(total: explicitFiles ? configuration.inputs.count : nil)
+            observers.append(run.events.sink { progress.handle($0) })
+        }
+        observers.append(run.events.sink { reporter.handle($0) })
         let signals = SignalHandlers { status in run.interrupt(status) }
         let outcome = run.run()
-        withExtendedLifetime((observer, signals)) {}
+        withExtendedLifetime((observers, signals)) {}
         return outcome.status
+    }
+}
+
+enum ProcessEnvironment {
+    static var variables: [String: String] {
+        var result: [String: String] = [:]
+        var pointer = environ
+        while let entry = pointer.pointee {
+            let text = String(cString: entry)
+            if let equals = text.firstIndex(of: "=") {
+                result[String(text[..<equals])] = String(text[text.index(after: equals)...])
+            }
+            pointer += 1
+        }
+        return result
     }
 }
 

@@ -28,10 +28,10 @@ public struct TextReporter {
             break
         case .written(let sheet):
             logger.info("wrote \(sheet.output): \(sheet.images.count) images, \(sheet.bytes) bytes, \(sheet.milliseconds) ms")
-            if printPaths { output.write(bytes: sheet.output.bytes + [UInt8(ascii: "\n")]) }
+            if printPaths { ProgressLine.shared.around { output.write(bytes: sheet.output.bytes + [UInt8(ascii: "\n")]) } }
         case .unchanged(let path, _):
             logger.info("\(path) is up to date")
-            if printPaths { output.write(bytes: path.bytes + [UInt8(ascii: "\n")]) }
+            if printPaths { ProgressLine.shared.around { output.write(bytes: path.bytes + [UInt8(ascii: "\n")]) } }
         case .notice(let message):
             logger.notice("\(message)")
         case .finished(let outcome):
@@ -43,14 +43,19 @@ public struct TextReporter {
 }
 
 /// Log lines on standard error as `collage: message`.
+/// On a terminal (unless NO_COLOR is set or TERM is dumb) warnings are
+/// yellow and errors red; a progress line, if any, is kept below them.
 public struct StandardErrorLogHandler: LogHandler {
     public var logLevel: Logger.Level
     public var metadata: Logger.Metadata = [:]
     private let stream: StandardStream
+    private let colour: Bool
 
-    public init(level: Logger.Level, stream: StandardStream = .error) {
+    public init(level: Logger.Level, stream: StandardStream = .error, environment: [String: String] = [:]) {
         self.logLevel = level
         self.stream = stream
+        let noColour = environment["NO_COLOR"].map { !$0.isEmpty } ?? false
+        self.colour = stream.isTerminal && !noColour && environment["TERM"] != "dumb"
     }
 
     public subscript(metadataKey key: String) -> Logger.Metadata.Value? {
@@ -59,6 +64,14 @@ public struct StandardErrorLogHandler: LogHandler {
     }
 
     public func log(event: LogEvent) {
-        stream.write(line: "collage: \(event.message)")
+        var text = "\(event.message)"
+        if colour {
+            switch event.level {
+            case .error, .critical: text = "\u{1B}[31m" + text + "\u{1B}[0m"
+            case .warning: text = "\u{1B}[33m" + text + "\u{1B}[0m"
+            default: break
+            }
+        }
+        ProgressLine.shared.around { stream.write(line: "collage: " + text) }
     }
 }

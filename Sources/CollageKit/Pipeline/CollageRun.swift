@@ -20,6 +20,7 @@ public final class CollageRun: @unchecked Sendable {
     private let saveQueue = DispatchQueue(label: "collage.save")
     private let writer: AtomicWriter
     private let subject = PassthroughSubject<PipelineEvent, Never>()
+    private let shared: Publishers.ShareReplay<PassthroughSubject<PipelineEvent, Never>>
     private let finished = DispatchSemaphore(value: 0)
     private let stopRequested = Locked<ExitStatus?>(nil)
     private var lock: OutputLock?
@@ -43,11 +44,14 @@ public final class CollageRun: @unchecked Sendable {
         self.configuration = configuration
         self.logger = logger
         self.writer = AtomicWriter(queue: saveQueue, stem: configuration.output)
+        self.shared = subject.shareReplay(capacity: 64)
     }
 
-    /// Every event of the run, delivered on the pipeline's queue in order.
-    /// Subscribe before `run()`.
-    public var events: AnyPublisher<PipelineEvent, Never> { subject.eraseToAnyPublisher() }
+    /// Every event of the run, in order, on one shared stream: the JSON
+    /// writer, the progress line and the summary each subscribe, nothing is
+    /// scanned twice, and a subscriber that comes late still gets the last
+    /// 64 events, the final summary among them.
+    public var events: AnyPublisher<PipelineEvent, Never> { shared.eraseToAnyPublisher() }
 
     /// Runs to the end and says how it ended. Blocks the calling thread.
     public func run() -> RunOutcome {

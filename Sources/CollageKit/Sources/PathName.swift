@@ -47,6 +47,15 @@ public struct PathName: Hashable, Sendable, Comparable, CustomStringConvertible 
         return String(decoding: name[(dot + 1)...], as: UTF8.self).lowercased()
     }
 
+    /// Whether the path names a directory (following links).
+    public var isDirectory: Bool {
+        withCString { name in
+            guard let name else { return false }
+            var info = stat()
+            return stat(name, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR
+        }
+    }
+
     /// Calls `body` with a NUL-terminated copy. A path holding a NUL byte
     /// cannot name a file: `body` gets nil.
     public func withCString<R>(_ body: (UnsafePointer<CChar>?) throws -> R) rethrows -> R {

@@ -1,0 +1,159 @@
+import OpenCombine
+import Synchronization
+
+extension Publisher {
+    /// The seed's `shareReplay(capacity:)`: one subscription upstream,
+    /// shared by every subscriber; a subscriber that arrives late first gets
+    /// the last `capacity` values (and the completion, if it came), then the
+    /// live ones. Each subscriber's demand is honoured separately: values it
+    /// has not asked for yet wait in its own queue.
+    public func shareReplay(capacity: Int) -> Publishers.ShareReplay<Self> {
+        Publishers.ShareReplay(upstream: self, capacity: capacity)
+    }
+}
+
+extension Publishers {
+    public final class ShareReplay<Upstream: Publisher>: Publisher {
+        public typealias Output = Upstream.Output
+        public typealias Failure = Upstream.Failure
+
+        private struct State {
+            var replay: [Output] = []
+            var completion: Subscribers.Completion<Failure>?
+            var subscriptions: [ReplaySubscription<Output, Failure>] = []
+            var connected = false
+        }
+
+        private let upstream: Upstream
+        private let capacity: Int
+        private let state = Mutex(State())
+
+        init(upstream: Upstream, capacity: Int) {
+            precondition(capacity >= 0)
+            self.upstream = upstream
+            self.capacity = capacity
+        }
+
+        public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+            let subscription = ReplaySubscription<Output, Failure>(downstream: AnySubscriber(subscriber)) { [weak self] in
+                self?.remove($0)
+            }
+            let (replay, completion, connect) = state.withLock { state in
+                if state.completion == nil { state.subscriptions.append(subscription) }
+                defer { state.connected = true }
+                return (state.replay, state.completion, !state.connected)
+            }
+            subscriber.receive(subscription: subscription)
+            subscription.enqueue(replay, completion: completion)
+            if connect {
+                upstream.subscribe(AnySubscriber<Output, Failure>(
+                    receiveSubscription: { $0.request(.unlimited) },
+                    receiveValue: { [weak self] value in self?.relay(value); return .none },
+                    receiveCompletion: { [weak self] completion in self?.relay(completion) }))
+            }
+        }
+
+        private func relay(_ value: Output) {
+            let subscriptions = state.withLock { state -> [ReplaySubscription<Output, Failure>] in
+                state.replay.append(value)
+                if state.replay.count > capacity { state.replay.removeFirst(state.replay.count - capacity) }
+                return state.subscriptions
+            }
+            for subscription in subscriptions { subscription.enqueue([value], completion: nil) }
+        }
+
+        private func relay(_ completion: Subscribers.Completion<Failure>) {
+            let subscriptions = state.withLock { state -> [ReplaySubscription<Output, Failure>] in
+                state.completion = completion
+                defer { state.subscriptions = [] }
+                return state.subscriptions
+            }
+            for subscription in subscriptions { subscription.enqueue([], completion: completion) }
+        }
+
+        private func remove(_ subscription: ReplaySubscription<Output, Failure>) {
+            state.withLock { state in state.subscriptions.removeAll { $0 === subscription } }
+        }
+    }
+}
+
+/// One subscriber's view of a shared replay: its own queue and demand.
+private final class ReplaySubscription<Output, Failure: Error>: Subscription {
+    private struct State {
+        var queue: [Output] = []
+        var completion: Subscribers.Completion<Failure>?
+        var demand: Subscribers.Demand = .none
+        var delivering = false
+        var cancelled = false
+    }
+
+    private enum Step { case value(Output), completion(Subscribers.Completion<Failure>), stop }
+
+    private let state = Mutex(State())
+    private let downstream: AnySubscriber<Output, Failure>
+    private let onCancel: (ReplaySubscription) -> Void
+
+    init(downstream: AnySubscriber<Output, Failure>, onCancel: @escaping (ReplaySubscription) -> Void) {
+        self.downstream = downstream
+        self.onCancel = onCancel
+    }
+
+    func enqueue(_ values: [Output], completion: Subscribers.Completion<Failure>?) {
+        state.withLock { state in
+            guard !state.cancelled else { return }
+            state.queue.append(contentsOf: values)
+            if let completion { state.completion = completion }
+        }
+        deliver()
+    }
+
+    func request(_ demand: Subscribers.Demand) {
+        state.withLock { $0.demand += demand }
+        deliver()
+    }
+
+    func cancel() {
+        state.withLock { state in
+            state.cancelled = true
+            state.queue = []
+        }
+        onCancel(self)
+    }
+
+    /// Sends what is queued and wanted; one thread at a time, lock released
+    /// before each call out.
+    private func deliver() {
+        let owns = state.withLock { state -> Bool in
+            if state.delivering || state.cancelled { return false }
+            state.delivering = true
+            return true
+        }
+        guard owns else { return }
+        while true {
+            let step = state.withLock { state -> Step in
+                if state.cancelled { state.delivering = false; return .stop }
+                if state.demand > 0, !state.queue.isEmpty {
+                    state.demand -= 1
+                    return .value(state.queue.removeFirst())
+                }
+                if state.queue.isEmpty, let completion = state.completion {
+                    state.cancelled = true
+                    state.delivering = false
+                    return .completion(completion)
+                }
+                state.delivering = false
+                return .stop
+            }
+            switch step {
+            case .value(let value):
+                let more = downstream.receive(value)
+                state.withLock { $0.demand += more }
+            case .completion(let completion):
+                downstream.receive(completion: completion)
+                return
+            case .stop:
+                return
+            }
+        }
+    }
+}

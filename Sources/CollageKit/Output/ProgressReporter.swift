@@ -1,0 +1,87 @@
+import Dispatch
+import Synchronization
+
+/// The one live line at the bottom of a terminal. Log lines are written
+/// "around" it (cleared, written, redrawn) so the two never interleave.
+public final class ProgressLine: Sendable {
+    public static let shared = ProgressLine(stream: .error)
+
+    private let stream: StandardStream
+    private let shown = Mutex<String?>(nil)
+
+    init(stream: StandardStream) { self.stream = stream }
+
+    public func show(_ text: String) {
+        shown.withLock { shown in
+            stream.write(bytes: Array(("\r\u{1B}[K" + text).utf8))
+            shown = text
+        }
+    }
+
+    public func clear() {
+        shown.withLock { shown in
+            if shown != nil { stream.write(bytes: Array("\r\u{1B}[K".utf8)) }
+            shown = nil
+        }
+    }
+
+    /// Runs `write` with the line cleared, then redraws it.
+    public func around(_ write: () -> Void) {
+        shown.withLock { shown in
+            if shown != nil { stream.write(bytes: Array("\r\u{1B}[K".utf8)) }
+            write()
+            if let shown { stream.write(bytes: Array(shown.utf8)) }
+        }
+    }
+}
+
+/// The progress line on a terminal: images scanned, used, rejected, failed,
+/// sheets written, the rate, and an estimate when the total is known.
+/// Redrawn at most ten times a second, cleared at the end.
+public final class ProgressReporter {
+    private let line: ProgressLine
+    private let total: Int?
+    private let started = DispatchTime.now().uptimeNanoseconds
+    private var lastDraw: UInt64 = 0
+    private var scanned = 0, used = 0, rejected = 0, failed = 0, sheets = 0, decoded = 0
+
+    /// `total`: how many inputs there are, when known (only explicit files).
+    public init(line: ProgressLine = .shared, total: Int? = nil) {
+        self.line = line
+        self.total = total
+    }
+
+    public func handle(_ event: PipelineEvent) {
+        switch event {
+        case .accepted: scanned += 1
+        case .rejected: scanned += 1; rejected += 1
+        case .failed: failed += 1
+        case .placed: decoded += 1
+        case .written(let sheet): sheets += 1; used += sheet.images.count
+        case .unchanged(_, let images): sheets += 1; used += images.count
+        case .notice: break
+        case .finished:
+            line.clear()
+            return
+        }
+        let now = DispatchTime.now().uptimeNanoseconds
+        guard now - lastDraw >= 100_000_000 else { return }
+        lastDraw = now
+        line.show(text(now: now))
+    }
+
+    func text(now: UInt64) -> String {
+        let seconds = Double(now - started) / 1e9
+        var parts = ["\(scanned) scanned", "\(used) used", "\(rejected) rejected", "\(failed) failed",
+                     "\(sheets) \(sheets == 1 ? "sheet" : "sheets")"]
+        if seconds >= 0.5 {
+            let rate = Double(scanned) / seconds
+            parts.append(rate >= 10 ? "\(Int(rate)) img/s" : "\(Int(rate * 10) / 10).\(Int(rate * 10) % 10) img/s")
+            if let total, rate > 0, scanned < total {
+                let left = Int(Double(total - scanned) / rate)
+                parts.append("about \(left / 60):" + (left % 60 < 10 ? "0" : "") + "\(left % 60) left")
+            }
+        }
+        return "collage: " + parts.joined(separator: ", ")
+    }
+}
