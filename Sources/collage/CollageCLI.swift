@@ -29,6 +29,9 @@ enum CollageCLI {
         configuration.jobs = options.jobs ?? CollageConfiguration.defaultJobs
         configuration.maxPixels = options.maxPixels
         configuration.quality = options.quality
+        configuration.requireEven = options.requireEven
+        configuration.dryRun = options.dryRun
+        configuration.skipUnchanged = options.skipUnchanged
 
         let run = CollageRun(configuration: configuration, logger: logger)
         let reporter = TextReporter(logger: logger, printPaths: !options.json)

@@ -52,6 +52,16 @@ struct CollageOptions: ParsableArguments {
                                valueName: "Q"))
     var quality: Int?
 
+    @Flag(help: ArgumentHelp("Do nothing if the output was made from the same inputs (paths, sizes, modification times) and options; print its path. Kept in .NAME.collage-state beside the output.",
+                             discussion: "Example: collage --skip-unchanged ~/Photos/album -o album.jpg"))
+    var skipUnchanged = false
+
+    @Flag(help: "Read headers only and print what would be used and where (OUTPUT<TAB>IMAGE lines, or --json 'planned' events); decode and write nothing.")
+    var dryRun = false
+
+    @Flag(help: "Save a collage only with an even number of photos: an odd set loses its last image (an odd --max rounds down).")
+    var requireEven = false
+
     @Flag(name: [.short, .long], help: "Only errors on standard error.")
     var quiet = false
 
@@ -70,6 +80,10 @@ struct CollageOptions: ParsableArguments {
         guard maxPixels >= 1 else { throw ValidationError("--max-pixels must be at least 1") }
         if let quality, !(1...100).contains(quality) {
             throw ValidationError("--quality must be 1 to 100, not \(quality)")
+        }
+        if requireEven && maxImages < 2 { throw ValidationError("--require-even needs --max 2 or more") }
+        if skipUnchanged && inputs.contains("-") {
+            throw ValidationError("--skip-unchanged cannot check a list read from standard input; name the files or folders")
         }
         guard !(quiet && verbose) else { throw ValidationError("--quiet and --verbose cannot be used together") }
         guard inputs.filter({ $0 == "-" }).count <= 1 else {

@@ -39,6 +39,13 @@ public enum JSONEvents {
             object.add("sheet", sheet.sheet)
             object.add("bytes", sheet.bytes)
             object.add("milliseconds", sheet.milliseconds)
+        case .planned(let sheet):
+            object.add("event", "planned")
+            object.addPath("output", sheet.output)
+            object.addPaths("images", sheet.images)
+            object.add("width", sheet.width)
+            object.add("height", sheet.height)
+            object.add("sheet", sheet.sheet)
         case .unchanged(let output, let images):
             object.add("event", "unchanged")
             object.addPath("output", output)
@@ -53,6 +60,7 @@ public enum JSONEvents {
             object.add("rejected", outcome.summary.rejected)
             object.add("failed", outcome.summary.failed)
             object.add("unchanged", outcome.summary.unchanged)
+            object.add("planned", outcome.summary.planned)
             object.add("status", Int(outcome.status.rawValue))
             if let message = outcome.message { object.add("message", message) }
         }
@@ -119,5 +127,23 @@ enum Base64 {
             index += 3
         }
         return String(decoding: out, as: UTF8.self)
+    }
+
+    static func decode(_ text: String) -> [UInt8]? {
+        var lookup = [UInt8: UInt8]()
+        for (index, symbol) in alphabet.enumerated() { lookup[symbol] = UInt8(index) }
+        let symbols = Array(text.utf8).filter { $0 != UInt8(ascii: "=") }
+        var out: [UInt8] = []
+        var buffer: UInt32 = 0, bits = 0
+        for symbol in symbols {
+            guard let value = lookup[symbol] else { return nil }
+            buffer = buffer << 6 | UInt32(value)
+            bits += 6
+            if bits >= 8 {
+                bits -= 8
+                out.append(UInt8(truncatingIfNeeded: buffer >> UInt32(bits)))
+            }
+        }
+        return out
     }
 }

@@ -59,6 +59,7 @@ public final class ProgressReporter {
         case .placed: decoded += 1
         case .written(let sheet): sheets += 1; used += sheet.images.count
         case .unchanged(_, let images): sheets += 1; used += images.count
+        case .planned(let sheet): sheets += 1; used += sheet.images.count
         case .notice: break
         case .finished:
             line.clear()

@@ -29,6 +29,15 @@ public struct TextReporter {
         case .written(let sheet):
             logger.info("wrote \(sheet.output): \(sheet.images.count) images, \(sheet.bytes) bytes, \(sheet.milliseconds) ms")
             if printPaths { ProgressLine.shared.around { output.write(bytes: sheet.output.bytes + [UInt8(ascii: "\n")]) } }
+        case .planned(let sheet):
+            // Dry run: one line per image, OUTPUT<TAB>IMAGE, for scripts.
+            if printPaths {
+                ProgressLine.shared.around {
+                    for image in sheet.images {
+                        output.write(bytes: sheet.output.bytes + [9] + image.bytes + [UInt8(ascii: "\n")])
+                    }
+                }
+            }
         case .unchanged(let path, _):
             logger.info("\(path) is up to date")
             if printPaths { ProgressLine.shared.around { output.write(bytes: path.bytes + [UInt8(ascii: "\n")]) } }

@@ -27,7 +27,7 @@ public final class CollageRun: @unchecked Sendable {
 
     // Owned by `queue`.
     private var summary = Summary()
-    private var sink: PausableSubscriber<[DecodedTile], Never>?
+    private var sink: Pausable?
     private var saveSubscription: AnyCancellable?
     private var walk: SharedWalk?
     private var sheetNumber = 0
@@ -39,6 +39,9 @@ public final class CollageRun: @unchecked Sendable {
     private var outcome: RunOutcome?
     private var accepted = 0
     private var decodeFailures = 0
+    /// For `--skip-unchanged`: every input checked, and every output written.
+    private var considered: [RunState.Considered] = []
+    private var outputs: [RunState.Output] = []
 
     public init(configuration: CollageConfiguration, logger: Logger = Logger(label: "collage")) {
         self.configuration = configuration
@@ -86,6 +89,7 @@ public final class CollageRun: @unchecked Sendable {
         do { try Vips.start() } catch {
             return fail(.ioError, "cannot start libvips: \(error)")
         }
+        if configuration.dryRun { return nil }  // writes nothing: no lock, no clean-up
         guard configuration.saverSuffix != nil else {
             return fail(.usage, "cannot write '\(configuration.output)': the extension must be one of "
                         + "jpg, jpeg, png, webp, tif, tiff, gif, heic, heif, avif")
@@ -128,6 +132,16 @@ public final class CollageRun: @unchecked Sendable {
         // Holding the lock, no live run is writing: what temporary files
         // remain were left by a run that was killed.
         AtomicWriter.removeLeftovers(beside: output)
+        if configuration.skipUnchanged, let state = RunState.load(for: output), state.matches(configuration) {
+            var summary = Summary()
+            for output in state.outputs {
+                let event = PipelineEvent.unchanged(output: output.path, images: output.images)
+                summary.count(event)
+                subject.send(event)
+            }
+            lock = nil
+            return RunOutcome(status: .success, message: nil, summary: summary)
+        }
         return nil
     }
 
@@ -135,15 +149,22 @@ public final class CollageRun: @unchecked Sendable {
 
     private func start() {
         let configuration = configuration
-        let cap = configuration.maxImages
+        let cap = configuration.effectiveCap
         let full = GridLayout(count: cap, canvasWidth: configuration.canvasWidth,
                               canvasHeight: configuration.canvasHeight)
         let walk = SharedWalk(InputWalk(inputs: configuration.inputs, followLinks: configuration.followLinks,
                                         nulSeparated: configuration.nulSeparated,
+                                        recursive: configuration.recursive,
                                         report: { [unowned self] in report($0) }))
         self.walk = walk
-        let probe = Probe(maxPixels: configuration.maxPixels, allowPortrait: configuration.allowPortrait,
+        var probe = Probe(maxPixels: configuration.maxPixels, allowPortrait: configuration.allowPortrait,
                           report: { [unowned self] in report($0) })
+        if configuration.skipUnchanged {
+            probe.observe = { [unowned self] path, stamp in considered.append(.init(path: path, stamp: stamp)) }
+        }
+        if configuration.dryRun {
+            return plan(Publishers.Pull { walk }.compactMap { probe($0) }, cap: cap)
+        }
         let decode = Decode(tileWidth: full.tileWidth, tileHeight: full.tileHeight,
                             background: configuration.background)
 
@@ -173,7 +194,39 @@ public final class CollageRun: @unchecked Sendable {
                 })
     }
 
-    private func write(_ tiles: [DecodedTile]) {
+    /// `--dry-run`: the same scan, headers and cap, and instead of decoding
+    /// and saving, a `planned` event per sheet.
+    private func plan<P: Publisher>(_ accepted: P, cap: Int) where P.Output == AcceptedImage, P.Failure == Never {
+        let images = accepted.map { (path: $0.path, header: $0.header) }  // lets go of the open file
+        let capped = configuration.sheets ? images.eraseToAnyPublisher() : images.prefix(cap).eraseToAnyPublisher()
+        sink = capped
+            .collect(cap)
+            .pausableSink(
+                receiveCompletion: { [unowned self] _ in end() },
+                receiveValue: { [unowned self] sheet in
+                    let kept = evenSet(sheet.map(\.path))
+                    guard !kept.isEmpty else { return true }
+                    sheetNumber += 1
+                    report(.planned(PlannedSheet(output: configuration.naming.path(forSheet: sheetNumber),
+                                                 sheet: sheetNumber, images: kept,
+                                                 width: configuration.canvasWidth, height: configuration.canvasHeight)))
+                    return true
+                })
+    }
+
+    /// `--require-even`: an odd set loses its last image, and says so.
+    private func evenSet<T>(_ items: [T], path: (T) -> PathName = { $0 as! PathName }) -> [T] {
+        guard configuration.requireEven, items.count % 2 == 1 else { return items }
+        report(.notice("--require-even: left out \(path(items.last!)) to keep an even number of images"))
+        return Array(items.dropLast())
+    }
+
+    private func write(_ sheet: [DecodedTile]) {
+        let tiles = evenSet(sheet, path: \.path)
+        guard !tiles.isEmpty else {
+            if upstreamDone { end() } else { sink?.resume() }
+            return
+        }
         sheetNumber += 1
         saving = true
         let number = sheetNumber
@@ -217,6 +270,9 @@ public final class CollageRun: @unchecked Sendable {
         switch result {
         case .success(let written?):
             let (record, sheet) = written
+            if configuration.skipUnchanged, let stamp = FileStamp.of(record.output) {
+                outputs.append(RunState.Output(path: record.output, stamp: stamp, images: record.images))
+            }
             for (index, tile) in sheet.tiles.enumerated() {
                 report(.placed(path: tile.path, sheet: record.sheet, index: index, rect: sheet.layout.tile(index)))
             }
@@ -251,12 +307,13 @@ public final class CollageRun: @unchecked Sendable {
         guard !ended else { return }
         ended = true
         sink = nil
-        if interruption == nil, failure == nil, !configuration.sheets, summary.used == configuration.maxImages {
+        if interruption == nil, failure == nil, !configuration.sheets, summary.used == configuration.effectiveCap {
             noteLeftOut()
         }
         walk = nil
-        lock = nil
         let outcome = makeOutcome()
+        if configuration.skipUnchanged && !configuration.dryRun { keepState(outcome) }
+        lock = nil
         self.outcome = outcome
         report(.finished(outcome))
         finished.signal()
@@ -278,7 +335,30 @@ public final class CollageRun: @unchecked Sendable {
         }
         guard known > 0 else { return }
         let count = known > 1 ? "at least \(known) more eligible images were" : "more eligible images were"
-        report(.notice("--max \(configuration.maxImages) reached: \(count) left out; --sheets puts them all on contact sheets"))
+        report(.notice("--max \(configuration.effectiveCap) reached: \(count) left out; --sheets puts them all on contact sheets"))
+    }
+
+    /// After a clean run, what it was made from goes beside the output; after
+    /// any other, an older state is removed so that the next run redoes it.
+    private func keepState(_ outcome: RunOutcome) {
+        guard outcome.status == .success, !outputs.isEmpty else {
+            RunState.remove(for: configuration.output)
+            return
+        }
+        var inputs = considered
+        let cap = configuration.effectiveCap
+        let stoppedAtCap = !configuration.sheets && summary.used == cap
+        if stoppedAtCap, let last = outputs.last?.images.last, let index = inputs.lastIndex(where: { $0.path == last }) {
+            inputs = Array(inputs[...index])
+        }
+        let state = RunState(options: RunState.options(of: configuration), complete: !stoppedAtCap,
+                             outputs: outputs, inputs: inputs)
+        do {
+            _ = try AtomicWriter(stem: configuration.output).write(ByteArray(bytes: state.serialised),
+                                                                   to: RunState.path(for: configuration.output))
+        } catch {
+            logger.warning("cannot keep the state for --skip-unchanged: \(error)")
+        }
     }
 
     private func makeOutcome() -> RunOutcome {
@@ -288,7 +368,7 @@ public final class CollageRun: @unchecked Sendable {
                                  + (summary.written > 0 ? " (\(summary.written) collage(s) written before)" : ""))
         } else if let failure {
             (status, message) = (failure.0, failure.1)
-        } else if summary.written == 0 {
+        } else if summary.written == 0 && summary.planned == 0 {
             var counts: [String] = []
             if summary.rejected > 0 { counts.append("\(summary.rejected) rejected") }
             if summary.failed > 0 { counts.append("\(summary.failed) failed") }

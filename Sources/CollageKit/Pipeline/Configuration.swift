@@ -22,6 +22,15 @@ public struct CollageConfiguration: Sendable {
     public var maxPixels = 268_402_689
     /// JPEG, WebP, HEIF/AVIF quality; nil for libvips' default.
     public var quality: Int?
+    /// The seed's rule: a collage is saved only with an even number of
+    /// photos; an odd set loses its last image (and the cap rounds down).
+    public var requireEven = false
+    /// Read headers and say what would be made; decode and write nothing.
+    public var dryRun = false
+    /// Do nothing if the output was made from the same inputs and options.
+    public var skipUnchanged = false
+    /// Walk folders recursively (off for one folder of `--per-folder`).
+    public var recursive = true
 
     public init(inputs: [Input]) {
         self.inputs = inputs
@@ -30,6 +39,11 @@ public struct CollageConfiguration: Sendable {
     /// The number of cores this process may run on.
     public static var defaultJobs: Int {
         return max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))))
+    }
+
+    /// The cap as applied: rounded down to even under `requireEven`.
+    public var effectiveCap: Int {
+        requireEven && maxImages % 2 == 1 && maxImages > 1 ? maxImages - 1 : maxImages
     }
 
     public var naming: OutputNaming { OutputNaming(path: output, sheets: sheets) }

@@ -17,6 +17,8 @@ public enum PipelineEvent: Sendable {
     /// An image was placed on sheet `sheet` (1-based) at `rect`.
     case placed(path: PathName, sheet: Int, index: Int, rect: TileRect)
     case written(WrittenSheet)
+    /// `--dry-run`: what would be written, from headers alone.
+    case planned(PlannedSheet)
     /// The output exists, made from the same inputs and options.
     case unchanged(output: PathName, images: [PathName])
     /// Something a person should know that is not a failure (the cap, `--require-even`).
@@ -35,12 +37,21 @@ public struct WrittenSheet: Sendable {
     public let milliseconds: Int
 }
 
+public struct PlannedSheet: Sendable {
+    public let output: PathName
+    public let sheet: Int
+    public let images: [PathName]
+    public let width: Int
+    public let height: Int
+}
+
 public struct Summary: Sendable, Equatable {
     public var written = 0
     public var used = 0
     public var rejected = 0
     public var failed = 0
     public var unchanged = 0
+    public var planned = 0
     public var considered = 0
     /// Of `rejected`, how many were portrait.
     public var portraits = 0
@@ -57,6 +68,7 @@ public struct Summary: Sendable, Equatable {
         case .failed: failed += 1
         case .written(let sheet): written += 1; used += sheet.images.count
         case .unchanged(_, let images): unchanged += 1; used += images.count
+        case .planned(let sheet): planned += 1; used += sheet.images.count
         case .placed, .notice, .finished: break
         }
     }

@@ -49,9 +49,16 @@ struct Probe {
     let maxPixels: Int
     let allowPortrait: Bool
     let report: (PipelineEvent) -> Void
+    /// Hears of every file checked, with its stamp (for `--skip-unchanged`).
+    var observe: ((PathName, FileStamp?) -> Void)? = nil
 
     func callAsFunction(_ input: InputFile) -> AcceptedImage? {
-        switch check(input.path) {
+        let result = check(input.path)
+        if let observe {
+            if case .success(let image) = result { observe(input.path, FileStamp(info(image.file))) }
+            else { observe(input.path, FileStamp.of(input.path)) }
+        }
+        switch result {
         case .success(let image):
             report(.accepted(path: image.path, header: image.header))
             return image

@@ -24,13 +24,17 @@ public struct DirectoryWalk: PullSource {
     private var stack: [Frame] = []
     private var root: PathName?
     private let followLinks: Bool
+    private let recursive: Bool
     private let report: (PipelineEvent) -> Void
 
     /// `report` hears of what the walk skips for a reason a person should know:
     /// unreadable folders, dangling links, loops, special files with image names.
-    public init(root: PathName, followLinks: Bool, report: @escaping (PipelineEvent) -> Void) {
+    /// With `recursive` false, only the root folder's own files are walked.
+    public init(root: PathName, followLinks: Bool, recursive: Bool = true,
+                report: @escaping (PipelineEvent) -> Void) {
         self.root = root
         self.followLinks = followLinks
+        self.recursive = recursive
         self.report = report
     }
 
@@ -88,7 +92,7 @@ public struct DirectoryWalk: PullSource {
             return isImageName(path) ? path : nil
         case S_IFDIR:
             let id = FileID(device: UInt64(info.st_dev), inode: UInt64(info.st_ino))
-            if isLink && !followLinks { return nil }
+            if (isLink && !followLinks) || !recursive { return nil }
             if stack.contains(where: { $0.id == id }) {
                 report(.failed(path: path, error: "symbolic link loop: not followed"))
                 return nil

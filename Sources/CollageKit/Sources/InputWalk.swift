@@ -22,14 +22,16 @@ public struct InputWalk: PullSource {
     private var directory: DirectoryWalk?
     private var list: PathListReader?
     private let followLinks: Bool
+    private let recursive: Bool
     private let nulSeparated: Bool
     private let standardInput: Int32
     private let report: (PipelineEvent) -> Void
 
-    public init(inputs: [Input], followLinks: Bool, nulSeparated: Bool, standardInput: Int32 = 0,
-                report: @escaping (PipelineEvent) -> Void) {
+    public init(inputs: [Input], followLinks: Bool, nulSeparated: Bool, recursive: Bool = true,
+                standardInput: Int32 = 0, report: @escaping (PipelineEvent) -> Void) {
         self.inputs = inputs[...]
         self.followLinks = followLinks
+        self.recursive = recursive
         self.nulSeparated = nulSeparated
         self.standardInput = standardInput
         self.report = report
@@ -66,7 +68,7 @@ public struct InputWalk: PullSource {
             return stat(cPath, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR
         }
         if isDirectory {
-            directory = DirectoryWalk(root: path, followLinks: followLinks, report: report)
+            directory = DirectoryWalk(root: path, followLinks: followLinks, recursive: recursive, report: report)
             return nil
         }
         return InputFile(path: path, explicit: true)
