@@ -62,6 +62,16 @@ struct CollageOptions: ParsableArguments {
     @Flag(help: "Save a collage only with an even number of photos: an odd set loses its last image (an odd --max rounds down).")
     var requireEven = false
 
+    @Flag(help: ArgumentHelp("One collage per folder that holds eligible images; --output is a template with {dir} (the folder's name) or {path} (its path below INPUT, / replaced by _).",
+                             discussion: "Example: collage --per-folder ~/Photos -o 'albums/{path}.jpg'"))
+    var perFolder = false
+
+    @Flag(help: "After the first run, rescan every --interval seconds and redo a collage when its inputs changed; SIGINT or SIGTERM stops.")
+    var watch = false
+
+    @Option(help: ArgumentHelp("Seconds between rescans with --watch.", valueName: "SECONDS"))
+    var interval: Double = 2
+
     @Flag(name: [.short, .long], help: "Only errors on standard error.")
     var quiet = false
 
@@ -84,6 +94,19 @@ struct CollageOptions: ParsableArguments {
         if requireEven && maxImages < 2 { throw ValidationError("--require-even needs --max 2 or more") }
         if skipUnchanged && inputs.contains("-") {
             throw ValidationError("--skip-unchanged cannot check a list read from standard input; name the files or folders")
+        }
+        if perFolder {
+            guard PerFolderRun.hasPlaceholder(PathName(output)) else {
+                throw ValidationError("--per-folder needs {dir} or {path} in --output, such as -o 'albums/{path}.jpg'")
+            }
+            guard !inputs.contains("-") else { throw ValidationError("--per-folder takes folders, not -") }
+        }
+        if watch {
+            guard !inputs.contains("-") else { throw ValidationError("--watch rescans files and folders, not -") }
+            guard !dryRun else { throw ValidationError("--watch and --dry-run cannot be used together") }
+        }
+        guard interval >= 0.1 && interval <= 86_400 else {
+            throw ValidationError("--interval must be 0.1 to 86400 seconds, not \(interval)")
         }
         guard !(quiet && verbose) else { throw ValidationError("--quiet and --verbose cannot be used together") }
         guard inputs.filter({ $0 == "-" }).count <= 1 else {

@@ -159,7 +159,7 @@ public final class CollageRun: @unchecked Sendable {
         self.walk = walk
         var probe = Probe(maxPixels: configuration.maxPixels, allowPortrait: configuration.allowPortrait,
                           report: { [unowned self] in report($0) })
-        if configuration.skipUnchanged {
+        if configuration.keepsState {
             probe.observe = { [unowned self] path, stamp in considered.append(.init(path: path, stamp: stamp)) }
         }
         if configuration.dryRun {
@@ -270,7 +270,7 @@ public final class CollageRun: @unchecked Sendable {
         switch result {
         case .success(let written?):
             let (record, sheet) = written
-            if configuration.skipUnchanged, let stamp = FileStamp.of(record.output) {
+            if configuration.keepsState, let stamp = FileStamp.of(record.output) {
                 outputs.append(RunState.Output(path: record.output, stamp: stamp, images: record.images))
             }
             for (index, tile) in sheet.tiles.enumerated() {
@@ -312,7 +312,7 @@ public final class CollageRun: @unchecked Sendable {
         }
         walk = nil
         let outcome = makeOutcome()
-        if configuration.skipUnchanged && !configuration.dryRun { keepState(outcome) }
+        if configuration.keepsState { keepState(outcome) }
         lock = nil
         self.outcome = outcome
         report(.finished(outcome))

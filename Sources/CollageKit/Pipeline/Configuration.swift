@@ -29,6 +29,9 @@ public struct CollageConfiguration: Sendable {
     public var dryRun = false
     /// Do nothing if the output was made from the same inputs and options.
     public var skipUnchanged = false
+    /// Keep the state beside the output even without `skipUnchanged`
+    /// (the first pass of `--watch`, which later passes compare against).
+    public var recordState = false
     /// Walk folders recursively (off for one folder of `--per-folder`).
     public var recursive = true
 
@@ -40,6 +43,8 @@ public struct CollageConfiguration: Sendable {
     public static var defaultJobs: Int {
         return max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))))
     }
+
+    var keepsState: Bool { (skipUnchanged || recordState) && !dryRun }
 
     /// The cap as applied: rounded down to even under `requireEven`.
     public var effectiveCap: Int {

@@ -25,16 +25,20 @@ public struct DirectoryWalk: PullSource {
     private var root: PathName?
     private let followLinks: Bool
     private let recursive: Bool
+    private let folders: Bool
     private let report: (PipelineEvent) -> Void
 
     /// `report` hears of what the walk skips for a reason a person should know:
     /// unreadable folders, dangling links, loops, special files with image names.
     /// With `recursive` false, only the root folder's own files are walked.
-    public init(root: PathName, followLinks: Bool, recursive: Bool = true,
+    /// With `folders`, the walk emits the folders it enters (the root
+    /// first), in the same order, instead of image files.
+    public init(root: PathName, followLinks: Bool, recursive: Bool = true, folders: Bool = false,
                 report: @escaping (PipelineEvent) -> Void) {
         self.root = root
         self.followLinks = followLinks
         self.recursive = recursive
+        self.folders = folders
         self.report = report
     }
 
@@ -46,7 +50,9 @@ public struct DirectoryWalk: PullSource {
                 report(.failed(path: root, error: systemError(errno)))
                 return nextInStack()
             }
-            enter(root, id: FileID(device: UInt64(info.st_dev), inode: UInt64(info.st_ino)))
+            if enter(root, id: FileID(device: UInt64(info.st_dev), inode: UInt64(info.st_ino))), folders {
+                return root
+            }
         }
         return nextInStack()
     }
@@ -89,7 +95,7 @@ public struct DirectoryWalk: PullSource {
         }
         switch mode {
         case S_IFREG:
-            return isImageName(path) ? path : nil
+            return isImageName(path) && !folders ? path : nil
         case S_IFDIR:
             let id = FileID(device: UInt64(info.st_dev), inode: UInt64(info.st_ino))
             if (isLink && !followLinks) || !recursive { return nil }
@@ -97,10 +103,9 @@ public struct DirectoryWalk: PullSource {
                 report(.failed(path: path, error: "symbolic link loop: not followed"))
                 return nil
             }
-            enter(path, id: id)
-            return nil
+            return enter(path, id: id) && folders ? path : nil
         default:
-            if isImageName(path) {
+            if isImageName(path) && !folders {
                 report(.rejected(path: path, reason: .unsupported, detail: "not a regular file"))
             }
             return nil
@@ -108,12 +113,13 @@ public struct DirectoryWalk: PullSource {
     }
 
     /// Reads one directory's names, sorted by bytes, and pushes it.
-    private mutating func enter(_ path: PathName, id: FileID) {
+    @discardableResult
+    private mutating func enter(_ path: PathName, id: FileID) -> Bool {
         var names: [[UInt8]] = []
         let opened: OpaquePointer? = path.withCString { $0.flatMap { opendir($0) } }
         guard let directory = opened else {
             report(.failed(path: path, error: "cannot read folder: " + systemError(errno)))
-            return
+            return false
         }
         defer { closedir(directory) }
         while true {
@@ -132,6 +138,7 @@ public struct DirectoryWalk: PullSource {
         }
         names.sort { $0.lexicographicallyPrecedes($1) }
         stack.append(Frame(path: path, id: id, names: names))
+        return true
     }
 
     private func isImageName(_ path: PathName) -> Bool {

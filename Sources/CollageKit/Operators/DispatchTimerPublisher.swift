@@ -1,0 +1,79 @@
+import Dispatch
+import OpenCombine
+import Synchronization
+
+extension Publishers {
+    /// The seed's `DispatchTimer` publisher: a tick every `interval` on
+    /// `queue`, from a dispatch timer that exists only while subscribed.
+    /// A tick that fires while the subscriber has no demand is dropped, so
+    /// a slow subscriber is never flooded.
+    public struct DispatchTimer: Publisher {
+        public typealias Output = DispatchTime
+        public typealias Failure = Never
+
+        public let interval: DispatchTimeInterval
+        public let queue: DispatchQueue
+
+        public init(interval: DispatchTimeInterval, queue: DispatchQueue) {
+            self.interval = interval
+            self.queue = queue
+        }
+
+        public func receive<S: Subscriber>(subscriber: S) where S.Input == DispatchTime, S.Failure == Never {
+            let subscription = DispatchTimerSubscription(subscriber: subscriber, interval: interval, queue: queue)
+            subscriber.receive(subscription: subscription)
+        }
+    }
+}
+
+private final class DispatchTimerSubscription<S: Subscriber>: Subscription where S.Input == DispatchTime {
+    private struct State {
+        var demand: Subscribers.Demand = .none
+        var source: DispatchSourceTimer?
+        var subscriber: S?
+    }
+
+    private let state: Mutex<State>
+    private let interval: DispatchTimeInterval
+    private let queue: DispatchQueue
+
+    init(subscriber: S, interval: DispatchTimeInterval, queue: DispatchQueue) {
+        state = Mutex(State(subscriber: subscriber))
+        self.interval = interval
+        self.queue = queue
+    }
+
+    func request(_ demand: Subscribers.Demand) {
+        let start = state.withLock { state -> Bool in
+            guard state.subscriber != nil else { return false }
+            state.demand += demand
+            return state.source == nil
+        }
+        guard start else { return }
+        let source = DispatchSource.makeTimerSource(queue: queue)
+        source.schedule(deadline: .now() + interval, repeating: interval)
+        source.setEventHandler { [weak self] in self?.fire() }
+        state.withLock { $0.source = source }
+        source.resume()
+    }
+
+    private func fire() {
+        let subscriber = state.withLock { state -> S? in
+            guard state.demand > 0, let subscriber = state.subscriber else { return nil }
+            state.demand -= 1
+            return subscriber
+        }
+        guard let subscriber else { return }
+        let more = subscriber.receive(.now())
+        state.withLock { $0.demand += more }
+    }
+
+    func cancel() {
+        let source = state.withLock { state -> DispatchSourceTimer? in
+            state.subscriber = nil
+            defer { state.source = nil }
+            return state.source
+        }
+        source?.cancel()
+    }
+}

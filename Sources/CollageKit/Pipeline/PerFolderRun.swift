@@ -1,0 +1,128 @@
+import Logging
+import OpenCombine
+
+/// `--per-folder`: one collage per folder that holds eligible images. The
+/// folders of each INPUT are walked lazily, depth first, in byte order; each
+/// is one `CollageRun` over that folder's own files, written to the output
+/// template with `{dir}` (the folder's name) and `{path}` (its path below
+/// the INPUT, `/` replaced by `_`) filled in.
+public final class PerFolderRun: CollageJob, @unchecked Sendable {
+    public let configuration: CollageConfiguration
+    private let logger: Logger
+    private let subject = PassthroughSubject<PipelineEvent, Never>()
+    private let shared: Publishers.ShareReplay<PassthroughSubject<PipelineEvent, Never>>
+    private let stop = Locked<ExitStatus?>(nil)
+    private let current = Locked<CollageRun?>(nil)
+
+    public init(configuration: CollageConfiguration, logger: Logger = Logger(label: "collage")) {
+        self.configuration = configuration
+        self.logger = logger
+        shared = subject.shareReplay(capacity: 64)
+    }
+
+    public var events: AnyPublisher<PipelineEvent, Never> { shared.eraseToAnyPublisher() }
+
+    public static func hasPlaceholder(_ output: PathName) -> Bool {
+        let text = output.bytes
+        return contains(text, Array("{dir}".utf8)) || contains(text, Array("{path}".utf8))
+    }
+
+    /// The output for `folder`, found under the INPUT `root`.
+    public static func output(template: PathName, folder: PathName, root: PathName) -> PathName {
+        var relative = Array(folder.bytes.dropFirst(root.bytes.count))
+        while relative.first == UInt8(ascii: "/") { relative.removeFirst() }
+        if relative.isEmpty { relative = root.lastComponent }
+        relative = relative.map { $0 == UInt8(ascii: "/") ? UInt8(ascii: "_") : $0 }
+        let named = replace(template.bytes, Array("{dir}".utf8), with: folder.lastComponent)
+        return PathName(bytes: replace(named, Array("{path}".utf8), with: relative))
+    }
+
+    public func interrupt(_ status: ExitStatus) {
+        stop.withLock { $0 = $0 ?? status }
+        current.withLock { $0 }?.interrupt(status)
+    }
+
+    public func run() -> RunOutcome {
+        var summary = Summary()
+        var written = 0
+        var fatal: RunOutcome?
+        var outputs: [PathName: PathName] = [:]
+        let send: (PipelineEvent) -> Void = { [subject] event in
+            summary.count(event)
+            subject.send(event)
+        }
+        folders: for input in configuration.inputs {
+            guard case .path(let root) = input else { continue }
+            var walk = DirectoryWalk(root: root, followLinks: configuration.followLinks, folders: true, report: send)
+            while let folder = walk.next() {
+                if stop.withLock({ $0 }) != nil { break folders }
+                let output = Self.output(template: configuration.output, folder: folder, root: root)
+                if let other = outputs[output] {
+                    send(.failed(path: folder, error: "its collage '\(output)' would replace the one of '\(other)'; use {path} in --output"))
+                    continue
+                }
+                var single = configuration
+                single.inputs = [.path(folder)]
+                single.recursive = false
+                single.output = output
+                let run = CollageRun(configuration: single, logger: logger)
+                current.withLock { $0 = run }
+                let forward = run.events.sink { [subject] event in
+                    if case .finished = event { return }
+                    subject.send(event)
+                }
+                let outcome = run.run()
+                forward.cancel()
+                current.withLock { $0 = nil }
+                summary.add(outcome.summary)
+                switch outcome.status {
+                case .success, .someInputsFailed:
+                    written += 1
+                    outputs[output] = folder
+                case .noInput:
+                    send(.notice("skipped folder '\(folder)': nothing eligible"))
+                case .interrupted, .terminated, .cannotCreateOutput, .ioError, .usage:
+                    fatal = outcome
+                    break folders
+                }
+            }
+        }
+        let outcome: RunOutcome
+        if let stopped = stop.withLock({ $0 }) {
+            outcome = RunOutcome(status: stopped, message: "interrupted: no partial output left", summary: summary)
+        } else if let fatal {
+            outcome = RunOutcome(status: fatal.status, message: fatal.message, summary: summary)
+        } else if written == 0 {
+            outcome = RunOutcome(status: .noInput, message: "no folder holds an eligible image", summary: summary)
+        } else if summary.failed > 0 {
+            outcome = RunOutcome(status: .someInputsFailed,
+                                 message: "\(summary.failed) input(s) could not be read or decoded (each reported above)",
+                                 summary: summary)
+        } else {
+            outcome = RunOutcome(status: .success, message: nil, summary: summary)
+        }
+        subject.send(.finished(outcome))
+        return outcome
+    }
+
+    private static func contains(_ haystack: [UInt8], _ needle: [UInt8]) -> Bool {
+        haystack.count >= needle.count && (0...(haystack.count - needle.count)).contains {
+            haystack[$0..<($0 + needle.count)].elementsEqual(needle)
+        }
+    }
+
+    private static func replace(_ bytes: [UInt8], _ needle: [UInt8], with replacement: [UInt8]) -> [UInt8] {
+        var out: [UInt8] = []
+        var index = 0
+        while index < bytes.count {
+            if index + needle.count <= bytes.count, bytes[index..<(index + needle.count)].elementsEqual(needle) {
+                out += replacement
+                index += needle.count
+            } else {
+                out.append(bytes[index])
+                index += 1
+            }
+        }
+        return out
+    }
+}
