@@ -10,7 +10,8 @@ import Synchronization
 /// the previous file is untouched.
 public final class AtomicWriter: @unchecked Sendable {
     private let queue: DispatchQueue
-    private let cancelled = Mutex(false)
+    /// Cancelled, and whether a file is being written (a temporary file may exist).
+    private let state = Mutex((cancelled: false, writing: false))
     private let stem: [UInt8]?
 
     /// `stem` names this run's temporary files (`.STEM.collage-tmp-…`); by
@@ -21,8 +22,16 @@ public final class AtomicWriter: @unchecked Sendable {
     }
 
     /// After this, a save in progress removes its temporary file instead of
-    /// renaming it into place, and new saves fail with `.cancelled`.
-    public func cancel() { cancelled.withLock { $0 = true } }
+    /// renaming it into place, and new saves fail with `.cancelled`. Returns
+    /// whether a save is writing its file now: if not, none ever will, and
+    /// the process may end at once without leaving a temporary file.
+    @discardableResult
+    public func cancel() -> Bool {
+        state.withLock { state in
+            state.cancelled = true
+            return state.writing
+        }
+    }
 
     /// The seed's `PhotoWriter.save`: a Future of the path written.
     public func save(_ bytes: UnsafeRawBufferPointerOwner, to path: PathName) -> Future<PathName, OutputError> {
@@ -52,7 +61,13 @@ public final class AtomicWriter: @unchecked Sendable {
         func fail(_ code: OutputError.Code, _ what: String, _ number: Int32) -> OutputError {
             OutputError(code: code, path: path, message: what + ": " + systemError(number))
         }
-        if cancelled.withLock({ $0 }) { throw OutputError(code: .cancelled, path: path, message: "interrupted") }
+        let started = state.withLock { state -> Bool in
+            guard !state.cancelled else { return false }
+            state.writing = true
+            return true
+        }
+        guard started else { throw OutputError(code: .cancelled, path: path, message: "interrupted") }
+        defer { state.withLock { $0.writing = false } }
         let directory = path.directory
         var suffix = [UInt8]()
         var random = UInt64.random(in: 0...UInt64.max)
@@ -97,7 +112,7 @@ public final class AtomicWriter: @unchecked Sendable {
         guard fsync(descriptor) == 0 else { throw abandon(fail(.ioError, "cannot flush the output", errno)) }
         closed = true
         guard close(descriptor) == 0 else { throw abandon(fail(.ioError, "cannot close the output", errno)) }
-        if cancelled.withLock({ $0 }) {
+        if state.withLock({ $0.cancelled }) {
             throw abandon(OutputError(code: .cancelled, path: path, message: "interrupted"))
         }
         let renamed = temporary.withCString { from in

@@ -71,12 +71,15 @@ public final class CollageRun: @unchecked Sendable {
     /// its subscription, lets a save in progress remove its temporary file.
     public func interrupt(_ status: ExitStatus) {
         stopRequested.withLock { $0 = $0 ?? status }
-        writer.cancel()
+        let writing = writer.cancel()
         queue.async { [self] in
             guard !ended, interruption == nil else { return }
             interruption = status
             sink?.cancel()
-            if !saving { end() }
+            // A sheet being composed or encoded is abandoned (the writer will
+            // refuse it); one being written to disk is waited for, so that its
+            // temporary file is removed before the process ends.
+            if !saving || !writing { end() }
         }
     }
 
@@ -265,6 +268,7 @@ public final class CollageRun: @unchecked Sendable {
     }
 
     private func saved(_ result: Result<(WrittenSheet, ComposedSheet)?, OutputError>) {
+        guard !ended else { return }
         saving = false
         saveSubscription = nil
         switch result {
