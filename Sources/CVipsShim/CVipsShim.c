@@ -8,7 +8,10 @@ VipsImage *cvips_image_new_from_source(VipsSource *source) {
 
 int cvips_thumbnail_source(VipsSource *source, VipsImage **out, int width, int height,
                            int fail_on_truncated) {
+    // libvips (8.14 to at least 8.17) does not pass thumbnail_source's
+    // "fail_on" on to the loader; only the option string reaches it.
     return vips_thumbnail_source(source, out, width,
+                                 "option_string", fail_on_truncated ? "fail_on=truncated" : "",
                                  "height", height,
                                  "crop", VIPS_INTERESTING_CENTRE,
                                  "size", VIPS_SIZE_BOTH,
