@@ -7,6 +7,8 @@ import Synchronization
 ///   the cache would keep up to 100 MB of pixels alive for nothing.
 /// - libvips' own threading is 1 per pipeline: we run several independent
 ///   decodes at once instead, which is twice as fast on this kind of machine.
+/// - libvips' warnings are not printed: a failed image is reported once,
+///   with libvips' message, by the caller.
 /// - Only the loaders for the formats we support may run. libvips picks a
 ///   loader by content, so a `.jpg` that is really SVG, PDF or PostScript
 ///   would otherwise reach an untrusted decoder.
@@ -35,6 +37,10 @@ public enum Vips {
         if cvips_init("collage") != 0 {
             return .failure(.fromLibvips(.startup, "cannot start libvips"))
         }
+        // libvips' own warnings ("VIPS-WARNING **: error in tile 0 x 248",
+        // "read gave 2 warnings") would go to stderr unasked, beside our one
+        // line per failed file, which already carries libvips' message.
+        g_log_set_handler("VIPS", G_LOG_LEVEL_WARNING, { _, _, _, _ in }, nil)
         vips_cache_set_max(0)
         vips_cache_set_max_mem(0)
         vips_cache_set_max_files(0)
