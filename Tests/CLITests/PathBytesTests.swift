@@ -117,6 +117,25 @@ final class PathBytesTests: CLITestCase {
         if let picture = decoded("out.png") { assertTiles(picture, colours, tolerance: 2) }
     }
 
+    /// An output name and an INPUT name that look the same once decoded
+    /// (they differ only in bytes that are not UTF-8), the output first on
+    /// the command line: each keeps its own bytes; the input is read, not
+    /// overwritten, and the output is written where it was asked.
+    func testOutputAndInputThatLookAlikeKeepTheirOwnBytes() throws {
+        let output = [0xFD] + b(".png")
+        let input = [0xFE] + b(".png")
+        writeImage(palette[0], to: input)
+        let before = contents(input)!
+        let result = try collage([b("-o"), output, input, b("--json")])
+        assertUsed(result, [input], output: output)
+        assertSameBytes(contents(input), before, "the input is not overwritten")
+        if let picture = decoded(output) { assertTiles(picture, [palette[0]], tolerance: 2) }
+
+        let equals = try collage([b("--output=") + output, input])
+        assertSuccess(equals, stdout: output + b("\n"))
+        assertSameBytes(contents(input), before, "the input is not overwritten")
+    }
+
     /// A file whose name starts with `-`, given after `--` (from its own folder).
     func testLeadingDashFileAfterDoubleDash() throws {
         makeFolder("in")
