@@ -82,6 +82,37 @@ final class NoClobberTests: CLITestCase {
         XCTAssertEqual(listingText("disk"), ["filler", "sheet-0001.png"])
     }
 
+    /// "A reader sees either the previous file or the complete new one ...
+    /// whatever happens to the process": runs killed with SIGKILL at
+    /// different moments (while decoding, composing, encoding, saving)
+    /// leave out.png either byte for byte the previous file or a complete
+    /// new collage, and nothing else under a visible name. (A killed process
+    /// cannot remove its hidden temporary file; that is not checked here.)
+    func testKilledRunsNeverLeaveAPartialOutput() throws {
+        makeFolder("in")
+        let big = try ExitStatusTests.bigNoisyJPEG()
+        for index in 0..<6 { write(big, to: "in/\(index).jpg") }
+        previous = image(palette[4], width: 300, height: 200, suffix: ".png")
+        write(previous, to: "out.png")
+        var outcomes: [String] = []
+        for delay in [0.15, 0.3, 0.45, 0.6, 0.75, 0.9, 1.1, 1.3, 1.6, 2.0] {
+            let process = try RunningProcess(
+                arguments: command([b("in"), b("--size"), b("2400x1600"), b("-o"), b("out.png")]), directory: dir)
+            usleep(useconds_t(delay * 1_000_000))
+            process.send(SIGKILL)
+            let result = process.wait(timeout: 60)
+            outcomes.append(result.signal == SIGKILL ? "killed at \(delay) s" : "finished (\(result.status ?? -1))")
+            let now = contents("out.png")
+            if now != previous, let picture = decoded("out.png") {
+                XCTAssertEqual([picture.width, picture.height], [2400, 1600], "the new file is complete")
+            }
+            if let now { previous = now }  // the next run replaces whichever it is
+            XCTAssertEqual(listingText().filter { !$0.hasPrefix(".") }, ["in", "out.png"])
+        }
+        print("SIGKILL runs: " + outcomes.joined(separator: ", "))
+        XCTAssertTrue(outcomes.contains { $0.hasPrefix("killed") }, "some runs were killed mid-way")
+    }
+
     /// A successful run replaces the file completely, keeping its permissions.
     func testSuccessReplacesTheOutputKeepingItsMode() throws {
         setUpPreviousOutput()
