@@ -94,14 +94,22 @@ final class NoClobberTests: CLITestCase {
         for index in 0..<6 { write(big, to: "in/\(index).jpg") }
         previous = image(palette[4], width: 300, height: 200, suffix: ".png")
         write(previous, to: "out.png")
+        let arguments = command([b("in"), b("--size"), b("2400x1600"), b("-o"), b("out.png")])
+        // How long a whole run takes here, to kill the others at fractions of it
+        // (the save is at the end).
+        _ = try runProcess(arguments, directory: dir)  // warms the page cache
+        let whole = try runProcess(arguments, directory: dir)
+        XCTAssertEqual(whole.status, 0, whole.summary)
+        previous = contents("out.png") ?? []
         var outcomes: [String] = []
-        for delay in [0.15, 0.3, 0.45, 0.6, 0.75, 0.9, 1.1, 1.3, 1.6, 2.0] {
-            let process = try RunningProcess(
-                arguments: command([b("in"), b("--size"), b("2400x1600"), b("-o"), b("out.png")]), directory: dir)
+        for fraction in [0.3, 0.6, 0.75, 0.85, 0.9, 0.95] {
+            let delay = whole.elapsed * fraction
+            let process = try RunningProcess(arguments: arguments, directory: dir)
             usleep(useconds_t(delay * 1_000_000))
             process.send(SIGKILL)
             let result = process.wait(timeout: 60)
-            outcomes.append(result.signal == SIGKILL ? "killed at \(delay) s" : "finished (\(result.status ?? -1))")
+            outcomes.append(result.signal == SIGKILL ? "killed at \(String(format1: delay)) s"
+                            : "finished (\(result.status ?? -1))")
             let now = contents("out.png")
             if now != previous, let picture = decoded("out.png") {
                 XCTAssertEqual([picture.width, picture.height], [2400, 1600], "the new file is complete")
@@ -109,7 +117,7 @@ final class NoClobberTests: CLITestCase {
             if let now { previous = now }  // the next run replaces whichever it is
             XCTAssertEqual(listingText().filter { !$0.hasPrefix(".") }, ["in", "out.png"])
         }
-        print("SIGKILL runs: " + outcomes.joined(separator: ", "))
+        print("SIGKILL runs (a whole run: \(String(format1: whole.elapsed)) s): " + outcomes.joined(separator: ", "))
         XCTAssertTrue(outcomes.contains { $0.hasPrefix("killed") }, "some runs were killed mid-way")
     }
 
