@@ -65,6 +65,29 @@ final class LayoutTests: CLITestCase {
         }
     }
 
+    /// The other extensions collage knows (gif heic heif avif) depend on what
+    /// libvips was built with: each is either written, or a usage error (64,
+    /// one line) that does not offer that same extension as a choice.
+    func testOptionalFormatsAreWrittenOrRefusedClearly() throws {
+        makeFolder("in")
+        writeImage(palette[0], to: "in/a.png")
+        for ext in ["gif", "heic", "heif", "avif"] {
+            let name = "out." + ext
+            let result = try collage(["in", "--size", "300x200", "-o", name])
+            if result.status == 0 {
+                assertSuccess(result, stdout: name + "\n")
+                XCTAssertGreaterThan(contents(name)?.count ?? 0, 0)
+                continue
+            }
+            let message = assertFailure(result, status: 64, mentions: [name])
+            let rest = message.replacingOccurrences(of: "'\(name)'", with: "")
+            for listed in [", \(ext)", "\(ext), ", "or \(ext)"] {
+                XCTAssertFalse(rest.contains(listed), "'\(message)' offers \(ext) while refusing it")
+            }
+            XCTAssertFalse(exists(name))
+        }
+    }
+
     /// The formats CLI.md names: jpg, jpeg, png, webp, tif, tiff (any case
     /// of the extension): each written, each a complete 300x200 image of
     /// that format.
