@@ -146,6 +146,23 @@ final class PathBytesTests: CLITestCase {
         if let picture = decoded("out.png") { assertTiles(picture, [palette[0], palette[1]], tolerance: 2) }
     }
 
+    /// A listed path that does not exist is one input that failed (the INPUT
+    /// is `-`, which exists): reported, the others used, 65. An empty list
+    /// has nothing eligible: 66.
+    func testMissingAndEmptyListsOnStandardInput() throws {
+        makeFolder("in")
+        writeImage(palette[0], to: "in/a.png")
+        let result = try collage(["-", "--json", "-o", "out.png"], stdin: b("in/a.png\nin/gone.png\n"))
+        XCTAssertEqual(result.status, 65, result.summary)
+        let all = jsonEvents(result)
+        XCTAssertEqual(events(all, "failed").map { $0["path"] as? String }, ["in/gone.png"])
+        XCTAssertEqual(events(all, "written").first?["images"] as? [String], ["in/a.png"])
+        XCTAssertEqual(result.stderrLines.count, 2, "the failed file, then the line of the exit\n\(result.summary)")
+
+        assertFailure(try collage(["-", "-o", "empty.png"], stdin: []), status: 66)
+        XCTAssertFalse(exists("empty.png"))
+    }
+
     /// Awkward names found by the directory scan (not named by anyone):
     /// used in byte order of their names.
     func testAwkwardNamesInAScannedFolder() throws {
