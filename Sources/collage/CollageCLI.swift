@@ -12,11 +12,11 @@ enum CollageCLI {
         LoggingSystem.bootstrap { _ in StandardErrorLogHandler(level: level, environment: environment) }
         let logger = Logger(label: "collage")
 
-        let arguments = RawArguments()
+        var arguments = RawArguments()
         var configuration = CollageConfiguration(inputs: options.inputs.map { argument in
-            argument == "-" ? .standardInput : .path(arguments.bytes(for: argument))
+            argument == "-" ? .standardInput : .path(arguments.input(argument))
         })
-        configuration.output = arguments.bytes(for: options.output)
+        configuration.output = arguments.output(options.output)
         configuration.nulSeparated = options.nulSeparated
         configuration.followLinks = options.followLinks
         configuration.allowPortrait = options.allowPortrait
@@ -106,9 +106,17 @@ final class SignalHandlers {
 
 /// The command line as bytes. ArgumentParser sees Strings, in which bytes
 /// that are not UTF-8 became U+FFFD; each parsed path is matched back to the
-/// argument it came from so that such names still work.
+/// argument it came from so that such names still work. Names that differ
+/// only in such bytes read the same, so each INPUT takes the next raw
+/// argument that reads as it (in order, never the --output value), and the
+/// output takes the value that followed -o/--output.
 struct RawArguments {
     private let raw: [[UInt8]]
+    /// The bytes of each -o/--output value, and the raw indices holding one.
+    private var outputs: [[UInt8]] = []
+    private var outputIndices = Set<Int>()
+    /// Raw indices already matched to an INPUT.
+    private var taken = Set<Int>()
 
     init() {
         var raw: [[UInt8]] = []
@@ -117,18 +125,40 @@ struct RawArguments {
             raw.append(Array(UnsafeBufferPointer(start: pointer, count: strlen(pointer))).map { UInt8(bitPattern: $0) })
         }
         self.raw = raw
+        let equalsForm = Array("--output=".utf8)
+        var index = 0
+        while index < raw.count, raw[index] != Array("--".utf8) {
+            if raw[index] == Array("-o".utf8) || raw[index] == Array("--output".utf8), index + 1 < raw.count {
+                outputs.append(raw[index + 1])
+                outputIndices.insert(index + 1)
+                index += 1
+            } else if raw[index].starts(with: equalsForm) {
+                outputs.append(Array(raw[index].dropFirst(equalsForm.count)))
+                outputIndices.insert(index)
+            }
+            index += 1
+        }
     }
 
-    func bytes(for argument: String) -> PathName {
+    /// The bytes of the next INPUT, `argument` as ArgumentParser parsed it.
+    mutating func input(_ argument: String) -> PathName {
         let utf8 = Array(argument.utf8)
         if raw.contains(utf8) { return PathName(bytes: utf8) }
-        // `--output=PATH` forms, and arguments that were not valid UTF-8.
-        for candidate in raw {
-            if String(decoding: candidate, as: UTF8.self) == argument { return PathName(bytes: candidate) }
-            if let equals = candidate.firstIndex(of: UInt8(ascii: "=")),
-               String(decoding: candidate[(equals + 1)...], as: UTF8.self) == argument {
-                return PathName(bytes: Array(candidate[(equals + 1)...]))
+        for (index, candidate) in raw.enumerated() where !taken.contains(index) && !outputIndices.contains(index) {
+            if String(decoding: candidate, as: UTF8.self) == argument {
+                taken.insert(index)
+                return PathName(bytes: candidate)
             }
+        }
+        return PathName(bytes: utf8)
+    }
+
+    /// The bytes of the output path (the last -o/--output given wins).
+    func output(_ argument: String) -> PathName {
+        let utf8 = Array(argument.utf8)
+        if outputs.contains(utf8) { return PathName(bytes: utf8) }
+        if let bytes = outputs.last(where: { String(decoding: $0, as: UTF8.self) == argument }) {
+            return PathName(bytes: bytes)
         }
         return PathName(bytes: utf8)
     }

@@ -94,8 +94,12 @@ public final class CollageRun: @unchecked Sendable {
         }
         if configuration.dryRun { return nil }  // writes nothing: no lock, no clean-up
         guard configuration.saverSuffix != nil else {
+            // Known extensions whose saver this libvips lacks (AVIF without
+            // an AV1 encoder) are not offered.
+            let writable = ["jpg", "jpeg", "png", "webp", "tif", "tiff", "gif", "heic", "heif", "avif"]
+                .filter { OutputNaming.suffixes[$0].map { Vips.canSave(suffix: $0) } ?? false }
             return fail(.usage, "cannot write '\(configuration.output)': the extension must be one of "
-                        + "jpg, jpeg, png, webp, tif, tiff, gif, heic, heif, avif")
+                        + writable.joined(separator: ", "))
         }
         for input in configuration.inputs {
             guard case .path(let path) = input else { continue }
