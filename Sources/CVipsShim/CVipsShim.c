@@ -8,7 +8,11 @@ VipsImage *cvips_image_new_from_source(VipsSource *source) {
 
 int cvips_thumbnail_source(VipsSource *source, VipsImage **out, int width, int height,
                            int fail_on_truncated) {
+    /* libvips 8.14 ignores thumbnail_source's own "fail_on" (it forwards it
+     * only from thumbnail on a file; libvips issue #5195): the loader gets it
+     * through the option string, which thumbnail_source does pass on. */
     return vips_thumbnail_source(source, out, width,
+                                 "option_string", fail_on_truncated ? "fail_on=truncated" : "",
                                  "height", height,
                                  "crop", VIPS_INTERESTING_CENTRE,
                                  "size", VIPS_SIZE_BOTH,
