@@ -85,14 +85,20 @@ final class PullPublisherTests: XCTestCase {
         XCTAssertEqual(subscriber.completions, 0, "a cancelled subscription does not complete")
     }
 
-    func testPrefixStopsTheSource() {
+    func testPrefixReadsOneBeyondItsCountThenStops() {
+        // OpenCombine's prefix(N) is output(in: 0..<N): it completes, and cancels
+        // upstream, only when value N+1 arrives. So a source under prefix(3) is
+        // read 4 times, and no more (before the cancel fix in Pull, 5 times).
+        // A pipeline that must not look past its cap cannot rely on prefix alone.
         let calls = Counter()
         var values: [Int] = []
+        var completions = 0
         let cancellable = Publishers.Pull { CountingSource(base: ArraySource(Array(0..<100)), calls: calls) }
             .prefix(3)
-            .sink { values.append($0) }
+            .sink(receiveCompletion: { _ in completions += 1 }, receiveValue: { values.append($0) })
         XCTAssertEqual(values, [0, 1, 2])
-        XCTAssertEqual(calls.value, 3, "prefix(3) reads three entries, not four")
+        XCTAssertEqual(completions, 1)
+        XCTAssertEqual(calls.value, 4, "three kept, one read to find the end of the prefix, none after the cancel")
         cancellable.cancel()
     }
 }
