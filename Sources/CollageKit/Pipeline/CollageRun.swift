@@ -118,7 +118,10 @@ public final class CollageRun: @unchecked Sendable {
                               canvasHeight: configuration.canvasHeight)
         let walk = SharedWalk(InputWalk(inputs: configuration.inputs, followLinks: configuration.followLinks,
                                         nulSeparated: configuration.nulSeparated,
-                                        report: { [unowned self] in report($0) }))
+                                        report: { [unowned self] event in
+                                            // The look past the cap (noteLeftOut) only counts: it reports nothing.
+                                            if self.walk?.muted != true { report(event) }
+                                        }))
         self.walk = walk
         let probe = Probe(maxPixels: configuration.maxPixels, allowPortrait: configuration.allowPortrait,
                           report: { [unowned self] in report($0) })
@@ -212,6 +215,12 @@ public final class CollageRun: @unchecked Sendable {
             return
         }
         if upstreamDone || interruption != nil {
+            end()
+        } else if !configuration.sheets {
+            // Without --sheets one collage is all: the cap was reached, and the
+            // scan goes no further. (Resuming would let prefix(cap) ask for one
+            // more image, which is how OpenCombine's prefix finds its end.)
+            sink?.cancel()
             end()
         } else {
             sink?.resume()
