@@ -190,6 +190,25 @@ final class CollageRunTests: XCTestCase {
         XCTAssertEqual(pixels.pixel(x: 150, y: 100), colours[0], "one image: the whole canvas")
     }
 
+    func testTooLargeIsRejectedFromTheHeader() throws {
+        // A PNG header claiming 100000 x 100000 (over the default --max-pixels), almost no data.
+        let huge = folder("huge.png")
+        let png = try Encoder.encode(PixelBuffer(width: 2, height: 1, fill: .black), suffix: ".png").bytes
+        // Patch the IHDR size (bytes 16-23) and its CRC: libvips reads only the header.
+        var bytes = png
+        let size: [UInt8] = [0x00, 0x01, 0x86, 0xA0, 0x00, 0x01, 0x86, 0xA0]
+        bytes.replaceSubrange(16..<24, with: size)
+        bytes.replaceSubrange(29..<33, with: crc32(Array(bytes[12..<29])))
+        try writeFile(bytes, to: huge)
+        let good = folder("good.png")
+        try writeFlatImage(good, colours[1])
+        let result = runCollage(configuration([.path(huge), .path(good)]))
+        XCTAssertEqual(result.rejected.map(\.path), [huge])
+        XCTAssertEqual(result.rejected.map(\.reason), [.tooLarge])
+        XCTAssertEqual(result.written.first?.images, [good])
+        XCTAssertEqual(result.outcome.status, .success)
+    }
+
     func testNothingEligible() throws {
         let path = folder("tall.png")
         try writeFlatImage(path, colours[0], width: 40, height: 60)
@@ -201,4 +220,15 @@ final class CollageRunTests: XCTestCase {
         guard case .finished(let outcome)? = result.events.last else { return XCTFail("summary is the last event") }
         XCTAssertEqual(outcome.status, .noInput)
     }
+}
+
+/// The CRC of a PNG chunk (type and data), big-endian.
+func crc32(_ bytes: [UInt8]) -> [UInt8] {
+    var crc: UInt32 = 0xFFFF_FFFF
+    for byte in bytes {
+        crc ^= UInt32(byte)
+        for _ in 0..<8 { crc = (crc >> 1) ^ (0xEDB8_8320 & (0 &- (crc & 1))) }
+    }
+    crc = ~crc
+    return [24, 16, 8, 0].map { UInt8(truncatingIfNeeded: crc >> $0) }
 }

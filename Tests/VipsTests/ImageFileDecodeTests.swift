@@ -174,6 +174,9 @@ final class ImageFileDecodeTests: XCTestCase {
     func testPDFNamedJPGIsUnsupported() throws {
         let path = folder.file("document.jpg")
         try writeBytes(minimalPDF(), to: path)
+        if let size = try? runTool("vipsheader", [path]) {
+            XCTAssertTrue(size.contains("60x40"), size)  // a real PDF, which libvips itself would load
+        }
         assertUnsupported(path, "PDF")
     }
 
@@ -195,6 +198,20 @@ final class ImageFileDecodeTests: XCTestCase {
         let path = folder.file("empty.jpg")
         try writeBytes([], to: path)
         assertUnsupported(path, "an empty file")
+    }
+
+    func testHeaderOfAHugeImageReadsNoPixels() throws {
+        // 100000 x 100000 RGB would be 30 GB of pixels; the header must come back at once.
+        let path = folder.file("huge.png")
+        try writeBytes(hugeHeaderPNG(width: 100_000, height: 100_000), to: path)
+        let start = DispatchTime.now()
+        let probed = try header(of: path)
+        let seconds = Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e9
+        XCTAssertEqual(probed, ImageHeader(width: 100_000, height: 100_000, orientation: 1, format: "png"))
+        XCTAssertEqual(probed.pixelCount, 10_000_000_000)
+        XCTAssertLessThan(seconds, 2, "header only: no pixels decoded")
+        XCTAssertEqual(ImageHeader(width: Int.max, height: 3, orientation: 1, format: "png").pixelCount, .max,
+                       "overflow saturates")
     }
 
     // MARK: - Broken data

@@ -169,3 +169,27 @@ func minimalPDF() -> [UInt8] {
     text += "trailer\n<< /Size \(objects.count + 1) /Root 1 0 R >>\nstartxref\n\(xref)\n%%EOF\n"
     return Array(text.utf8)
 }
+
+/// A PNG whose header claims `width` x `height` (RGB, 8-bit) followed by one
+/// tiny IDAT: a "bomb" header with almost no data behind it.
+func hugeHeaderPNG(width: UInt32, height: UInt32) -> [UInt8] {
+    func be32(_ value: UInt32) -> [UInt8] { [24, 16, 8, 0].map { UInt8(truncatingIfNeeded: value >> $0) } }
+    func crc32(_ bytes: [UInt8]) -> UInt32 {
+        var crc: UInt32 = 0xFFFF_FFFF
+        for byte in bytes {
+            crc ^= UInt32(byte)
+            for _ in 0..<8 { crc = (crc >> 1) ^ (0xEDB8_8320 & (0 &- (crc & 1))) }
+        }
+        return ~crc
+    }
+    func chunk(_ type: String, _ data: [UInt8]) -> [UInt8] {
+        let body = Array(type.utf8) + data
+        return be32(UInt32(data.count)) + body + be32(crc32(body))
+    }
+    // zlib stream of one stored block holding a single filter byte: enough to be an IDAT.
+    let idat: [UInt8] = [0x78, 0x01, 0x01, 0x01, 0x00, 0xFE, 0xFF, 0x00, 0x00, 0x01, 0x00, 0x01]
+    return [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
+        + chunk("IHDR", be32(width) + be32(height) + [8, 2, 0, 0, 0])
+        + chunk("IDAT", idat)
+        + chunk("IEND", [])
+}
