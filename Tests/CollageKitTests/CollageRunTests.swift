@@ -82,6 +82,37 @@ final class CollageRunTests: XCTestCase {
         checkUpright(pixels, tile: TileRect(x: 150, y: 0, width: 150, height: 200), "d")
     }
 
+    func testProbeDecidesOnTheDisplayedSizeForEveryOrientation() throws {
+        let probe = Probe(maxPixels: 1_000_000, allowPortrait: false, report: { _ in })
+        let allowing = Probe(maxPixels: 1_000_000, allowPortrait: true, report: { _ in })
+        var verdicts = (accepted: 0, rejected: 0)
+        for orientation in 1...8 {
+            for (storedWidth, storedHeight) in [(60, 40), (40, 60)] {
+                let swaps = orientation >= 5
+                let (dw, dh) = swaps ? (storedHeight, storedWidth) : (storedWidth, storedHeight)
+                let path = folder("probe-\(orientation)-\(storedWidth)x\(storedHeight).jpg")
+                try writeFile(Encoder.encode(Marker.stored(orientation: orientation, displayedWidth: dw, displayedHeight: dh),
+                                             suffix: ".jpg", orientation: orientation).bytes, to: path)
+                let what = "orientation \(orientation), stored \(storedWidth)x\(storedHeight)"
+                switch probe.check(path) {
+                case .success(let image):
+                    XCTAssertLessThanOrEqual(dh, dw, "\(what): accepted, so displayed landscape")
+                    verdicts.accepted += 1
+                    XCTAssertEqual(image.header.orientation, orientation, what)
+                case .failure(.rejected(.portrait, let detail)):
+                    XCTAssertGreaterThan(dh, dw, "\(what): rejected, so displayed portrait")
+                    verdicts.rejected += 1
+                    XCTAssertEqual(detail, "\(dw)x\(dh)", what)
+                case .failure(let other):
+                    XCTFail("\(what): \(other)")
+                }
+                guard case .success = allowing.check(path) else { return XCTFail("\(what): --allow-portrait keeps it") }
+            }
+        }
+        XCTAssertEqual(verdicts.accepted, 8, "1-4 stored landscape, 5-8 stored portrait")
+        XCTAssertEqual(verdicts.rejected, 8)
+    }
+
     func testAllowPortraitKeepsThemUpright() throws {
         let (inputs, paths) = try makeOrientedInputs()
         var configuration = configuration([.path(inputs)])
