@@ -57,6 +57,15 @@ public final class PausableSubscriber<Input, Failure: Error>: Subscriber, Pausab
     }
 
     public func receive(_ value: Input) -> Subscribers.Demand {
+        // A value that was already under way when the subscriber was
+        // cancelled (or finished) is not handed on.
+        let live = state.withLock { state -> Bool in
+            switch state {
+            case .running, .paused: return true
+            default: return false
+            }
+        }
+        guard live else { return .none }
         let wantsMore = receiveValue(value)
         return state.withLock { state in
             guard case .running(let subscription) = state else { return .none }

@@ -162,7 +162,10 @@ public final class CollageRun: @unchecked Sendable {
         let walk = SharedWalk(InputWalk(inputs: configuration.inputs, followLinks: configuration.followLinks,
                                         nulSeparated: configuration.nulSeparated,
                                         recursive: configuration.recursive,
-                                        report: { [unowned self] in report($0) }))
+                                        report: { [unowned self] event in
+                                            // The look past the cap (noteLeftOut) only counts: it reports nothing.
+                                            if self.walk?.muted != true { report(event) }
+                                        }))
         self.walk = walk
         var probe = Probe(maxPixels: configuration.maxPixels, allowPortrait: configuration.allowPortrait,
                           report: { [unowned self] in report($0) })
@@ -217,6 +220,10 @@ public final class CollageRun: @unchecked Sendable {
                     report(.planned(PlannedSheet(output: configuration.naming.path(forSheet: sheetNumber),
                                                  sheet: sheetNumber, images: kept,
                                                  width: configuration.canvasWidth, height: configuration.canvasHeight)))
+                    if !configuration.sheets {
+                        end()  // one collage: the scan goes no further
+                        return false
+                    }
                     return true
                 })
     }
@@ -299,6 +306,12 @@ public final class CollageRun: @unchecked Sendable {
         }
         if upstreamDone || interruption != nil {
             end()
+        } else if !configuration.sheets {
+            // Without --sheets one collage is all: the cap was reached, and the
+            // scan goes no further. (Resuming would let prefix(cap) ask for one
+            // more image, which is how OpenCombine's prefix finds its end.)
+            sink?.cancel()
+            end()
         } else {
             sink?.resume()
         }
@@ -314,6 +327,7 @@ public final class CollageRun: @unchecked Sendable {
     private func end() {
         guard !ended else { return }
         ended = true
+        sink?.cancel()  // releases the whole chain, up to the walk
         sink = nil
         if interruption == nil, failure == nil, !configuration.sheets, summary.used == configuration.effectiveCap {
             noteLeftOut()

@@ -83,6 +83,9 @@ private final class PullSubscription<Source: PullSource, Downstream: Subscriber>
 
         while true {
             while pending > 0 {
+                // A cancel from inside `receive` (as `prefix` does) must stop the
+                // source before it is asked for another value.
+                if case .done = state.withLock({ $0 }) { return }
                 guard let value = source.next() else {
                     let wasLive = state.withLock { state -> Bool in
                         if case .done = state { return false }

@@ -1,0 +1,298 @@
+import Dispatch
+import Glibc
+import OpenCombine
+import XCTest
+@testable import CollageKit
+
+/// The demand-driven scanner: `Publishers.Pull` over `DirectoryWalk`
+/// emits only what was asked for, one `next()` per value, and stops when
+/// cancelled; the walk's order, filters and link rules are the contract's.
+final class PullPublisherTests: XCTestCase {
+    func testNothingIsReadBeforeDemand() {
+        let calls = Counter()
+        var made = 0
+        let publisher = Publishers.Pull { () -> CountingSource<ArraySource<Int>> in
+            made += 1
+            return CountingSource(base: ArraySource([1, 2, 3]), calls: calls)
+        }
+        let subscriber = RecordingSubscriber<Int>()
+        publisher.subscribe(subscriber)
+        XCTAssertEqual(made, 0, "the source is made on first demand")
+        XCTAssertEqual(calls.value, 0)
+        XCTAssertEqual(subscriber.values, [])
+    }
+
+    func testDemandOfOneYieldsExactlyOne() {
+        let calls = Counter()
+        let subscriber = RecordingSubscriber<Int>(initialDemand: .max(1))
+        Publishers.Pull { CountingSource(base: ArraySource([10, 20, 30, 40]), calls: calls) }.subscribe(subscriber)
+        XCTAssertEqual(subscriber.values, [10])
+        XCTAssertEqual(calls.value, 1, "one next() for one value: nothing read ahead")
+
+        subscriber.request(.max(2))
+        XCTAssertEqual(subscriber.values, [10, 20, 30])
+        XCTAssertEqual(calls.value, 3)
+        XCTAssertEqual(subscriber.completions, 0)
+
+        subscriber.request(.max(5))
+        XCTAssertEqual(subscriber.values, [10, 20, 30, 40])
+        XCTAssertEqual(calls.value, 5, "the fifth call found the end")
+        XCTAssertEqual(subscriber.completions, 1)
+        XCTAssertEqual(subscriber.overflows, 0, "never more values than requested")
+
+        subscriber.request(.max(1))
+        XCTAssertEqual(calls.value, 5, "nothing after completion")
+        XCTAssertEqual(subscriber.completions, 1, "completes once")
+    }
+
+    func testDemandReturnedFromReceiveIsHonoured() {
+        // Returns .max(1) for the first two values, then nothing.
+        let calls = Counter()
+        let subscriber = RecordingSubscriber<Int>(initialDemand: .max(1)) { subscriber, _ in
+            subscriber.values.count < 3 ? .max(1) : .none
+        }
+        Publishers.Pull { CountingSource(base: ArraySource(Array(0..<10)), calls: calls) }.subscribe(subscriber)
+        XCTAssertEqual(subscriber.values, [0, 1, 2])
+        XCTAssertEqual(subscriber.demands, [.max(1), .max(1), .max(1)])
+        XCTAssertEqual(calls.value, 3)
+        XCTAssertEqual(subscriber.overflows, 0)
+    }
+
+    func testRequestFromInsideReceiveOnlyAddsDemand() {
+        // Re-entrant request: values still arrive one by one, in order, none extra.
+        let calls = Counter()
+        let subscriber = RecordingSubscriber<Int>(initialDemand: .max(1)) { subscriber, value in
+            if value < 4 { subscriber.request(.max(1)) }
+            return .none
+        }
+        Publishers.Pull { CountingSource(base: ArraySource(Array(0..<10)), calls: calls) }.subscribe(subscriber)
+        XCTAssertEqual(subscriber.values, [0, 1, 2, 3, 4])
+        XCTAssertEqual(calls.value, 5)
+        XCTAssertEqual(subscriber.overflows, 0)
+    }
+
+    func testCancelInsideReceiveStopsTheSourceAtOnce() {
+        // Unlimited demand, cancelled on the second value (what prefix(2) does):
+        // the source must not be asked for a third.
+        let calls = Counter()
+        let subscriber = RecordingSubscriber<Int>(initialDemand: .unlimited) { subscriber, _ in
+            if subscriber.values.count == 2 { subscriber.cancel() }
+            return .none
+        }
+        Publishers.Pull { CountingSource(base: ArraySource(Array(0..<10)), calls: calls) }.subscribe(subscriber)
+        XCTAssertEqual(subscriber.values, [0, 1])
+        XCTAssertEqual(calls.value, 2, "no next() after the cancel")
+        XCTAssertEqual(subscriber.completions, 0, "a cancelled subscription does not complete")
+    }
+
+    func testPrefixReadsOneBeyondItsCountThenStops() {
+        // OpenCombine's prefix(N) is output(in: 0..<N): it completes, and cancels
+        // upstream, only when value N+1 arrives. So a source under prefix(3) is
+        // read 4 times, and no more (before the cancel fix in Pull, 5 times).
+        // A pipeline that must not look past its cap cannot rely on prefix alone.
+        let calls = Counter()
+        var values: [Int] = []
+        var completions = 0
+        let cancellable = Publishers.Pull { CountingSource(base: ArraySource(Array(0..<100)), calls: calls) }
+            .prefix(3)
+            .sink(receiveCompletion: { _ in completions += 1 }, receiveValue: { values.append($0) })
+        XCTAssertEqual(values, [0, 1, 2])
+        XCTAssertEqual(completions, 1)
+        XCTAssertEqual(calls.value, 4, "three kept, one read to find the end of the prefix, none after the cancel")
+        cancellable.cancel()
+    }
+}
+
+final class DirectoryWalkTests: XCTestCase {
+    private var folder: TemporaryDirectory!
+
+    override func setUpWithError() throws { folder = try TemporaryDirectory() }
+    override func tearDown() { folder = nil }
+
+    /// Creates empty files (and their folders) under the temporary folder.
+    private func touch(_ names: [[UInt8]]) throws {
+        for name in names {
+            var prefix: [UInt8] = []
+            for component in name.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false).dropLast() {
+                prefix += component
+                let directory = folder(bytes: prefix)
+                var info = stat()
+                if directory.withCString({ stat($0!, &info) }) != 0 { try makeDirectory(directory) }
+                prefix.append(UInt8(ascii: "/"))
+            }
+            try writeFile([], to: folder(bytes: name))
+        }
+    }
+
+    /// Walks `root` to the end, returning the paths (relative to the folder) and the reports.
+    private func walkAll(_ root: PathName? = nil, followLinks: Bool = false) -> ([[UInt8]], EventLog) {
+        let log = EventLog()
+        var walk = DirectoryWalk(root: root ?? folder.path, followLinks: followLinks, report: log.record)
+        var found: [[UInt8]] = []
+        let base = folder.path.bytes.count + 1
+        while let path = walk.next() { found.append(Array(path.bytes[base...])) }
+        return (found, log)
+    }
+
+    private func text(_ names: [[UInt8]]) -> [String] { names.map { String(decoding: $0, as: UTF8.self) } }
+
+    func testOrderIsTheByteOrderOfNamesDepthFirst() throws {
+        let notUTF8: [UInt8] = [0xFF, 0xFE] + Array(".jpg".utf8)
+        let names: [[UInt8]] = [
+            "a.jpg", "B.jpg", "Z.JPG", "a b.jpg", "_u.jpg", "10.jpg", "9.jpg", "\u{E4}.jpg",
+            "m/2.png", "m/10.png", "m/n/x.gif", "m-a.jpg", "m.jpg", "e\u{301}.jpg", "\u{E9}.jpg",
+        ].map { Array($0.utf8) } + [notUTF8]
+        try touch(names)
+
+        let (found, log) = walkAll()
+        // Written out by hand: byte order of each folder's names ("B" 0x42 < "_" 0x5f < "a" 0x61,
+        // "a b" < "a.", "m" < "m-a.jpg" < "m.jpg" although "m-" < "m/" as whole paths), folders
+        // entered where their name sorts, UTF-8 multi-byte names after ASCII, 0xFF last.
+        let expected: [[UInt8]] = [
+            "10.jpg", "9.jpg", "B.jpg", "Z.JPG", "_u.jpg", "a b.jpg", "a.jpg",
+            "e\u{301}.jpg",  // 65 cc 81: "e" then a combining accent
+            "m/10.png", "m/2.png", "m/n/x.gif", "m-a.jpg", "m.jpg",
+            "\u{E4}.jpg",    // c3 a4
+            "\u{E9}.jpg",    // c3 a9
+        ].map { Array($0.utf8) } + [notUTF8]
+        XCTAssertEqual(text(found), text(expected))
+        XCTAssertEqual(found, expected, "byte-exact, including the name that is not UTF-8")
+        XCTAssertTrue(log.events.isEmpty)
+    }
+
+    func testHiddenNamesAreSkipped() throws {
+        try touch(["seen.jpg", ".hidden.jpg", ".folder/inside.jpg", "sub/.also-hidden.png", "sub/seen.png"]
+            .map { Array($0.utf8) })
+        XCTAssertEqual(text(walkAll().0), ["seen.jpg", "sub/seen.png"])
+    }
+
+    func testOnlyImageExtensionsCaseInsensitive() throws {
+        try touch(["a.JPG", "b.Jpeg", "c.PNG", "d.webp", "e.GIF", "f.tif", "g.TIFF", "h.heic", "i.HEIF", "j.avif",
+                   "k.txt", "l", "m.jpg.bak", "n.jpgx", "jpg", "o.xcf", "p.svg", "q.pdf"].map { Array($0.utf8) })
+        XCTAssertEqual(text(walkAll().0),
+                       ["a.JPG", "b.Jpeg", "c.PNG", "d.webp", "e.GIF", "f.tif", "g.TIFF", "h.heic", "i.HEIF", "j.avif"])
+    }
+
+    /// root/: dangling.jpg -> nowhere, dir-link -> ../elsewhere/dir, file-link.jpg ->
+    /// ../elsewhere/real.png, text-link -> ../elsewhere/real.png, sub/{s.jpg, self -> ., up -> ..}
+    private func makeLinkedTree() throws -> PathName {
+        let root = folder("root")
+        try touch(["root/sub/s.jpg", "elsewhere/real.png", "elsewhere/dir/inner.jpg"].map { Array($0.utf8) })
+        try makeSymlink(folder("root/dangling.jpg"), to: "nowhere.jpg")
+        try makeSymlink(folder("root/dir-link"), to: "../elsewhere/dir")
+        try makeSymlink(folder("root/file-link.jpg"), to: "../elsewhere/real.png")
+        try makeSymlink(folder("root/text-link"), to: "../elsewhere/real.png")
+        try makeSymlink(folder("root/sub/self"), to: ".")
+        try makeSymlink(folder("root/sub/up"), to: "..")
+        return root
+    }
+
+    func testLinksToFilesFollowedLinksToFoldersNot() throws {
+        let root = try makeLinkedTree()
+        let (found, log) = walkAll(root)
+        XCTAssertEqual(text(found), ["root/file-link.jpg", "root/sub/s.jpg"],
+                       "the link to a file is emitted under its own name; folders behind links are not entered")
+        XCTAssertEqual(log.failures.map { $0.0 }, [folder("root/dangling.jpg")])
+        XCTAssertEqual(log.failures.first?.1, "dangling symbolic link")
+        XCTAssertEqual(log.events.count, 1, "no loop is reported when links to folders are not followed")
+    }
+
+    func testFollowLinksEntersLinkedFoldersAndReportsEachLoopOnce() throws {
+        let root = try makeLinkedTree()
+        let (found, log) = walkAll(root, followLinks: true)
+        XCTAssertEqual(text(found), ["root/dir-link/inner.jpg", "root/file-link.jpg", "root/sub/s.jpg"])
+        let failures = log.failures
+        XCTAssertEqual(failures.map { $0.0 },
+                       [folder("root/dangling.jpg"), folder("root/sub/self"), folder("root/sub/up")],
+                       "each loop reported once, in walk order")
+        XCTAssertEqual(failures.filter { $0.1.contains("loop") }.count, 2, "\(failures.map { $0.1 })")
+        XCTAssertEqual(log.events.count, 3)
+    }
+
+    func testSpecialFileWithAnImageNameIsRejected() throws {
+        let fifo = folder("pipe.jpg")
+        XCTAssertEqual(fifo.withCString { mkfifo($0!, 0o644) }, 0)
+        try touch([Array("real.jpg".utf8)])
+        let (found, log) = walkAll()
+        XCTAssertEqual(text(found), ["real.jpg"])
+        guard case .rejected(let path, .unsupported, _)? = log.events.first else {
+            return XCTFail("expected a rejection, got \(log.events)")
+        }
+        XCTAssertEqual(path, fifo)
+    }
+
+    func testMissingRootIsReported() {
+        let log = EventLog()
+        var walk = DirectoryWalk(root: folder("absent"), followLinks: false, report: log.record)
+        XCTAssertNil(walk.next())
+        XCTAssertEqual(log.failures.map { $0.0 }, [folder("absent")])
+    }
+
+    // MARK: - Through the publisher
+
+    func testScannerNeverSendsMoreThanRequested() throws {
+        try touch((0..<8).map { Array("f\($0).jpg".utf8) })
+        let calls = Counter()
+        let root = folder.path
+        let subscriber = RecordingSubscriber<PathName>(initialDemand: .max(1))
+        Publishers.Pull { CountingSource(base: DirectoryWalk(root: root, followLinks: false, report: { _ in }), calls: calls) }
+            .subscribe(subscriber)
+        XCTAssertEqual(subscriber.values, [folder("f0.jpg")], "demand of one yields exactly one")
+        XCTAssertEqual(calls.value, 1)
+        subscriber.request(.max(3))
+        XCTAssertEqual(subscriber.values, (0..<4).map { folder("f\($0).jpg") })
+        XCTAssertEqual(calls.value, 4)
+        XCTAssertEqual(subscriber.overflows, 0)
+        XCTAssertEqual(subscriber.completions, 0)
+    }
+
+    /// a.jpg, b.jpg, c.jpg, then z/x.jpg: a dangling link the walk reports when it gets there.
+    private func makeTreeWithALateDanglingLink() throws {
+        try touch(["a.jpg", "b.jpg", "c.jpg"].map { Array($0.utf8) })
+        try makeDirectory(folder("z"))
+        try makeSymlink(folder("z/x.jpg"), to: "missing.jpg")
+    }
+
+    func testTheLateDanglingLinkIsReportedWhenReached() throws {
+        // The control for the cancel tests below: walked to the end, the link is reported.
+        try makeTreeWithALateDanglingLink()
+        let (found, log) = walkAll()
+        XCTAssertEqual(text(found), ["a.jpg", "b.jpg", "c.jpg"])
+        XCTAssertEqual(log.failures.map { $0.0 }, [folder("z/x.jpg")])
+    }
+
+    func testCancelStopsTheWalk() throws {
+        try makeTreeWithALateDanglingLink()
+        let calls = Counter()
+        let log = EventLog()
+        let root = folder.path
+        let subscriber = RecordingSubscriber<PathName>(initialDemand: .max(1))
+        Publishers.Pull { CountingSource(base: DirectoryWalk(root: root, followLinks: false, report: log.record), calls: calls) }
+            .subscribe(subscriber)
+        subscriber.request(.max(1))
+        XCTAssertEqual(subscriber.values, [folder("a.jpg"), folder("b.jpg")])
+        subscriber.cancel()
+        subscriber.request(.max(10))
+        XCTAssertEqual(subscriber.values.count, 2, "nothing after the cancel")
+        XCTAssertEqual(calls.value, 2, "the walk went no further than the cancel")
+        XCTAssertTrue(log.events.isEmpty, "z/x.jpg was never visited: \(log.events)")
+        XCTAssertEqual(subscriber.completions, 0)
+    }
+
+    func testCancelFromInsideReceiveStopsTheWalk() throws {
+        try makeTreeWithALateDanglingLink()
+        let calls = Counter()
+        let log = EventLog()
+        let root = folder.path
+        // Unlimited demand; cancels on c.jpg, the last entry before the folder holding the link.
+        let subscriber = RecordingSubscriber<PathName>(initialDemand: .unlimited) { subscriber, _ in
+            if subscriber.values.count == 3 { subscriber.cancel() }
+            return .none
+        }
+        Publishers.Pull { CountingSource(base: DirectoryWalk(root: root, followLinks: false, report: log.record), calls: calls) }
+            .subscribe(subscriber)
+        XCTAssertEqual(subscriber.values.count, 3)
+        XCTAssertEqual(calls.value, 3)
+        XCTAssertTrue(log.events.isEmpty, "z/x.jpg was never visited: \(log.events)")
+    }
+}

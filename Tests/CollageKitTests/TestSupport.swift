@@ -1,0 +1,331 @@
+import Foundation
+import Glibc
+import OpenCombine
+import XCTest
+@testable import CollageKit
+@testable import Vips
+
+// Helpers shared by the CollageKit tests: temporary folders and files named
+// by bytes, images made with libvips, pixels read back, a subscriber that
+// records every demand it makes, a counting pull source, and a helper that
+// runs a CollageRun and collects its events.
+
+struct TestFailure: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}
+
+func errnoText() -> String { String(cString: strerror(errno)) }
+
+/// A fresh folder under /tmp, removed (with everything in it) when the object goes away.
+final class TemporaryDirectory {
+    let path: PathName
+
+    init() throws {
+        var template = Array("/tmp/collagekit-tests-XXXXXX".utf8CString)
+        guard let made = template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) else {
+            throw TestFailure("mkdtemp: \(errnoText())")
+        }
+        path = PathName(String(cString: made))
+    }
+
+    /// A path inside the folder; `name` may hold slashes.
+    func callAsFunction(_ name: String) -> PathName { path.appending(Array(name.utf8)) }
+    func callAsFunction(bytes name: [UInt8]) -> PathName { path.appending(name) }
+
+    deinit { try? FileManager.default.removeItem(atPath: path.description) }
+}
+
+func makeDirectory(_ path: PathName) throws {
+    let status = path.withCString { mkdir($0!, 0o755) }
+    guard status == 0 else { throw TestFailure("mkdir \(path): \(errnoText())") }
+}
+
+func makeSymlink(_ path: PathName, to target: String) throws {
+    let status = path.withCString { name in symlink(target, name!) }
+    guard status == 0 else { throw TestFailure("symlink \(path): \(errnoText())") }
+}
+
+/// Writes `bytes` to `path` (created or truncated), by bytes so any name works.
+func writeFile(_ bytes: [UInt8], to path: PathName, mode: mode_t = 0o644) throws {
+    let descriptor = path.withCString { open($0!, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode) }
+    guard descriptor >= 0 else { throw TestFailure("open \(path): \(errnoText())") }
+    defer { close(descriptor) }
+    var offset = 0
+    while offset < bytes.count {
+        let count = bytes[offset...].withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
+        guard count > 0 else { throw TestFailure("write \(path): \(errnoText())") }
+        offset += count
+    }
+}
+
+func readFile(_ path: PathName) throws -> [UInt8] {
+    let descriptor = path.withCString { open($0!, O_RDONLY | O_CLOEXEC) }
+    guard descriptor >= 0 else { throw TestFailure("open \(path): \(errnoText())") }
+    defer { close(descriptor) }
+    var bytes: [UInt8] = []
+    var chunk = [UInt8](repeating: 0, count: 65536)
+    while true {
+        let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+        guard count >= 0 else { throw TestFailure("read \(path): \(errnoText())") }
+        if count == 0 { return bytes }
+        bytes += chunk[..<count]
+    }
+}
+
+/// The names in a folder, sorted by bytes, "." and ".." left out.
+func listing(_ folder: PathName) throws -> [[UInt8]] {
+    guard let handle = folder.withCString({ opendir($0!) }) else { throw TestFailure("opendir \(folder): \(errnoText())") }
+    defer { closedir(handle) }
+    var names: [[UInt8]] = []
+    while let entry = readdir(handle) {
+        let name: [UInt8] = withUnsafeBytes(of: entry.pointee.d_name) { Array($0.prefix(while: { $0 != 0 })) }
+        if name != [46] && name != [46, 46] { names.append(name) }
+    }
+    return names.sorted { $0.lexicographicallyPrecedes($1) }
+}
+
+// MARK: - Images
+
+/// Writes a flat-colour image made with libvips (`suffix` picks the format).
+func writeFlatImage(_ path: PathName, _ colour: RGB, width: Int = 60, height: Int = 40,
+                    suffix: String = ".png", orientation: Int? = nil) throws {
+    let encoded = try Encoder.encode(PixelBuffer(width: width, height: height, fill: colour), suffix: suffix,
+                                     orientation: orientation)
+    try writeFile(encoded.bytes, to: path)
+}
+
+/// Decodes a whole image file to 8-bit sRGB pixels.
+func readPixels(_ path: PathName) throws -> PixelBuffer {
+    try ImageFile.decode(bytes: readFile(path))
+}
+
+func XCTAssertColour(_ actual: RGB, _ expected: RGB, tolerance: Int = 0, _ message: @autoclosure () -> String = "",
+                     file: StaticString = #filePath, line: UInt = #line) {
+    XCTAssertLessThanOrEqual(actual.distance(to: expected), tolerance,
+                             "got \(actual), expected \(expected) ±\(tolerance) \(message())", file: file, line: line)
+}
+
+/// The four quadrant colours of a picture as a person sees it, upright.
+enum Marker {
+    static let topLeft = RGB(red: 220, green: 20, blue: 20)
+    static let topRight = RGB(red: 20, green: 200, blue: 20)
+    static let bottomLeft = RGB(red: 20, green: 20, blue: 220)
+    static let bottomRight = RGB(red: 230, green: 220, blue: 20)
+
+    static func displayed(_ x: Int, _ y: Int, _ width: Int, _ height: Int) -> RGB {
+        let left = x < width / 2, top = y < height / 2
+        return top ? (left ? topLeft : topRight) : (left ? bottomLeft : bottomRight)
+    }
+
+    /// Stored pixels that show the marker upright once EXIF `orientation`
+    /// (1-8) is applied, at the displayed size `dw` x `dh`.
+    static func stored(orientation: Int, displayedWidth dw: Int, displayedHeight dh: Int) -> PixelBuffer {
+        let (sw, sh) = orientation >= 5 ? (dh, dw) : (dw, dh)
+        return PixelBuffer(width: sw, height: sh) { sx, sy in
+            let (dx, dy): (Int, Int)
+            switch orientation {
+            case 1: (dx, dy) = (sx, sy)
+            case 2: (dx, dy) = (dw - 1 - sx, sy)
+            case 3: (dx, dy) = (dw - 1 - sx, dh - 1 - sy)
+            case 4: (dx, dy) = (sx, dh - 1 - sy)
+            case 5: (dx, dy) = (sy, sx)
+            case 6: (dx, dy) = (dw - 1 - sy, sx)
+            case 7: (dx, dy) = (dw - 1 - sy, dh - 1 - sx)
+            case 8: (dx, dy) = (sy, dh - 1 - sx)
+            default: preconditionFailure("orientation \(orientation)")
+            }
+            return displayed(dx, dy, dw, dh)
+        }
+    }
+}
+
+// MARK: - Publishers and subscribers
+
+/// A subscriber that records every demand it makes (the first request,
+/// what each `receive` returns, and later `request` calls), every value,
+/// and every completion. `onValue` decides the demand returned from each
+/// `receive` and may cancel or request from inside it.
+final class RecordingSubscriber<Input>: Subscriber, Cancellable {
+    typealias Failure = Never
+
+    private let lock = NSLock()
+    private let initialDemand: Subscribers.Demand
+    private let onValue: (RecordingSubscriber, Input) -> Subscribers.Demand
+    private var _subscription: Subscription?
+    private var _values: [Input] = []
+    private var _demands: [Subscribers.Demand] = []
+    private var _completions = 0
+    private var _overflows = 0
+    /// Signalled once per value received, and once on completion (tests wait on them).
+    let valueSignal = DispatchSemaphore(value: 0)
+    let completionSignal = DispatchSemaphore(value: 0)
+
+    init(initialDemand: Subscribers.Demand = .none,
+         onValue: @escaping (RecordingSubscriber, Input) -> Subscribers.Demand = { _, _ in .none }) {
+        self.initialDemand = initialDemand
+        self.onValue = onValue
+    }
+
+    var values: [Input] { lock.withLock { _values } }
+    var demands: [Subscribers.Demand] { lock.withLock { _demands } }
+    var completions: Int { lock.withLock { _completions } }
+    /// Times a value arrived beyond the total demand made so far.
+    var overflows: Int { lock.withLock { _overflows } }
+    var totalDemand: Subscribers.Demand { lock.withLock { _demands.reduce(.none, +) } }
+
+    func receive(subscription: Subscription) {
+        lock.withLock { _subscription = subscription }
+        if initialDemand > 0 { request(initialDemand) }
+    }
+
+    func receive(_ input: Input) -> Subscribers.Demand {
+        lock.withLock {
+            _values.append(input)
+            if _demands.reduce(Subscribers.Demand.none, +) < .max(_values.count) { _overflows += 1 }
+        }
+        valueSignal.signal()
+        let more = onValue(self, input)
+        if more > 0 { lock.withLock { _demands.append(more) } }
+        return more
+    }
+
+    func receive(completion: Subscribers.Completion<Never>) {
+        lock.withLock { _completions += 1 }
+        completionSignal.signal()
+    }
+
+    /// Asks for more, recording it.
+    func request(_ demand: Subscribers.Demand) {
+        let subscription = lock.withLock { () -> Subscription? in
+            _demands.append(demand)
+            return _subscription
+        }
+        subscription?.request(demand)
+    }
+
+    func cancel() {
+        let subscription = lock.withLock { _subscription }
+        subscription?.cancel()
+    }
+}
+
+/// Counts calls across copies of a source (sources are values).
+final class Counter: @unchecked Sendable {
+    private let lock = NSLock()
+    private var _value = 0
+    var value: Int { lock.withLock { _value } }
+    func increment() { lock.withLock { _value += 1 } }
+}
+
+/// Wraps a pull source and counts its `next()` calls: what the source did,
+/// not what the subscriber saw.
+struct CountingSource<Base: PullSource>: PullSource {
+    var base: Base
+    let calls: Counter
+
+    mutating func next() -> Base.Element? {
+        calls.increment()
+        return base.next()
+    }
+}
+
+/// A pull source over an array.
+struct ArraySource<Element>: PullSource {
+    var elements: [Element]
+    var index = 0
+    init(_ elements: [Element]) { self.elements = elements }
+    mutating func next() -> Element? {
+        guard index < elements.count else { return nil }
+        defer { index += 1 }
+        return elements[index]
+    }
+}
+
+/// A subscription the test drives by hand; it records what is asked of it.
+final class ManualSubscription: Subscription {
+    private let lock = NSLock()
+    private var _requests: [Subscribers.Demand] = []
+    private var _cancels = 0
+    var requests: [Subscribers.Demand] { lock.withLock { _requests } }
+    var cancels: Int { lock.withLock { _cancels } }
+    func request(_ demand: Subscribers.Demand) { lock.withLock { _requests.append(demand) } }
+    func cancel() { lock.withLock { _cancels += 1 } }
+}
+
+/// Collects what a `report` closure hears.
+final class EventLog: @unchecked Sendable {
+    private let lock = NSLock()
+    private var _events: [PipelineEvent] = []
+    var events: [PipelineEvent] { lock.withLock { _events } }
+    func record(_ event: PipelineEvent) { lock.withLock { _events.append(event) } }
+
+    /// The (path, error) of each `failed` event.
+    var failures: [(PathName, String)] {
+        events.compactMap { if case .failed(let path, let error) = $0 { return (path, error) } else { return nil } }
+    }
+}
+
+// MARK: - Running the pipeline
+
+struct RunResult {
+    let outcome: RunOutcome
+    let events: [PipelineEvent]
+
+    var written: [WrittenSheet] {
+        events.compactMap { if case .written(let sheet) = $0 { return sheet } else { return nil } }
+    }
+    var rejected: [(path: PathName, reason: RejectReason)] {
+        events.compactMap { if case .rejected(let path, let reason, _) = $0 { return (path, reason) } else { return nil } }
+    }
+    var failed: [(path: PathName, error: String)] {
+        events.compactMap { if case .failed(let path, let error) = $0 { return (path, error) } else { return nil } }
+    }
+}
+
+/// Runs a CollageRun to the end and returns its outcome and every event, in order.
+func runCollage(_ configuration: CollageConfiguration) -> RunResult {
+    let run = CollageRun(configuration: configuration)
+    let log = EventLog()
+    let subscription = run.events.sink { log.record($0) }
+    let outcome = run.run()
+    subscription.cancel()
+    return RunResult(outcome: outcome, events: log.events)
+}
+
+/// A pipe whose ends are closed when the object goes away (unless taken).
+final class TestPipe {
+    var readEnd: Int32
+    var writeEnd: Int32
+
+    init() throws {
+        var ends: [Int32] = [0, 0]
+        guard pipe(&ends) == 0 else { throw TestFailure("pipe: \(errnoText())") }
+        readEnd = ends[0]
+        writeEnd = ends[1]
+    }
+
+    func write(_ bytes: [UInt8]) {
+        var offset = 0
+        while offset < bytes.count {
+            let count = bytes[offset...].withUnsafeBytes { Glibc.write(writeEnd, $0.baseAddress, $0.count) }
+            precondition(count > 0, "pipe write failed")
+            offset += count
+        }
+    }
+
+    func closeWriteEnd() {
+        if writeEnd >= 0 { close(writeEnd); writeEnd = -1 }
+    }
+
+    /// Whether unread bytes wait in the pipe (poll, without reading them).
+    var hasUnreadBytes: Bool {
+        var entry = pollfd(fd: readEnd, events: Int16(POLLIN), revents: 0)
+        return poll(&entry, 1, 0) == 1 && (entry.revents & Int16(POLLIN)) != 0
+    }
+
+    deinit {
+        closeWriteEnd()
+        if readEnd >= 0 { close(readEnd) }
+    }
+}
