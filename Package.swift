@@ -31,7 +31,7 @@ let package = Package(
                 path: "Sources/CollageKit",
                 swiftSettings: [.swiftLanguageMode(.v5)]),
         .executableTarget(name: "collage",
-                          dependencies: ["CollageKit",
+                          dependencies: ["CollageKit", "Vips",
                                          .product(name: "ArgumentParser", package: "swift-argument-parser"),
                                          .product(name: "Logging", package: "swift-log")],
                           path: "Sources/collage",

@@ -1,4 +1,10 @@
 #include "CVipsShim.h"
+#include <malloc.h>
+
+void cvips_tune_malloc(int arena_max, int mmap_threshold) {
+    if (arena_max > 0) mallopt(M_ARENA_MAX, arena_max);
+    if (mmap_threshold > 0) mallopt(M_MMAP_THRESHOLD, mmap_threshold);
+}
 
 int cvips_init(const char *argv0) { return VIPS_INIT(argv0); }
 

@@ -19,6 +19,14 @@ final class Image {
     var interpretation: VipsInterpretation { vips_image_get_interpretation(pointer) }
     var hasAlpha: Bool { vips_image_hasalpha(pointer) != 0 }
 
+    /// Progressive (JPEG) or interlaced (PNG), as the loader reports it.
+    var interlaced: Bool {
+        var value: Int32 = 0
+        guard vips_image_get_typeof(pointer, "interlaced") != 0,
+              vips_image_get_int(pointer, "interlaced", &value) == 0 else { return false }
+        return value != 0
+    }
+
     /// EXIF orientation 1-8 as libvips parsed it; 1 when absent or odd.
     var orientation: Int {
         var value: Int32 = 1

@@ -10,12 +10,41 @@ public struct ImageHeader: Sendable, Equatable {
     public let orientation: Int
     /// The loader libvips chose from the content ("jpeg", "png", ...).
     public let format: String
+    /// Progressive JPEG or interlaced PNG: the decoder must hold the whole
+    /// image (libjpeg keeps every coefficient) before it can shrink it.
+    public let interlaced: Bool
+    /// Samples per pixel as stored (1 grey, 3 RGB, 4 CMYK or RGBA, ...).
+    public let bands: Int
 
-    public init(width: Int, height: Int, orientation: Int, format: String) {
+    public init(width: Int, height: Int, orientation: Int, format: String, interlaced: Bool = false, bands: Int = 3) {
         self.width = width
         self.height = height
         self.orientation = orientation
         self.format = format
+        self.interlaced = interlaced
+        self.bands = bands
+    }
+
+    /// Equal size, orientation and format (what decides the tile).
+    public static func == (lhs: ImageHeader, rhs: ImageHeader) -> Bool {
+        lhs.width == rhs.width && lhs.height == rhs.height && lhs.orientation == rhs.orientation
+            && lhs.format == rhs.format
+    }
+
+    /// About how many bytes decoding this image to a tile holds at its peak:
+    /// the whole image for a progressive JPEG (16-bit coefficients) or an
+    /// interlaced PNG; a fraction of it where libvips shrinks on load or
+    /// streams rows. An estimate for scheduling, not a limit.
+    public var decodeBytes: Int {
+        let pixels = Double(width) * Double(height)
+        let bytes: Double
+        switch (format, interlaced) {
+        case ("jpeg", true): bytes = pixels * Double(max(bands, 3)) * 2
+        case (_, true): bytes = pixels * Double(bands) * 2
+        case ("jpeg", false), ("webp", false): bytes = pixels * Double(bands) / 16
+        default: bytes = Double(width) * Double(bands) * 2 * 256
+        }
+        return Int(min(bytes, Double(Int.max / 2)))
     }
 
     /// Orientations 5-8 turn the picture a quarter, swapping width and height.
@@ -40,8 +69,8 @@ public enum ImageFile {
         guard image.width > 0, image.height > 0 else {
             throw VipsError(.load, "image has no pixels")
         }
-        return ImageHeader(width: image.width, height: image.height,
-                           orientation: image.orientation, format: format)
+        return ImageHeader(width: image.width, height: image.height, orientation: image.orientation,
+                           format: format, interlaced: image.interlaced, bands: image.bands)
     }
 
     /// Decodes the image to one tile of exactly `width` x `height` 8-bit sRGB

@@ -3,6 +3,7 @@ import CollageKit
 import Dispatch
 import Glibc
 import Logging
+import Vips
 
 @main
 struct CollageCommand: ParsableCommand {
@@ -35,6 +36,7 @@ struct CollageCommand: ParsableCommand {
     /// Parse errors become one line on standard error and exit 64; help and
     /// version print as usual.
     static func main() {
+        Vips.tuneAllocatorForBatch()
         do {
             var command = try parseAsRoot()
             try command.run()

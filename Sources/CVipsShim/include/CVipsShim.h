@@ -28,6 +28,10 @@ int cvips_autorot(VipsImage *in, VipsImage **out);
 int cvips_extract_area(VipsImage *in, VipsImage **out, int left, int top, int width, int height);
 /// thumbnail of an image already loaded: cover, then centre crop.
 int cvips_thumbnail_image(VipsImage *in, VipsImage **out, int width, int height);
+/// glibc's mallopt (malloc.h is not in Swift's Glibc module): at most
+/// `arena_max` arenas and a fixed mmap threshold. 0 leaves a setting alone.
+void cvips_tune_malloc(int arena_max, int mmap_threshold);
+
 /// Routes libvips' g_warning messages (duplicates of its error buffer) nowhere.
 void cvips_silence_warnings(void);
 

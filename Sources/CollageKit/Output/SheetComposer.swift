@@ -70,7 +70,8 @@ struct SheetComposer {
         let probe = Probe(maxPixels: configuration.maxPixels, allowPortrait: configuration.allowPortrait,
                           report: { _ in })
         let decode = Decode(tileWidth: layout.tileWidth, tileHeight: layout.tileHeight,
-                            background: configuration.background)
+                            background: configuration.background,
+                            budget: DecodeBudget(limit: configuration.decodeMemoryBudget))
         let results = Locked([Result<DecodedTile, DecodeFailure>?](repeating: nil, count: tiles.count))
         let slots = DispatchSemaphore(value: max(1, configuration.jobs))
         let group = DispatchGroup()

@@ -32,6 +32,9 @@ public struct CollageConfiguration: Sendable {
     /// Keep the state beside the output even without `skipUnchanged`
     /// (the first pass of `--watch`, which later passes compare against).
     public var recordState = false
+    /// The memory the decodes running at once may hold, by their headers'
+    /// estimate: giant progressive JPEGs take turns instead of overlapping.
+    public var decodeMemoryBudget = 96 << 20
     /// Walk folders recursively (off for one folder of `--per-folder`).
     public var recursive = true
 
