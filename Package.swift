@@ -4,7 +4,7 @@ import PackageDescription
 // libvips' linker flags, spelled out: `pkgConfig:` on a system library would
 // also pass "-pthread", which SwiftPM refuses with a warning.
 let vipsLinker: [LinkerSetting] = [
-    .linkedLibrary("vips"), .linkedLibrary("gobject-2.0"), .linkedLibrary("glib-2.0"),
+    .linkedLibrary("vips"), .linkedLibrary("gobject-2.0"), .linkedLibrary("glib-2.0"), .linkedLibrary("gmodule-2.0"),
 ]
 
 let package = Package(

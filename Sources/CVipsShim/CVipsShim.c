@@ -1,5 +1,10 @@
+#define _GNU_SOURCE
 #include "CVipsShim.h"
+#include <dlfcn.h>
 #include <malloc.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 void cvips_tune_malloc(int arena_max, int mmap_threshold) {
     if (arena_max > 0) mallopt(M_ARENA_MAX, arena_max);
@@ -7,6 +12,35 @@ void cvips_tune_malloc(int arena_max, int mmap_threshold) {
 }
 
 int cvips_init(const char *argv0) { return VIPS_INIT(argv0); }
+
+int cvips_init_with_modules(const char *argv0, const char *const *modules, int count) {
+    /* libvips loads every module in <prefix>/lib/vips-modules-X.Y at init,
+     * and VIPSHOME sets <prefix>: pointed at nowhere, none is loaded. */
+    int user_prefix = getenv("VIPSHOME") != NULL;
+    if (!user_prefix) setenv("VIPSHOME", "/nonexistent/collage-loads-its-own-vips-modules", 1);
+    int result = VIPS_INIT(argv0);
+    if (!user_prefix) unsetenv("VIPSHOME");
+    if (result != 0 || user_prefix) return result;
+
+    /* The modules sit beside the libvips we run with. */
+    Dl_info info;
+    if (!dladdr((void *) vips_init, &info) || !info.dli_fname) return 0;
+    char dir[4096];
+    snprintf(dir, sizeof dir, "%s", info.dli_fname);
+    char *slash = strrchr(dir, '/');
+    if (!slash) return 0;
+    *slash = '\0';
+    for (int i = 0; i < count; i++) {
+        char path[4352];
+        snprintf(path, sizeof path, "%s/vips-modules-%d.%d/%s.so", dir,
+                 vips_version(0), vips_version(1), modules[i]);
+        /* Opening runs the module's g_module_check_init, which registers its
+         * operations; kept resident, as libvips does. */
+        GModule *module = g_module_open(path, G_MODULE_BIND_LAZY);
+        if (module) g_module_make_resident(module);
+    }
+    return 0;
+}
 
 VipsImage *cvips_image_new_from_source(VipsSource *source) {
     return vips_image_new_from_source(source, "", "access", VIPS_ACCESS_SEQUENTIAL, NULL);

@@ -12,6 +12,12 @@
 /// VIPS_INIT (a macro) as a function. Returns 0 on success.
 int cvips_init(const char *argv0);
 
+/// Starts libvips without loading its modules (ImageMagick, PDF, OpenSlide,
+/// JPEG XL, HEIF live in modules), then loads only the named ones, such as
+/// "vips-heif". Unless VIPSHOME is set: then libvips loads its modules as
+/// usual. Returns 0 on success.
+int cvips_init_with_modules(const char *argv0, const char *const *modules, int count);
+
 /// Header only: a lazy image from a source; no pixels are decoded.
 VipsImage *cvips_image_new_from_source(VipsSource *source);
 
