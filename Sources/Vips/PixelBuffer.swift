@@ -1,4 +1,5 @@
 internal import CVipsShim
+import Synchronization
 
 /// 8-bit sRGB pixels, `bands` interleaved samples per pixel, rows packed.
 /// One owner of its memory, whether Swift or libvips allocated it.
@@ -19,7 +20,19 @@ public final class PixelBuffer: @unchecked Sendable {
         self.bands = bands
         self.base = base
         self.release = release
+        Self.counts.withLock { counts in
+            counts.live += 1
+            counts.peak = max(counts.peak, counts.live)
+        }
     }
+
+    private static let counts = Mutex((live: 0, peak: 0))
+
+    /// How many pixel buffers (decoded tiles, canvases) exist now, and the
+    /// most that existed at once since the last `resetPeak()`: what proves
+    /// that memory is bounded by the window, not by the input.
+    public static var live: (now: Int, peak: Int) { counts.withLock { ($0.live, $0.peak) } }
+    public static func resetPeak() { counts.withLock { $0.peak = $0.live } }
 
     /// A new buffer of one flat colour.
     public convenience init(width: Int, height: Int, fill: RGB) {
@@ -52,7 +65,10 @@ public final class PixelBuffer: @unchecked Sendable {
         }
     }
 
-    deinit { release(base) }
+    deinit {
+        release(base)
+        Self.counts.withLock { $0.live -= 1 }
+    }
 
     /// The colour at (x, y); the first three bands.
     public func pixel(x: Int, y: Int) -> RGB {

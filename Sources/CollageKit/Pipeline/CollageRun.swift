@@ -23,6 +23,7 @@ public final class CollageRun: @unchecked Sendable {
     private let shared: Publishers.ShareReplay<PassthroughSubject<PipelineEvent, Never>>
     private let finished = DispatchSemaphore(value: 0)
     private let stopRequested = Locked<ExitStatus?>(nil)
+    let instrumentation = RunInstrumentation()
     private var lock: OutputLock?
 
     // Owned by `queue`.
@@ -159,7 +160,7 @@ public final class CollageRun: @unchecked Sendable {
         let cap = configuration.effectiveCap
         let full = GridLayout(count: cap, canvasWidth: configuration.canvasWidth,
                               canvasHeight: configuration.canvasHeight)
-        let walk = SharedWalk(InputWalk(inputs: configuration.inputs, followLinks: configuration.followLinks,
+        let walk = SharedWalk(instrumentation: instrumentation, InputWalk(inputs: configuration.inputs, followLinks: configuration.followLinks,
                                         nulSeparated: configuration.nulSeparated,
                                         recursive: configuration.recursive,
                                         report: { [unowned self] event in
@@ -178,10 +179,13 @@ public final class CollageRun: @unchecked Sendable {
         let decode = Decode(tileWidth: full.tileWidth, tileHeight: full.tileHeight,
                             background: configuration.background,
                             budget: DecodeBudget(limit: configuration.decodeMemoryBudget))
+        let instrumentation = instrumentation
 
         let tiles = Publishers.Pull { walk }
             .compactMap { probe($0) }
-            .orderedParallelMap(maxConcurrent: configuration.jobs, workers: workers, queue: queue) { decode($0) }
+            .orderedParallelMap(maxConcurrent: configuration.jobs, workers: workers, queue: queue) { image in
+                instrumentation.decoding { decode(image) }
+            }
             .compactMap { [unowned self] result -> DecodedTile? in
                 switch result {
                 case .success(let tile): return tile
@@ -250,6 +254,7 @@ public final class CollageRun: @unchecked Sendable {
                                      workers: workers)
         let started = DispatchTime.now()
         saveQueue.async { [self] in
+            instrumentation.beforeSave?(number)
             let composed = composer.compose(tiles)
             queue.async { [self] in
                 switch composed {
@@ -412,13 +417,18 @@ public final class CollageRun: @unchecked Sendable {
 final class SharedWalk: PullSource {
     private var walk: InputWalk
     private var exhausted = false
+    private let instrumentation: RunInstrumentation
     var muted = false
 
-    init(_ walk: InputWalk) { self.walk = walk }
+    init(instrumentation: RunInstrumentation, _ walk: InputWalk) {
+        self.instrumentation = instrumentation
+        self.walk = walk
+    }
 
     func next() -> InputFile? {
         guard !exhausted else { return nil }
         guard let file = walk.next() else { exhausted = true; return nil }
+        if !muted { instrumentation.scanned() }
         return file
     }
 }
