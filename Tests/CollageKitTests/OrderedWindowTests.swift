@@ -23,7 +23,7 @@ final class OrderedWindowTests: XCTestCase {
 
         var unlimited = OrderedWindow<String>(limit: 2)
         unlimited.downstreamRequested(.unlimited)
-        XCTAssertEqual(unlimited.upstreamRequest(), 2, "unlimited demand: the limit")
+        XCTAssertEqual(unlimited.upstreamRequest(), 2, "unlimited demand: the limit in flight")
         XCTAssertEqual(unlimited.upstreamRequest(), 0)
     }
 
@@ -38,7 +38,11 @@ final class OrderedWindowTests: XCTestCase {
         XCTAssertNil(window.nextEmission(), "c waits for a and b")
         window.transformed(1, "b")
         XCTAssertNil(window.nextEmission(), "b waits for a")
-        XCTAssertEqual(window.upstreamRequest(), 0, "waiting results still fill the window")
+        XCTAssertEqual(window.inFlight, 1, "only a still holds a slot")
+        XCTAssertEqual(window.upstreamRequest(), 2, "results waiting their turn free their slots")
+        XCTAssertEqual(window.upstreamRequest(), 0)
+        XCTAssertEqual(window.window, 5)
+        let fourth = window.received(), fifth = window.received()
         window.transformed(0, "a")
         var emitted: [String] = []
         while let value = window.nextEmission() {
@@ -47,7 +51,9 @@ final class OrderedWindowTests: XCTestCase {
         }
         XCTAssertEqual(emitted, ["a", "b", "c"])
         XCTAssertEqual(window.demand, .max(7))
-        XCTAssertEqual(window.upstreamRequest(), 3, "the window is free again")
+        XCTAssertEqual(window.upstreamRequest(), 1, "two still in flight, limit 3")
+        XCTAssertEqual(window.window, 3)
+        _ = (fourth, fifth)
     }
 
     func testHoldsResultsWhileDownstreamHasNoDemand() {
@@ -182,7 +188,7 @@ final class OrderedWindowTests: XCTestCase {
                     if window.shouldComplete() { completions += 1 }
                 }
                 // Invariants, after every step.
-                XCTAssertLessThanOrEqual(window.window, limit, "round \(round): window over the limit")
+                XCTAssertLessThanOrEqual(window.inFlight, limit, "round \(round): more in flight than the limit")
                 XCTAssertLessThanOrEqual(window.window + emitted.count, demanded,
                                          "round \(round): more in flight than downstream asked for")
                 XCTAssertEqual(emitted, Array(0..<emitted.count), "round \(round): out of order")

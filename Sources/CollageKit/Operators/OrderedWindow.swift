@@ -6,8 +6,11 @@ import OpenCombine
 ///
 /// The window is everything asked of upstream and not yet emitted: values
 /// requested but not arrived, values being transformed, results waiting for
-/// their turn. It never exceeds `limit`, nor the downstream demand: nothing
-/// is transformed ahead of what downstream asked for.
+/// their turn. It never exceeds the downstream demand: nothing is
+/// transformed ahead of what downstream asked for. Of it, at most `limit`
+/// are requested or being transformed at once; a result that waits for an
+/// earlier, slower one does not hold a slot, so one big image does not stall
+/// the other decoders. (Unlimited demand is treated as `2 * limit`.)
 struct OrderedWindow<Value> {
     let limit: Int
     private(set) var demand: Subscribers.Demand = .none
@@ -26,6 +29,8 @@ struct OrderedWindow<Value> {
 
     var waiting: Int { ready.count }
     var window: Int { requested + running + ready.count }
+    /// Requested or being transformed: what occupies the `limit` slots.
+    var inFlight: Int { requested + running }
 
     /// Downstream asked for more.
     mutating func downstreamRequested(_ more: Subscribers.Demand) {
@@ -35,8 +40,8 @@ struct OrderedWindow<Value> {
     /// How many values to request of upstream now (and counts them as requested).
     mutating func upstreamRequest() -> Int {
         guard !upstreamFinished, !completed else { return 0 }
-        let allowed = demand == .unlimited ? limit : min(limit, demand.max ?? limit)
-        let count = max(0, allowed - window)
+        let windowLimit = demand == .unlimited ? 2 * limit : (demand.max ?? 0)
+        let count = max(0, min(limit - inFlight, windowLimit - window))
         requested += count
         return count
     }
