@@ -80,7 +80,12 @@ public final class PerFolderRun: CollageJob, @unchecked Sendable {
                     written += 1
                     outputs[output] = folder
                 case .noInput:
-                    send(.notice("skipped folder '\(folder)': nothing eligible"))
+                    // A folder that holds no image file at all (only folders,
+                    // or other files) is not worth a notice: README's cron
+                    // line over ~/Photos would otherwise mail one every night.
+                    if outcome.summary.considered > 0 || outcome.summary.failed > 0 {
+                        send(.notice("skipped folder '\(folder)': nothing eligible"))
+                    }
                 case .interrupted, .terminated, .cannotCreateOutput, .ioError, .usage:
                     fatal = outcome
                     break folders
