@@ -46,7 +46,15 @@ public final class WatchRun: CollageJob, @unchecked Sendable {
                 .pausableSink(receiveCompletion: { _ in }, receiveValue: { [self] _ in
                     DispatchQueue.global().async { [self] in
                         pass(first: false)
-                        if state.withLock({ $0.fatal != nil }) { stopped.signal() } else { sink.withLock { $0 }?.resume() }
+                        if state.withLock({ $0.fatal != nil }) {
+                            stopped.signal()
+                        } else {
+                            // On the timer's queue, after this tick's delivery has
+                            // returned and paused the sink: a quick pass (nothing
+                            // changed) could otherwise resume it before it paused,
+                            // and the resume would be lost with every later tick.
+                            timerQueue.async { sink.withLock { $0 }?.resume() }
+                        }
                     }
                     return false  // no tick is taken while a pass runs
                 })
