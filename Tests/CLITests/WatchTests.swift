@@ -111,6 +111,29 @@ final class WatchTests: CLITestCase {
         stop(process, with: SIGTERM, status: 143)
     }
 
+    /// --watch --json: idle rescans, a change, SIGINT; every line validates
+    /// and the summary (status 130) counts what the stream shows: two
+    /// collages written, not the idle rescans it did not report.
+    func testJSONStream() throws {
+        makeFolder("w")
+        makeFolder("out")
+        writeImage(palette[0], to: "w/a.png")
+        let process = try RunningProcess(arguments: command([b("--watch"), b("--json"), b("--interval"), b("0.5"),
+                                                             b("w"), b("-o"), b(output)]), directory: dir)
+        let written = { String(decoding: process.stdout, as: UTF8.self).components(separatedBy: "\"event\":\"written\"").count - 1 }
+        XCTAssertTrue(process.pump(until: monotonicNow() + 60) { written() >= 1 }, "the first collage")
+        process.pump(until: monotonicNow() + 2)  // idle rescans
+        writeAtomically(image(palette[1]), to: "w/b.png")
+        XCTAssertTrue(process.pump(until: monotonicNow() + 5) { written() >= 2 }, "the change is picked up")
+        process.pump(until: monotonicNow() + 1.5)  // idle again
+        process.send(SIGINT)
+        let result = process.wait(timeout: monotonicNow() - process.started + 15)
+        XCTAssertEqual(result.status, 130, result.summary)
+        let all = assertValidEventStream(result, "--watch --json")
+        XCTAssertEqual(all.last?["written"] as? Int, 2, result.summary)
+        XCTAssertEqual(all.last?["used"] as? Int, 3, "one image, then two\n\(result.summary)")
+    }
+
     /// --watch takes files and folders: with - it is a usage error, and
     /// --interval must be sensible.
     func testUsageErrors() throws {
