@@ -101,6 +101,13 @@ final class JSONSchemaTests: CLITestCase {
         XCTAssertEqual(events(all, "written").map { $0["output"] as? String }, ["out/a.png", "out/c.png"])
         XCTAssertEqual(events(all, "notice").filter { ($0["message"] as? String)?.contains("in/b") == true }.count, 1,
                        "the skipped folder is reported")
+
+        let plan = try run(["in", "--per-folder", "--dry-run", "-o", "out/{dir}.png"], "--per-folder --dry-run", status: 0)
+        XCTAssertEqual(events(plan, "planned").map { $0["output"] as? String }, ["out/a.png", "out/c.png"])
+        let arguments = ["in", "--per-folder", "--skip-unchanged", "-o", "out/{dir}.png"]
+        _ = try run(arguments, "--per-folder --skip-unchanged, first run", status: 0)
+        let again = try run(arguments, "--per-folder --skip-unchanged, unchanged run", status: 0)
+        XCTAssertEqual(events(again, "unchanged").map { $0["output"] as? String }, ["out/a.png", "out/c.png"])
     }
 
     func testPathsThatAreNotUTF8() throws {
