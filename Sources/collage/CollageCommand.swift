@@ -20,6 +20,8 @@ struct CollageCommand: ParsableCommand {
           collage --sheets --max 12 --size 2400x1600 renders/ -o 'sheets/sheet-{n}.png'
           find ~/Photos -newer stamp -print0 | collage -0 - -o today.jpg
 
+        Shell completions: collage --generate-completion-script bash|zsh|fish
+
         Exit status: 0 done; 64 usage error; 65 written, but some inputs failed; \
         66 no input or nothing eligible; 73 output cannot be created; 74 write error; \
         130/143 interrupted.

@@ -6,13 +6,15 @@ struct CollageOptions: ParsableArguments {
     static let version = "0.1.0"
 
     @Argument(help: ArgumentHelp("Files, folders, or - for a list of paths on standard input.",
-                                 valueName: "INPUT"))
+                                 valueName: "INPUT"),
+              completion: .file())
     var inputs: [String]
 
     @Option(name: [.short, .long], parsing: .unconditional,
             help: ArgumentHelp("Where to write. The extension picks the format: jpg, jpeg, png, webp, tif, tiff, gif, heic, heif, avif. "
                                + "With --sheets, {n} is replaced by the sheet number (0001), or -0001 is added before the extension.",
-                               valueName: "PATH"))
+                               valueName: "PATH"),
+            completion: .file())
     var output: String = "collage.jpg"
 
     @Option(name: .customLong("max"), help: ArgumentHelp("The most images in one collage (the cap).", valueName: "N"))

@@ -46,7 +46,15 @@ public final class WatchRun: CollageJob, @unchecked Sendable {
                 .pausableSink(receiveCompletion: { _ in }, receiveValue: { [self] _ in
                     DispatchQueue.global().async { [self] in
                         pass(first: false)
-                        if state.withLock({ $0.fatal != nil }) { stopped.signal() } else { sink.withLock { $0 }?.resume() }
+                        if state.withLock({ $0.fatal != nil }) {
+                            stopped.signal()
+                        } else {
+                            // On the timer's queue, after this tick's delivery has
+                            // returned and paused the sink: a quick pass (nothing
+                            // changed) could otherwise resume it before it paused,
+                            // and the resume would be lost with every later tick.
+                            timerQueue.async { sink.withLock { $0 }?.resume() }
+                        }
                     }
                     return false  // no tick is taken while a pass runs
                 })
@@ -75,18 +83,23 @@ public final class WatchRun: CollageJob, @unchecked Sendable {
             return true
         }
         guard go else { return }
+        // The summary counts what the stream shows: an idle rescan's
+        // `unchanged` is not sent, so it is not counted either.
+        let shown = Locked(Summary())
         let forward = job.events.sink { [subject] event in
             switch event {
             case .finished: return
             case .unchanged where !first: return  // quiet while nothing changes
-            default: subject.send(event)
+            default:
+                shown.withLock { $0.count(event) }
+                subject.send(event)
             }
         }
         let outcome = job.run()
         forward.cancel()
         state.withLock { state in
             state.current = nil
-            state.summary.add(outcome.summary)
+            state.summary.add(shown.withLock { $0 })
             switch outcome.status {
             case .cannotCreateOutput, .ioError, .usage: state.fatal = outcome
             default: break
