@@ -40,6 +40,7 @@ public final class CollageRun: @unchecked Sendable {
     private var outcome: RunOutcome?
     private var accepted = 0
     private var decodeFailures = 0
+    private var droppedForEven = 0
     /// For `--skip-unchanged`: every input checked, and every output written.
     private var considered: [RunState.Considered] = []
     private var outputs: [RunState.Output] = []
@@ -236,6 +237,7 @@ public final class CollageRun: @unchecked Sendable {
     /// `--require-even`: an odd set loses its last image, and says so.
     private func evenSet<T>(_ items: [T], path: (T) -> PathName = { $0 as! PathName }) -> [T] {
         guard configuration.requireEven, items.count % 2 == 1 else { return items }
+        droppedForEven += 1
         report(.notice("--require-even: left out \(path(items.last!)) to keep an even number of images"))
         return Array(items.dropLast())
     }
@@ -402,7 +404,11 @@ public final class CollageRun: @unchecked Sendable {
             if summary.failed > 0 { counts.append("\(summary.failed) failed") }
             let detail = counts.isEmpty ? "" : " (" + counts.joined(separator: ", ") + ")"
             let hint = summary.portraits > 0 ? "; --allow-portrait keeps portrait photos" : ""
-            (status, message) = (.noInput, "no eligible image found\(detail)\(hint)")
+            if droppedForEven > 0 {
+                (status, message) = (.noInput, "nothing to write: --require-even left out the only eligible image")
+            } else {
+                (status, message) = (.noInput, "no eligible image found\(detail)\(hint)")
+            }
         } else if summary.failed > 0 {
             (status, message) = (.someInputsFailed, "\(summary.failed) input(s) could not be read or decoded (each reported above)")
         } else {

@@ -116,7 +116,7 @@ public final class PerFolderRun: CollageJob, @unchecked Sendable {
             outcome = RunOutcome(status: .noInput, message: "no folder holds an eligible image", summary: summary)
         } else if summary.failed > 0 {
             outcome = RunOutcome(status: .someInputsFailed,
-                                 message: "\(summary.failed) input(s) could not be read or decoded (each reported above)",
+                                 message: "\(summary.failed) input(s) or folder(s) could not be used (each reported above)",
                                  summary: summary)
         } else {
             outcome = RunOutcome(status: .success, message: nil, summary: summary)
