@@ -176,7 +176,8 @@ public final class CollageRun: @unchecked Sendable {
             return plan(Publishers.Pull { walk }.compactMap { probe($0) }, cap: cap)
         }
         let decode = Decode(tileWidth: full.tileWidth, tileHeight: full.tileHeight,
-                            background: configuration.background)
+                            background: configuration.background,
+                            keepsFile: Decode.canKeepFiles(cap + configuration.jobs))
 
         let tiles = Publishers.Pull { walk }
             .compactMap { probe($0) }
