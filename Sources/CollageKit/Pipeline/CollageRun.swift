@@ -159,9 +159,12 @@ public final class CollageRun: @unchecked Sendable {
         let cap = configuration.effectiveCap
         let full = GridLayout(count: cap, canvasWidth: configuration.canvasWidth,
                               canvasHeight: configuration.canvasHeight)
+        let stopRequested = stopRequested
         let walk = SharedWalk(InputWalk(inputs: configuration.inputs, followLinks: configuration.followLinks,
                                         nulSeparated: configuration.nulSeparated,
                                         recursive: configuration.recursive,
+                                        // A signal ends the walk, even one blocked on standard input.
+                                        shouldStop: { stopRequested.withLock { $0 } != nil },
                                         report: { [unowned self] event in
                                             // The look past the cap (noteLeftOut) only counts: it reports nothing.
                                             if self.walk?.muted != true { report(event) }
@@ -237,6 +240,8 @@ public final class CollageRun: @unchecked Sendable {
     }
 
     private func write(_ sheet: [DecodedTile]) {
+        // A signal ended the walk: the sheet it left unfinished is not saved.
+        if stopRequested.withLock({ $0 }) != nil { return end() }
         let tiles = evenSet(sheet, path: \.path)
         guard !tiles.isEmpty else {
             if upstreamDone { end() } else { sink?.resume() }
@@ -328,6 +333,9 @@ public final class CollageRun: @unchecked Sendable {
     private func end() {
         guard !ended else { return }
         ended = true
+        // A signal may end the walk (and so the run) before `interrupt`'s
+        // own step on the queue comes.
+        if interruption == nil { interruption = stopRequested.withLock { $0 } }
         sink?.cancel()  // releases the whole chain, up to the walk
         sink = nil
         if interruption == nil, failure == nil, !configuration.sheets, summary.used == configuration.effectiveCap {
