@@ -124,6 +124,14 @@ public final class CollageRun: @unchecked Sendable {
             let hint = code == ENOENT ? " (create the folder first)" : ""
             return fail(.cannotCreateOutput, "cannot write to folder '\(folder)': \(systemError(code))\(hint)")
         }
+        // The lock and temporary files beside the output have names that
+        // always fit (see PathName.hiddenStem); the output's own name must too.
+        let first = configuration.naming.path(forSheet: 1)
+        let nameMax = folder.withCString { $0.map { pathconf($0, Int32(_PC_NAME_MAX)) } ?? -1 }
+        if nameMax > 0, first.lastComponent.count > nameMax {
+            return fail(.cannotCreateOutput, "cannot write '\(first)': its name is \(first.lastComponent.count) bytes, "
+                        + "more than the \(nameMax) this file system allows")
+        }
         let output = configuration.output
         switch OutputLock.acquire(for: output,
                                   waiting: { subject.send(.notice("waiting for another collage run writing '\(output)' to finish")) },
