@@ -100,8 +100,8 @@ final class HardeningOutputTests: CLITestCase {
         if let picture = decoded("out/" + long) { assertTiles(picture, [palette[0]]) }
     }
 
-    /// SIGKILL at many moments of a --sheets run (16 slow images, 4 to a
-    /// 2400x1600 PNG sheet): after each, every sheet in the folder is a
+    /// SIGKILL at many moments of a --sheets run (12 slow images, 3 to a
+    /// 1800x1200 PNG sheet): after each, every sheet in the folder is a
     /// complete image (a killed run may leave sheets it wrote, never a part
     /// of one) and only hidden files may be extra. Then a temporary file
     /// as a killed run leaves it (plus any real one) is removed by the next
@@ -109,9 +109,9 @@ final class HardeningOutputTests: CLITestCase {
     func testSIGKILLDuringSheetsLeavesOnlyCompleteSheets() throws {
         makeFolder("in")
         write(try ExitStatusTests.bigNoisyJPEG(), to: "in/00.jpg")
-        for index in 1..<16 { hardLink("in/00.jpg", b(String(format: "in/%02d.jpg", index))) }
+        for index in 1..<12 { hardLink("in/00.jpg", b(String(format: "in/%02d.jpg", index))) }
         makeFolder("out")
-        let arguments = ["in", "--sheets", "--max", "4", "--size", "2400x1600", "-o", "out/sheet.png"]
+        let arguments = ["in", "--sheets", "--max", "3", "--size", "1800x1200", "-o", "out/sheet.png"]
         let whole = try collage(arguments, timeout: 120)
         XCTAssertEqual(whole.status, 0, whole.summary)
         let sheets = (1...4).map { String(format: "sheet-%04d.png", $0) }
@@ -121,7 +121,7 @@ final class HardeningOutputTests: CLITestCase {
 
         var outcomes: [String] = []
         var leftovers: Set<String> = []
-        for fraction in [0.05, 0.2, 0.35, 0.5, 0.6, 0.7, 0.8, 0.9, 0.97] {
+        for fraction in [0.1, 0.3, 0.5, 0.65, 0.8, 0.92] {
             let delay = whole.elapsed * fraction
             let process = try start(arguments)
             usleep(useconds_t(delay * 1_000_000))
@@ -136,7 +136,7 @@ final class HardeningOutputTests: CLITestCase {
                 }
                 XCTAssertTrue(sheets.contains(name), "unexpected file \(name)")
                 if let sheet = decoded("out/" + name) {
-                    XCTAssertEqual([sheet.width, sheet.height], [2400, 1600], "\(name) is complete (\(outcomes.last!))")
+                    XCTAssertEqual([sheet.width, sheet.height], [1800, 1200], "\(name) is complete (\(outcomes.last!))")
                 }
             }
         }
@@ -151,7 +151,7 @@ final class HardeningOutputTests: CLITestCase {
         XCTAssertEqual(listingText("out"), [".other.png.collage-tmp-abcdefghijkl"] + sheets,
                        "this output's leftovers are removed, another's are not; no lock file is left")
         for name in sheets {
-            if let sheet = decoded("out/" + name) { XCTAssertEqual([sheet.width, sheet.height], [2400, 1600]) }
+            if let sheet = decoded("out/" + name) { XCTAssertEqual([sheet.width, sheet.height], [1800, 1200]) }
         }
     }
 }
