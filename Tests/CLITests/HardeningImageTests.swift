@@ -78,7 +78,10 @@ final class HardeningImageTests: CLITestCase {
         let plain = try collage(["in", "-o", "plain.jpg"], timeout: 60)
         XCTAssertEqual(plain.status, 65, plain.summary)
         XCTAssertEqual(plain.stdoutText, "plain.jpg\n")
-        XCTAssertEqual(plain.stderrLines.count, broken.count + 1, plain.summary)
+        // One line per broken file, the notice that the cap left 12-spare.png
+        // out, and the exit's line.
+        XCTAssertEqual(plain.stderrLines.count, broken.count + 2, plain.summary)
+        XCTAssertTrue(plain.stderrLines.contains { $0.contains("--max 6 reached") }, plain.summary)
         XCTAssertFalse(plain.stderrLines.last?.contains("in/") ?? true, "the last line is the exit's")
     }
 
@@ -115,7 +118,8 @@ final class HardeningImageTests: CLITestCase {
     /// each `rejected`/`too-large` with the default --max-pixels, from the
     /// header: the run, with one good image beside them, takes well under
     /// 2 s and 120 MB of peak memory (wait4's ru_maxrss), about what a run
-    /// of the good image alone costs. With only the bombs: 66, one line.
+    /// of the good image alone costs. With only the bombs: 66, nothing
+    /// written, a warning line per bomb and the exit's line last.
     func testDecompressionBombsAreRejectedFromTheHeaderCheaply() throws {
         let small = image(palette[0], width: 16, height: 16, suffix: ".jpg")
         let jpegBomb = Fixture.jpeg(small, claiming: 64250, 64250)
@@ -145,8 +149,11 @@ final class HardeningImageTests: CLITestCase {
               + "(the good image alone: \(String(format1: baseline.result.elapsed)) s, \(Int(baseline.maxRSSMegabytes)) MB)")
 
         let only = try measuredCollage(["bombs", "-o", "none.png"], timeout: 30)
-        let message = assertFailure(only.result, status: 66)
-        XCTAssertTrue(message.contains("rejected"), message)
+        XCTAssertEqual(only.result.status, 66, only.result.summary)
+        XCTAssertEqual(only.result.stdout, [])
+        XCTAssertEqual(only.result.stderrLines.count, 4, only.result.summary)
+        XCTAssertTrue(only.result.stderrLines.last?.contains("no eligible image found (3 rejected)") == true,
+                      only.result.summary)
         XCTAssertLessThan(only.maxRSSMegabytes, 120)
         XCTAssertFalse(exists("none.png"))
     }
