@@ -30,6 +30,8 @@ public final class CollageRun: @unchecked Sendable {
     private var sink: Pausable?
     private var saveSubscription: AnyCancellable?
     private var walk: SharedWalk?
+    /// The pipeline was started (`preflight` passed).
+    private var running = false
     private var sheetNumber = 0
     private var saving = false
     private var upstreamDone = false
@@ -73,7 +75,10 @@ public final class CollageRun: @unchecked Sendable {
         stopRequested.withLock { $0 = $0 ?? status }
         let writing = writer.cancel()
         queue.async { [self] in
-            guard !ended, interruption == nil else { return }
+            // Before the pipeline starts, `preflight` (waiting for the lock)
+            // sees the stop itself and ends the run: ending it here too
+            // would report a second summary.
+            guard running, !ended, interruption == nil else { return }
             interruption = status
             sink?.cancel()
             // A sheet being composed or encoded is abandoned (the writer will
@@ -163,6 +168,7 @@ public final class CollageRun: @unchecked Sendable {
     // MARK: - The pipeline (on `queue`)
 
     private func start() {
+        running = true
         let configuration = configuration
         let cap = configuration.effectiveCap
         let full = GridLayout(count: cap, canvasWidth: configuration.canvasWidth,
