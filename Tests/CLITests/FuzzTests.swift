@@ -12,8 +12,8 @@ import XCTest
 /// exactly one of a `written` event's images, a `rejected` event or a
 /// `failed` event, and the child's peak memory bounded.
 ///
-/// COLLAGE_FUZZ_COUNT overrides the number of files (default 320);
-/// COLLAGE_FUZZ_SEED the seed. A batch that fails is copied to
+/// COLLAGE_FUZZ_COUNT overrides the number of files (default 320),
+/// COLLAGE_FUZZ_SEED the seed, COLLAGE_FUZZ_MEMORY_MB the memory bound. A batch that fails is copied to
 /// /tmp/collage-fuzz-SEED-BATCH for a closer look.
 final class FuzzTests: CLITestCase {
     private static let defaultCount = 320
@@ -142,6 +142,7 @@ final class FuzzTests: CLITestCase {
         let environment = ProcessInfo.processInfo.environment
         let count = environment["COLLAGE_FUZZ_COUNT"].flatMap { Int($0) } ?? Self.defaultCount
         let seedValue = environment["COLLAGE_FUZZ_SEED"].flatMap { UInt64($0) } ?? Self.defaultSeed
+        let memoryLimit = environment["COLLAGE_FUZZ_MEMORY_MB"].flatMap { Double($0) } ?? Self.memoryLimitMB
         var random = SplitMix64(seed: seedValue)
         let sources = try seeds()
         makeFolder("fuzz")
@@ -170,7 +171,7 @@ final class FuzzTests: CLITestCase {
             if result.timedOut { problems.append("hung (killed after 90 s)") }
             if let signal = result.signal, !result.timedOut { problems.append("crashed with signal \(signal)") }
             if let status = result.status, ![0, 65, 66].contains(status) { problems.append("exit status \(status)") }
-            if run.maxRSSMegabytes >= Self.memoryLimitMB { problems.append("peak memory \(Int(run.maxRSSMegabytes)) MB") }
+            if run.maxRSSMegabytes >= memoryLimit { problems.append("peak memory \(Int(run.maxRSSMegabytes)) MB") }
 
             let all = jsonEvents(result)
             var verdict: [String: [String]] = [:]

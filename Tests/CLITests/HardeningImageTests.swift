@@ -201,6 +201,39 @@ final class HardeningImageTests: CLITestCase {
         XCTAssertEqual(withoutFlag.status, 66, "the tall strip is a portrait\n\(withoutFlag.summary)")
     }
 
+    /// Extreme strips with an EXIF orientation take the same cropped path.
+    /// A 17000x16 JPEG, orientation 6, whose top half is red and bottom half
+    /// blue: shown turned a quarter clockwise (with --allow-portrait), the
+    /// tile's right half is red and its left half blue. A 30000x3000 JPEG,
+    /// orientation 6 (found by the fuzz test as a 65195x1024 one that cost
+    /// 250 MB): used in under 3 s and 200 MB, where turning the whole image
+    /// upright first held every pixel of it (about 330 MB).
+    func testExtremeStripsWithEXIFOrientation() throws {
+        let red = RGB(red: 255, green: 0, blue: 0), blue = RGB(red: 0, green: 0, blue: 255)
+        let halves = PixelBuffer(width: 17000, height: 16) { _, y in y < 8 ? red : blue }
+        write(try Encoder.encode(halves, suffix: ".jpg[Q=95]", orientation: 6).bytes, to: "halves.jpg")
+        let run = try measuredCollage(["halves.jpg", "--allow-portrait", "--json", "-o", "halves.png"], timeout: 30)
+        XCTAssertEqual(run.result.status, 0, run.result.summary)
+        XCTAssertEqual(events(jsonEvents(run.result), "accepted").first?["width"] as? Int, 16, "displayed 16 wide")
+        if let picture = decoded("halves.png") {
+            for (x, y, colour) in [(150, 400, blue), (450, 100, blue), (750, 700, red), (1050, 400, red)] {
+                XCTAssertLessThanOrEqual(picture.pixel(x: x, y: y).distance(to: colour), 40,
+                                         "(\(x),\(y)) is \(picture.pixel(x: x, y: y)), expected \(colour)")
+            }
+        }
+
+        try vipsTool(["vips", "black", path("black.jpg"), "30000", "3000", "--bands", "3"])
+        let tiff: [UInt8] = b("II") + [0x2A, 0, 8, 0, 0, 0, 1, 0] + [0x12, 0x01, 3, 0, 1, 0, 0, 0, 6, 0, 0, 0] + [0, 0, 0, 0]
+        write(Fixture.jpeg(contents("black.jpg")!, insertingAPP1: b("Exif") + [0, 0] + tiff), to: "turned.jpg")
+        let big = try measuredCollage(["turned.jpg", "--allow-portrait", "--json", "-o", "turned.png"], timeout: 30)
+        XCTAssertEqual(big.result.status, 0, big.result.summary)
+        XCTAssertEqual(events(jsonEvents(big.result), "accepted").first?["orientation"] as? Int, 6)
+        XCTAssertLessThan(big.result.elapsed, 3)
+        XCTAssertLessThan(big.maxRSSMegabytes, 200, "the strip is not held whole in memory to be turned")
+        print("30000x3000, orientation 6: \(String(format1: big.result.elapsed)) s, peak \(Int(big.maxRSSMegabytes)) MB")
+        if let picture = decoded("turned.png") { XCTAssertEqual(picture.pixel(x: 600, y: 400), .black) }
+    }
+
     // MARK: - Odd but valid images
 
     /// One collage of six odd images: a CMYK JPEG, a greyscale JPEG, a
