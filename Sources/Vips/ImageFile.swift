@@ -140,21 +140,38 @@ public enum ImageFile {
         return w * scale * h * scale
     }
 
-    /// Upright, then the centred region with the tile's shape, then resized.
+    /// The centred region with the tile's shape, then upright, then resized.
+    /// The region is cut from the stored image (a centred rectangle stays
+    /// centred under any EXIF rotation or flip, its sides swapped by a
+    /// quarter turn) and, when it must be turned, copied to memory first:
+    /// turning a sequentially read image makes libvips keep every full row
+    /// it covers (a 40000x4000 strip with orientation 6: half a gigabyte).
     private static func croppedThumbnail(_ source: Source, format: String, width: Int, height: Int) throws -> Image {
         guard let raw = cvips_image_new_from_source_strict(source.pointer) else {
             throw VipsError.fromLibvips(.load, "cannot decode \(format)")
         }
-        let upright = try Image(owning: raw).apply(.load, "cannot decode \(format)") { cvips_autorot($0, $1) }
-        let w = Double(upright.width), h = Double(upright.height)
-        let scale = max(Double(width) / w, Double(height) / h)
-        let cropWidth = min(upright.width, max(1, Int((Double(width) / scale).rounded())))
-        let cropHeight = min(upright.height, max(1, Int((Double(height) / scale).rounded())))
-        let region = try upright.apply(.operation, "cannot crop") {
-            cvips_extract_area($0, $1, Int32((upright.width - cropWidth) / 2), Int32((upright.height - cropHeight) / 2),
-                               Int32(cropWidth), Int32(cropHeight))
+        let stored = Image(owning: raw)
+        let quarterTurn = stored.orientation >= 5
+        let uprightWidth = quarterTurn ? stored.height : stored.width
+        let uprightHeight = quarterTurn ? stored.width : stored.height
+        let scale = max(Double(width) / Double(uprightWidth), Double(height) / Double(uprightHeight))
+        let cropWidth = min(uprightWidth, max(1, Int((Double(width) / scale).rounded())))
+        let cropHeight = min(uprightHeight, max(1, Int((Double(height) / scale).rounded())))
+        let (storedCropWidth, storedCropHeight) = quarterTurn ? (cropHeight, cropWidth) : (cropWidth, cropHeight)
+        let region = try stored.apply(.operation, "cannot crop") {
+            cvips_extract_area($0, $1, Int32((stored.width - storedCropWidth) / 2),
+                               Int32((stored.height - storedCropHeight) / 2),
+                               Int32(storedCropWidth), Int32(storedCropHeight))
         }
-        return try region.apply(.load, "cannot decode \(format)") {
+        var turnable = region
+        if stored.orientation != 1 {
+            guard let copied = vips_image_copy_memory(region.pointer) else {
+                throw VipsError.fromLibvips(.load, "cannot decode \(format)")
+            }
+            turnable = Image(owning: copied)
+        }
+        let upright = try turnable.apply(.load, "cannot decode \(format)") { cvips_autorot($0, $1) }
+        return try upright.apply(.load, "cannot decode \(format)") {
             cvips_thumbnail_image($0, $1, Int32(width), Int32(height))
         }
     }

@@ -10,6 +10,7 @@ enum CollageCLI {
         let level: Logger.Level = options.quiet ? .error : options.verbose ? .debug : .notice
         let environment = ProcessEnvironment.variables
         LoggingSystem.bootstrap { _ in StandardErrorLogHandler(level: level, environment: environment) }
+        raiseDescriptorLimit()
         let logger = Logger(label: "collage")
 
         var arguments = RawArguments()
@@ -69,6 +70,17 @@ enum CollageCLI {
         withExtendedLifetime((observers, signals)) {}
         return outcome.status
     }
+}
+
+/// A sheet keeps the file of each of its images open until it is composed
+/// (the bytes checked are the bytes used), so a large --max needs as many
+/// descriptors: the soft limit (often 1024) is raised to the hard one.
+private func raiseDescriptorLimit() {
+    var limit = rlimit()
+    let resource = __rlimit_resource_t(RLIMIT_NOFILE.rawValue)
+    guard getrlimit(resource, &limit) == 0, limit.rlim_cur < limit.rlim_max else { return }
+    limit.rlim_cur = limit.rlim_max
+    _ = setrlimit(resource, &limit)
 }
 
 enum ProcessEnvironment {

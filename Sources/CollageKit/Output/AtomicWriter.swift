@@ -18,7 +18,7 @@ public final class AtomicWriter: @unchecked Sendable {
     /// default each file's own name.
     public init(queue: DispatchQueue = DispatchQueue(label: "collage.save"), stem: PathName? = nil) {
         self.queue = queue
-        self.stem = stem?.lastComponent
+        self.stem = stem?.hiddenStem
     }
 
     /// After this, a save in progress removes its temporary file instead of
@@ -49,7 +49,7 @@ public final class AtomicWriter: @unchecked Sendable {
     /// The temporary name used beside `path`: hidden, and recognisable so
     /// that a later run can clear what a killed run left.
     public static func temporaryPrefix(for path: PathName) -> [UInt8] {
-        temporaryPrefix(stem: path.lastComponent)
+        temporaryPrefix(stem: path.hiddenStem)
     }
 
     static func temporaryPrefix(stem: [UInt8]) -> [UInt8] {
@@ -72,7 +72,7 @@ public final class AtomicWriter: @unchecked Sendable {
         var suffix = [UInt8]()
         var random = UInt64.random(in: 0...UInt64.max)
         for _ in 0..<12 { suffix.append(UInt8(ascii: "a") + UInt8(random % 26)); random /= 26 }
-        let temporary = directory.appending(Self.temporaryPrefix(stem: stem ?? path.lastComponent) + suffix)
+        let temporary = directory.appending(Self.temporaryPrefix(stem: stem ?? path.hiddenStem) + suffix)
 
         let descriptor = temporary.withCString { name -> Int32 in
             guard let name else { errno = EINVAL; return -1 }

@@ -24,7 +24,7 @@ public final class OutputLock {
     }
 
     public static func path(for output: PathName) -> PathName {
-        output.directory.appending(Array(".".utf8) + output.lastComponent + Array(".collage-lock".utf8))
+        output.directory.appending(Array(".".utf8) + output.hiddenStem + Array(".collage-lock".utf8))
     }
 
     public enum Failure: Error {

@@ -26,8 +26,10 @@ struct ComposedSheet {
 ///
 /// Tiles are decoded at the size of a full sheet. When the last sheet has
 /// fewer images its grid differs, so those few images are decoded again at
-/// their real tile size (at most `jobs` at once): the price of never
-/// decoding ahead of demand.
+/// their real tile size (at most `jobs` at once), from the files they were
+/// first read from, still open (reopened by path only when --max is too
+/// large to keep a descriptor per image): the price of never decoding ahead
+/// of demand.
 struct SheetComposer {
     let configuration: CollageConfiguration
     let suffix: String
@@ -80,13 +82,19 @@ struct SheetComposer {
             workers.async(group: group) {
                 defer { slots.signal() }
                 let result: Result<DecodedTile, DecodeFailure>
-                switch probe.check(tile.path) {
-                case .success(let image) where image.header == tile.header:
-                    result = decode(image)
-                case .success:
-                    result = .failure(DecodeFailure(path: tile.path, message: "changed while the run read it"))
-                case .failure(.failed(let message)), .failure(.rejected(_, let message)):
-                    result = .failure(DecodeFailure(path: tile.path, message: message))
+                if let file = tile.file {
+                    // The descriptor checked and decoded before: the same
+                    // bytes, even if the path was removed or replaced meanwhile.
+                    result = decode(AcceptedImage(path: tile.path, header: tile.header, file: file))
+                } else {
+                    switch probe.check(tile.path) {
+                    case .success(let image) where image.header == tile.header:
+                        result = decode(image)
+                    case .success:
+                        result = .failure(DecodeFailure(path: tile.path, message: "changed while the run read it"))
+                    case .failure(.failed(let message)), .failure(.rejected(_, let message)):
+                        result = .failure(DecodeFailure(path: tile.path, message: message))
+                    }
                 }
                 results.withLock { $0[index] = result }
             }

@@ -31,6 +31,8 @@ public final class CollageRun: @unchecked Sendable {
     private var sink: Pausable?
     private var saveSubscription: AnyCancellable?
     private var walk: SharedWalk?
+    /// The pipeline was started (`preflight` passed).
+    private var running = false
     private var sheetNumber = 0
     private var saving = false
     private var upstreamDone = false
@@ -75,7 +77,10 @@ public final class CollageRun: @unchecked Sendable {
         stopRequested.withLock { $0 = $0 ?? status }
         let writing = writer.cancel()
         queue.async { [self] in
-            guard !ended, interruption == nil else { return }
+            // Before the pipeline starts, `preflight` (waiting for the lock)
+            // sees the stop itself and ends the run: ending it here too
+            // would report a second summary.
+            guard running, !ended, interruption == nil else { return }
             interruption = status
             sink?.cancel()
             // A sheet being composed or encoded is abandoned (the writer will
@@ -126,6 +131,14 @@ public final class CollageRun: @unchecked Sendable {
             let hint = code == ENOENT ? " (create the folder first)" : ""
             return fail(.cannotCreateOutput, "cannot write to folder '\(folder)': \(systemError(code))\(hint)")
         }
+        // The lock and temporary files beside the output have names that
+        // always fit (see PathName.hiddenStem); the output's own name must too.
+        let first = configuration.naming.path(forSheet: 1)
+        let nameMax = folder.withCString { $0.map { pathconf($0, Int32(_PC_NAME_MAX)) } ?? -1 }
+        if nameMax > 0, first.lastComponent.count > nameMax {
+            return fail(.cannotCreateOutput, "cannot write '\(first)': its name is \(first.lastComponent.count) bytes, "
+                        + "more than the \(nameMax) this file system allows")
+        }
         let output = configuration.output
         switch OutputLock.acquire(for: output,
                                   waiting: { subject.send(.notice("waiting for another collage run writing '\(output)' to finish")) },
@@ -157,13 +170,17 @@ public final class CollageRun: @unchecked Sendable {
     // MARK: - The pipeline (on `queue`)
 
     private func start() {
+        running = true
         let configuration = configuration
         let cap = configuration.effectiveCap
         let full = GridLayout(count: cap, canvasWidth: configuration.canvasWidth,
                               canvasHeight: configuration.canvasHeight)
+        let stopRequested = stopRequested
         let walk = SharedWalk(instrumentation: instrumentation, InputWalk(inputs: configuration.inputs, followLinks: configuration.followLinks,
                                         nulSeparated: configuration.nulSeparated,
                                         recursive: configuration.recursive,
+                                        // A signal ends the walk, even one blocked on standard input.
+                                        shouldStop: { stopRequested.withLock { $0 } != nil },
                                         report: { [unowned self] event in
                                             // The look past the cap (noteLeftOut) only counts: it reports nothing.
                                             if self.walk?.muted != true { report(event) }
@@ -179,7 +196,8 @@ public final class CollageRun: @unchecked Sendable {
         }
         let decode = Decode(tileWidth: full.tileWidth, tileHeight: full.tileHeight,
                             background: configuration.background,
-                            budget: DecodeBudget(limit: configuration.decodeMemoryBudget))
+                            budget: DecodeBudget(limit: configuration.decodeMemoryBudget),
+                            keepsFile: Decode.canKeepFiles(cap + configuration.jobs))
         let instrumentation = instrumentation
 
         let tiles = Publishers.Pull { walk }
@@ -243,6 +261,8 @@ public final class CollageRun: @unchecked Sendable {
     }
 
     private func write(_ sheet: [DecodedTile]) {
+        // A signal ended the walk: the sheet it left unfinished is not saved.
+        if stopRequested.withLock({ $0 }) != nil { return end() }
         let tiles = evenSet(sheet, path: \.path)
         guard !tiles.isEmpty else {
             if upstreamDone { end() } else { sink?.resume() }
@@ -335,6 +355,9 @@ public final class CollageRun: @unchecked Sendable {
     private func end() {
         guard !ended else { return }
         ended = true
+        // A signal may end the walk (and so the run) before `interrupt`'s
+        // own step on the queue comes.
+        if interruption == nil { interruption = stopRequested.withLock { $0 } }
         sink?.cancel()  // releases the whole chain, up to the walk
         sink = nil
         if interruption == nil, failure == nil, !configuration.sheets, summary.used == configuration.effectiveCap {

@@ -16,6 +16,14 @@ public final class OpenFile: @unchecked Sendable {
         }
         guard descriptor >= 0 else {
             let code = errno
+            // A socket, or a device no driver answers, cannot be opened at
+            // all (ENXIO, ENODEV): like any other special file it is not an
+            // image, and nothing failed.
+            var info = stat()
+            if code != ENOENT, path.withCString({ $0.map { stat($0, &info) } ?? -1 }) == 0,
+               (info.st_mode & S_IFMT) != S_IFREG, (info.st_mode & S_IFMT) != S_IFDIR {
+                return .failure(.rejected(.unsupported, "not a regular file"))
+            }
             return .failure(.failed(code == ENOENT ? "vanished: " + systemError(code) : systemError(code)))
         }
         let file = OpenFile(descriptor: descriptor)

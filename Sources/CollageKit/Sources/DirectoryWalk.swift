@@ -18,6 +18,9 @@ public struct DirectoryWalk: PullSource {
         let path: PathName
         let id: FileID
         let names: [[UInt8]]
+        /// The names the listing said were folders (d_type), so that one
+        /// that vanishes before the walk reaches it is still reported.
+        let folders: Set<[UInt8]>
         var index = 0
     }
 
@@ -67,17 +70,23 @@ public struct DirectoryWalk: PullSource {
             let name = stack[top].names[stack[top].index]
             stack[top].index += 1
             let path = stack[top].path.appending(name)
-            if let file = visit(path) { return file }
+            if let file = visit(path, listedAsFolder: stack[top].folders.contains(name)) { return file }
         }
         return nil
     }
 
     /// Decides what one entry is; returns it when it is an image candidate.
-    private mutating func visit(_ path: PathName) -> PathName? {
+    private mutating func visit(_ path: PathName, listedAsFolder: Bool) -> PathName? {
         var info = Glibc.stat()
         guard Self.fileStatus(path, &info, follow: false) == 0 else {
             // Vanished between the listing and now.
-            if isImageName(path) { report(.failed(path: path, error: systemError(errno))) }
+            let code = errno
+            let reason = code == ENOENT ? "vanished: " + systemError(code) : systemError(code)
+            if listedAsFolder {
+                report(.failed(path: path, error: "cannot read folder: " + reason))
+            } else if isImageName(path) {
+                report(.failed(path: path, error: reason))
+            }
             return nil
         }
         var mode = info.st_mode & S_IFMT
@@ -116,6 +125,7 @@ public struct DirectoryWalk: PullSource {
     @discardableResult
     private mutating func enter(_ path: PathName, id: FileID) -> Bool {
         var names: [[UInt8]] = []
+        var folders = Set<[UInt8]>()
         let opened: OpaquePointer? = path.withCString { $0.flatMap { opendir($0) } }
         guard let directory = opened else {
             report(.failed(path: path, error: "cannot read folder: " + systemError(errno)))
@@ -135,9 +145,10 @@ public struct DirectoryWalk: PullSource {
             }
             if name.first == UInt8(ascii: ".") { continue }  // ".", "..", and hidden names
             names.append(name)
+            if entry.pointee.d_type == UInt8(DT_DIR) { folders.insert(name) }
         }
         names.sort { $0.lexicographicallyPrecedes($1) }
-        stack.append(Frame(path: path, id: id, names: names))
+        stack.append(Frame(path: path, id: id, names: names, folders: folders))
         return true
     }
 

@@ -26,19 +26,25 @@ public struct InputWalk: PullSource {
     private let nulSeparated: Bool
     private let standardInput: Int32
     private let report: (PipelineEvent) -> Void
+    private let shouldStop: () -> Bool
 
+    /// Once `shouldStop` holds the walk ends, even while it waits for
+    /// standard input.
     public init(inputs: [Input], followLinks: Bool, nulSeparated: Bool, recursive: Bool = true,
-                standardInput: Int32 = 0, report: @escaping (PipelineEvent) -> Void) {
+                standardInput: Int32 = 0, shouldStop: @escaping () -> Bool = { false },
+                report: @escaping (PipelineEvent) -> Void) {
         self.inputs = inputs[...]
         self.followLinks = followLinks
         self.recursive = recursive
         self.nulSeparated = nulSeparated
         self.standardInput = standardInput
+        self.shouldStop = shouldStop
         self.report = report
     }
 
     public mutating func next() -> InputFile? {
         while true {
+            if shouldStop() { return nil }
             if directory != nil {
                 if let path = directory!.next() { return InputFile(path: path, explicit: false) }
                 directory = nil
@@ -53,7 +59,8 @@ public struct InputWalk: PullSource {
             guard let input = inputs.popFirst() else { return nil }
             switch input {
             case .standardInput:
-                list = PathListReader(descriptor: standardInput, nulSeparated: nulSeparated, report: report)
+                list = PathListReader(descriptor: standardInput, nulSeparated: nulSeparated,
+                                      shouldStop: shouldStop, report: report)
             case .path(let path):
                 if let file = named(path) { return file }
             }

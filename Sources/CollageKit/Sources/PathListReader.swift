@@ -10,10 +10,15 @@ public struct PathListReader: PullSource {
     private var start = 0
     private var atEnd = false
     private let report: (PipelineEvent) -> Void
+    private let shouldStop: () -> Bool
 
-    public init(descriptor: Int32, nulSeparated: Bool, report: @escaping (PipelineEvent) -> Void) {
+    /// `shouldStop` is polled while no input has arrived: once it holds,
+    /// the list ends (a signal must not wait for a pipe with nothing in it).
+    public init(descriptor: Int32, nulSeparated: Bool, shouldStop: @escaping () -> Bool = { false },
+                report: @escaping (PipelineEvent) -> Void) {
         self.descriptor = descriptor
         self.separator = nulSeparated ? 0 : UInt8(ascii: "\n")
+        self.shouldStop = shouldStop
         self.report = report
     }
 
@@ -42,6 +47,10 @@ public struct PathListReader: PullSource {
         }
         var chunk = [UInt8](repeating: 0, count: 64 * 1024)
         while true {
+            if !awaitInput() {
+                atEnd = true
+                return
+            }
             let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
             if count > 0 {
                 buffer.append(contentsOf: chunk[..<count])
@@ -53,6 +62,18 @@ public struct PathListReader: PullSource {
             }
             atEnd = true
             return
+        }
+    }
+
+    /// Waits until the descriptor is readable (data, end of file or an
+    /// error), in slices of 100 ms; false if asked to stop meanwhile.
+    private func awaitInput() -> Bool {
+        guard descriptor >= 0 else { return true }  // read() reports the error
+        while true {
+            if shouldStop() { return false }
+            var entry = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+            let ready = poll(&entry, 1, 100)
+            if ready > 0 || (ready < 0 && errno != EINTR) { return true }
         }
     }
 }

@@ -33,6 +33,14 @@ public struct PathName: Hashable, Sendable, Comparable, CustomStringConvertible 
         return Array(slice)
     }
 
+    /// The last component as it appears in the hidden files kept beside an
+    /// output (`.NAME.collage-lock`, `.NAME.collage-tmp-…`,
+    /// `.NAME.collage-state`): cut to 229 bytes, so that each of those names
+    /// stays within NAME_MAX (255 bytes) however long the output's own
+    /// (valid) name is. Outputs whose names share those 229 bytes share a
+    /// lock, so they take turns and never clear each other's files.
+    public var hiddenStem: [UInt8] { Array(lastComponent.prefix(229)) }
+
     /// The directory holding this path ("." for a bare name).
     public var directory: PathName {
         guard let slash = bytes.lastIndex(of: UInt8(ascii: "/")) else { return PathName(".") }

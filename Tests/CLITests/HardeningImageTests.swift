@@ -1,0 +1,294 @@
+import Foundation
+import Glibc
+import Vips
+import XCTest
+
+/// Issue 4, images that are broken, hostile or merely odd (README, "What
+/// happens when…"): truncated and corrupt files fail and are replaced by
+/// the next good image; decompression bombs are rejected from their header
+/// in milliseconds and little memory; an extreme strip is cheap; CMYK,
+/// grey, 16-bit with alpha, palette and animated images all make one
+/// collage.
+final class HardeningImageTests: CLITestCase {
+
+    /// A 200x150 PNG of coarse noise (so that it does not compress to a few
+    /// bytes, and half of it is half of the pixels).
+    private func noisyPNG() throws -> [UInt8] {
+        try Encoder.encode(Fixture.noise(width: 200, height: 150, seed: 4), suffix: ".png").bytes
+    }
+
+    // MARK: - Broken images
+
+    /// Six good images with five broken ones between them: a truncated
+    /// JPEG (a sample cut in half), a truncated PNG, a PNG whose IDAT CRC
+    /// is wrong, a JPEG whose frame header (SOF) has an impossible
+    /// precision, and one whose SOF has zero sampling factors. Each broken
+    /// file is `failed` once with a reason and one stderr line naming it;
+    /// the next good image takes its place, so the collage is of the six
+    /// good ones, in order; exit 65. Without --json: the same status, the
+    /// path on stdout, one stderr line per broken file and the exit's line.
+    func testBrokenImagesFailAndTheNextGoodImageTakesTheirPlace() throws {
+        let dune = contents(b(Package.samples + "/dune.jpg"))!
+        let png = try noisyPNG()
+        let sof = try XCTUnwrap(Fixture.sofOffset(dune), "the sample has a SOF")
+        var badPrecision = dune
+        badPrecision[sof + 4] = 7
+        var badSampling = dune
+        badSampling[sof + 11] = 0  // first component: 0x0 sampling factors
+        var badCRC = png
+        let idat = try XCTUnwrap(Fixture.pngChunks(png).first { $0.type == "IDAT" })
+        badCRC[idat.offset + 8 + idat.length] ^= 0xFF
+        let broken: [(name: String, bytes: [UInt8], format: String)] = [
+            ("02-truncated.jpg", Array(dune.prefix(dune.count / 2)), "jpeg"),
+            ("04-truncated.png", Array(png.prefix(png.count / 2)), "png"),
+            ("06-bad-crc.png", badCRC, "png"),
+            ("08-bad-sof-precision.jpg", badPrecision, "jpeg"),
+            ("10-bad-sof-sampling.jpg", badSampling, "jpeg"),
+        ]
+        makeFolder("in")
+        let good = ["01", "03", "05", "07", "09", "11"].enumerated().map { index, prefix -> String in
+            let name = "\(prefix)-good" + (index % 2 == 0 ? ".jpg" : ".png")
+            writeImage(palette[index], to: "in/" + name, suffix: index % 2 == 0 ? ".jpg" : ".png")
+            return name
+        }
+        writeImage(palette[6], to: "in/12-spare.png")  // never needed
+        for file in broken { write(file.bytes, to: "in/" + file.name) }
+
+        let json = try collage(["in", "--json", "-o", "out.jpg"], timeout: 60)
+        XCTAssertEqual(json.status, 65, json.summary)
+        let all = jsonEvents(json)
+        var reasons: [String] = []
+        for file in broken {
+            let path = "in/" + file.name
+            XCTAssertEqual(all.filter { field($0, "event") == "failed" && field($0, "path") == path }.count, 1,
+                           "\(path) fails once\n\(json.summary)")
+            let error = all.first { field($0, "event") == "failed" && field($0, "path") == path }.flatMap { field($0, "error") } ?? ""
+            XCTAssertTrue(error.contains(file.format), "\(path): '\(error)' says what could not be read")
+            reasons.append("\(file.name): \(error)")
+            let lines = json.stderrLines.filter { $0.contains(path) }
+            XCTAssertEqual(lines.count, 1, "one stderr line names \(path)\n\(json.summary)")
+            XCTAssertTrue(lines.first?.contains(error) == true, "the stderr line gives the reason: \(lines)")
+        }
+        print("broken images, reasons given:\n  " + reasons.joined(separator: "\n  "))
+        XCTAssertEqual(events(all, "written").first?["images"] as? [String], good.map { "in/" + $0 })
+        XCTAssertEqual(all.last?["used"] as? Int, 6)
+        XCTAssertEqual(all.last?["failed"] as? Int, broken.count)
+        if let picture = decoded("out.jpg") { assertTiles(picture, Array(palette[0..<6])) }
+
+        let plain = try collage(["in", "-o", "plain.jpg"], timeout: 60)
+        XCTAssertEqual(plain.status, 65, plain.summary)
+        XCTAssertEqual(plain.stdoutText, "plain.jpg\n")
+        // One line per broken file, the notice that the cap left 12-spare.png
+        // out, and the exit's line.
+        XCTAssertEqual(plain.stderrLines.count, broken.count + 2, plain.summary)
+        XCTAssertTrue(plain.stderrLines.contains { $0.contains("--max 6 reached") }, plain.summary)
+        XCTAssertFalse(plain.stderrLines.last?.contains("in/") ?? true, "the last line is the exit's")
+    }
+
+    /// A JPEG with garbage in an APP1 "Exif" segment, and one with a TIFF
+    /// header whose IFD claims 65535 entries: libvips tolerates both (what
+    /// this test observed and now pins down), so each is a correct tile of
+    /// its colour, upright, and nothing fails.
+    func testCorruptEXIFIsToleratedAndTheTileIsCorrect() throws {
+        let base = image(palette[0], width: 64, height: 48, suffix: ".jpg")
+        let garbage = b("Exif") + [0, 0] + (0..<300).map { UInt8(truncatingIfNeeded: $0 &* 37 &+ 11) }
+        var ifd = b("Exif") + [0, 0] + b("II") + [0x2A, 0x00, 0x08, 0x00, 0x00, 0x00] + [0xFF, 0xFF]
+        for _ in 0..<12 { ifd += [0x12, 0x01, 0x03, 0x00, 0x01, 0x00, 0x00, 0x00, 0x63, 0x00, 0x00, 0x00] }  // orientation 99
+        makeFolder("in")
+        write(Fixture.jpeg(base, insertingAPP1: garbage), to: "in/1-garbage-exif.jpg")
+        write(Fixture.jpeg(image(palette[1], width: 64, height: 48, suffix: ".jpg"), insertingAPP1: ifd),
+              to: "in/2-bad-ifd.jpg")
+        let result = try collage(["in", "--json", "-o", "out.png"], timeout: 30)
+        XCTAssertEqual(result.status, 0, result.summary)
+        let all = jsonEvents(result)
+        XCTAssertEqual(events(all, "failed").count, 0, result.summary)
+        XCTAssertEqual(events(all, "written").first?["images"] as? [String], ["in/1-garbage-exif.jpg", "in/2-bad-ifd.jpg"])
+        for accepted in events(all, "accepted") {
+            XCTAssertEqual(accepted["width"] as? Int, 64, "upright: the bad orientation is ignored")
+            XCTAssertEqual(accepted["height"] as? Int, 48)
+        }
+        if let picture = decoded("out.png") { assertTiles(picture, [palette[0], palette[1]]) }
+    }
+
+    // MARK: - Decompression bombs
+
+    /// A JPEG whose frame header says 64250x64250 (a 16x16 JPEG with its
+    /// SOF patched: well under 1 KB), a real 20000x20000 PNG (1-bit, made by
+    /// `vips black`, 48 KB) and a PNG whose IHDR alone claims 20000x20000:
+    /// each `rejected`/`too-large` with the default --max-pixels, from the
+    /// header: the run, with one good image beside them, takes well under
+    /// 2 s and 120 MB of peak memory (wait4's ru_maxrss), about what a run
+    /// of the good image alone costs. With only the bombs: 66, nothing
+    /// written, a warning line per bomb and the exit's line last.
+    func testDecompressionBombsAreRejectedFromTheHeaderCheaply() throws {
+        let small = image(palette[0], width: 16, height: 16, suffix: ".jpg")
+        let jpegBomb = Fixture.jpeg(small, claiming: 64250, 64250)
+        XCTAssertLessThan(jpegBomb.count, 1024, "a bomb of under 1 KB")
+        makeFolder("bombs")
+        write(jpegBomb, to: "bombs/jpeg-64250.jpg")
+        try vipsTool(["vips", "black", path("bombs/real-20000.png") + "[bitdepth=1,compression=9]", "20000", "20000"])
+        write(Fixture.hugeHeaderPNG(width: 20000, height: 20000), to: "bombs/header-20000.png")
+        let header = try ImageFile.header(bytes: contents("bombs/real-20000.png")!)
+        XCTAssertEqual([header.width, header.height], [20000, 20000], "the PNG really is 20000x20000")
+        makeFolder("good")
+        writeImage(palette[1], to: "good/a.png")
+
+        let baseline = try measuredCollage(["good", "--json", "-o", "baseline.png"], timeout: 30)
+        XCTAssertEqual(baseline.result.status, 0, baseline.result.summary)
+        let run = try measuredCollage(["bombs", "good", "--json", "-o", "out.png"], timeout: 30)
+        XCTAssertEqual(run.result.status, 0, run.result.summary)
+        let all = jsonEvents(run.result)
+        for name in ["bombs/jpeg-64250.jpg", "bombs/real-20000.png", "bombs/header-20000.png"] {
+            XCTAssertEqual(verdicts(all, name), ["rejected:too-large"], name)
+        }
+        XCTAssertEqual(events(all, "written").first?["images"] as? [String], ["good/a.png"])
+        XCTAssertLessThan(run.result.elapsed, 2, "rejected in milliseconds")
+        XCTAssertLessThan(run.maxRSSMegabytes, 120, "no pixel of a bomb is held in memory")
+        XCTAssertLessThan(run.maxRSSMegabytes, baseline.maxRSSMegabytes + 20, "about the cost of the good image alone")
+        print("bombs: \(String(format1: run.result.elapsed)) s, peak \(Int(run.maxRSSMegabytes)) MB "
+              + "(the good image alone: \(String(format1: baseline.result.elapsed)) s, \(Int(baseline.maxRSSMegabytes)) MB)")
+
+        let only = try measuredCollage(["bombs", "-o", "none.png"], timeout: 30)
+        XCTAssertEqual(only.result.status, 66, only.result.summary)
+        XCTAssertEqual(only.result.stdout, [])
+        XCTAssertEqual(only.result.stderrLines.count, 4, only.result.summary)
+        XCTAssertTrue(only.result.stderrLines.last?.contains("no eligible image found (3 rejected)") == true,
+                      only.result.summary)
+        XCTAssertLessThan(only.maxRSSMegabytes, 120)
+        XCTAssertFalse(exists("none.png"))
+    }
+
+    /// --max-pixels is the limit, compared with width x height: a 64x48
+    /// image (3072 pixels) is too large for 3071 and fine for 3072.
+    func testMaxPixelsIsTheLimit() throws {
+        makeFolder("in")
+        writeImage(palette[0], to: "in/a.png")
+        let over = try collage(["in", "--max-pixels", "3071", "--json", "-o", "out.png"])
+        XCTAssertEqual(over.status, 66, over.summary)
+        XCTAssertEqual(verdicts(jsonEvents(over), "in/a.png"), ["rejected:too-large"])
+        let exact = try collage(["in", "--max-pixels", "3072", "--json", "-o", "out.png"])
+        XCTAssertEqual(exact.status, 0, exact.summary)
+        XCTAssertEqual(verdicts(jsonEvents(exact), "in/a.png"), ["accepted"])
+    }
+
+    /// A 17000x16 strip (red, green, blue thirds) is landscape: used with
+    /// or without --allow-portrait, its centre (green) fills the tile, and
+    /// the run takes under 3 s and 120 MB. Its 16x17000 twin is used with
+    /// --allow-portrait, as cheaply.
+    func testExtremeAspectRatioIsUsedQuicklyInBoundedMemory() throws {
+        let thirds = [RGB(red: 255, green: 0, blue: 0), RGB(red: 0, green: 255, blue: 0), RGB(red: 0, green: 0, blue: 255)]
+        let wide = PixelBuffer(width: 17000, height: 16) { x, _ in thirds[min(2, x * 3 / 17000)] }
+        let tall = PixelBuffer(width: 16, height: 17000) { _, y in thirds[min(2, y * 3 / 17000)] }
+        write(try Encoder.encode(wide, suffix: ".png").bytes, to: "wide.png")
+        write(try Encoder.encode(tall, suffix: ".png").bytes, to: "tall.png")
+        for (input, options) in [("wide.png", [String]()), ("wide.png", ["--allow-portrait"]),
+                                 ("tall.png", ["--allow-portrait"])] {
+            let run = try measuredCollage([input, "--json", "-o", "out.png"] + options, timeout: 30)
+            let what = "\(input) \(options.joined(separator: " "))"
+            XCTAssertEqual(run.result.status, 0, "\(what)\n\(run.result.summary)")
+            XCTAssertEqual(events(jsonEvents(run.result), "written").first?["images"] as? [String], [input], what)
+            XCTAssertLessThan(run.result.elapsed, 3, what)
+            XCTAssertLessThan(run.maxRSSMegabytes, 120, what)
+            print("\(what): \(String(format1: run.result.elapsed)) s, peak \(Int(run.maxRSSMegabytes)) MB")
+            guard let picture = decoded("out.png") else { continue }
+            XCTAssertEqual([picture.width, picture.height], [1200, 800])
+            for (x, y) in [(600, 400), (5, 5), (1194, 794)] {
+                XCTAssertLessThanOrEqual(picture.pixel(x: x, y: y).distance(to: thirds[1]), 10,
+                                         "\(what): the centre of the strip fills the tile at (\(x),\(y))")
+            }
+        }
+        let withoutFlag = try collage(["tall.png", "-o", "out.png"])
+        XCTAssertEqual(withoutFlag.status, 66, "the tall strip is a portrait\n\(withoutFlag.summary)")
+    }
+
+    /// Extreme strips with an EXIF orientation take the same cropped path.
+    /// A 17000x16 JPEG, orientation 6, whose top half is red and bottom half
+    /// blue: shown turned a quarter clockwise (with --allow-portrait), the
+    /// tile's right half is red and its left half blue. A 30000x3000 JPEG,
+    /// orientation 6 (found by the fuzz test as a 65195x1024 one that cost
+    /// 250 MB): used in under 3 s and 200 MB, where turning the whole image
+    /// upright first held every pixel of it (about 330 MB).
+    func testExtremeStripsWithEXIFOrientation() throws {
+        let red = RGB(red: 255, green: 0, blue: 0), blue = RGB(red: 0, green: 0, blue: 255)
+        let halves = PixelBuffer(width: 17000, height: 16) { _, y in y < 8 ? red : blue }
+        write(try Encoder.encode(halves, suffix: ".jpg[Q=95]", orientation: 6).bytes, to: "halves.jpg")
+        let run = try measuredCollage(["halves.jpg", "--allow-portrait", "--json", "-o", "halves.png"], timeout: 30)
+        XCTAssertEqual(run.result.status, 0, run.result.summary)
+        XCTAssertEqual(events(jsonEvents(run.result), "accepted").first?["width"] as? Int, 16, "displayed 16 wide")
+        if let picture = decoded("halves.png") {
+            for (x, y, colour) in [(150, 400, blue), (450, 100, blue), (750, 700, red), (1050, 400, red)] {
+                XCTAssertLessThanOrEqual(picture.pixel(x: x, y: y).distance(to: colour), 40,
+                                         "(\(x),\(y)) is \(picture.pixel(x: x, y: y)), expected \(colour)")
+            }
+        }
+
+        try vipsTool(["vips", "black", path("black.jpg"), "30000", "3000", "--bands", "3"])
+        let tiff: [UInt8] = b("II") + [0x2A, 0, 8, 0, 0, 0, 1, 0] + [0x12, 0x01, 3, 0, 1, 0, 0, 0, 6, 0, 0, 0] + [0, 0, 0, 0]
+        write(Fixture.jpeg(contents("black.jpg")!, insertingAPP1: b("Exif") + [0, 0] + tiff), to: "turned.jpg")
+        let big = try measuredCollage(["turned.jpg", "--allow-portrait", "--json", "-o", "turned.png"], timeout: 30)
+        XCTAssertEqual(big.result.status, 0, big.result.summary)
+        XCTAssertEqual(events(jsonEvents(big.result), "accepted").first?["orientation"] as? Int, 6)
+        XCTAssertLessThan(big.result.elapsed, 3)
+        XCTAssertLessThan(big.maxRSSMegabytes, 200, "the strip is not held whole in memory to be turned")
+        print("30000x3000, orientation 6: \(String(format1: big.result.elapsed)) s, peak \(Int(big.maxRSSMegabytes)) MB")
+        if let picture = decoded("turned.png") { XCTAssertEqual(picture.pixel(x: 600, y: 400), .black) }
+    }
+
+    // MARK: - Odd but valid images
+
+    /// One collage of six odd images: a CMYK JPEG, a greyscale JPEG, a
+    /// 16-bit PNG with a half-transparent alpha channel, a palette PNG, an
+    /// animated GIF (cyan then magenta) and a plain JPEG. All six are used,
+    /// the collage decodes, each tile's colour is what its image shows in
+    /// sRGB: the CMYK red close to red, the grey as grey, the alpha blue
+    /// flattened on the white background, the GIF's first frame.
+    func testOddButValidImagesMakeOneCollage() throws {
+        makeFolder("src")
+        makeFolder("in")
+        let red = RGB(red: 255, green: 0, blue: 0), grey = RGB(red: 90, green: 90, blue: 90)
+        let blue = RGB(red: 0, green: 0, blue: 255), yellow = RGB(red: 255, green: 255, blue: 0)
+        let cyan = RGB(red: 0, green: 255, blue: 255), magenta = RGB(red: 255, green: 0, blue: 255)
+        let green = RGB(red: 0, green: 128, blue: 0)
+        writeImage(red, to: "src/red.png")
+        writeImage(grey, to: "src/grey.png")
+        writeImage(blue, to: "src/blue.png")
+        writeImage(yellow, to: "src/yellow.png")
+        try vipsTool(["vips", "colourspace", path("src/red.png"), path("in/1-cmyk.jpg"), "cmyk"])
+        try vipsTool(["vips", "colourspace", path("src/grey.png"), path("in/2-grey.jpg"), "b-w"])
+        try vipsTool(["vips", "bandjoin_const", path("src/blue.png"), path("src/blue-alpha.v"), "128"])
+        try vipsTool(["vips", "colourspace", path("src/blue-alpha.v"), path("in/3-deep-alpha.png"), "rgb16"])
+        try vipsTool(["vips", "pngsave", path("src/yellow.png"), path("in/4-palette.png"), "--palette"])
+        write(Fixture.animatedGIF(width: 64, height: 48, frames: [cyan, magenta]), to: "in/5-animated.gif")
+        writeImage(green, to: "in/6-plain.jpg", suffix: ".jpg")
+
+        // The fixtures are what they say.
+        let described = try vipsTool(["vipsheader", "-a", path("in/1-cmyk.jpg"), path("in/2-grey.jpg"),
+                                      path("in/3-deep-alpha.png")]).stdoutText
+        XCTAssertTrue(described.contains("4 bands, cmyk"), described)
+        XCTAssertTrue(described.contains("1 band, b-w"), described)
+        XCTAssertTrue(described.contains("ushort, 4 bands"), described)
+        let palettePNG = contents("in/4-palette.png")!
+        XCTAssertEqual(palettePNG[25], 3, "colour type 3: a palette PNG")
+        let pages = try vipsTool(["vipsheader", "-f", "n-pages", path("in/5-animated.gif")]).stdoutText
+        XCTAssertEqual(pages.trimmingCharacters(in: .whitespacesAndNewlines), "2", "two frames")
+
+        let result = try collage(["in", "--json", "-o", "out.png"], timeout: 30)
+        XCTAssertEqual(result.status, 0, result.summary)
+        XCTAssertEqual(result.stderr, [], result.summary)
+        let all = jsonEvents(result)
+        let names = ["1-cmyk.jpg", "2-grey.jpg", "3-deep-alpha.png", "4-palette.png", "5-animated.gif", "6-plain.jpg"]
+        XCTAssertEqual(events(all, "written").first?["images"] as? [String], names.map { "in/" + $0 })
+        XCTAssertEqual(events(all, "accepted").compactMap { field($0, "format") },
+                       ["jpeg", "jpeg", "png", "png", "gif", "jpeg"])
+        guard let picture = decoded("out.png") else { return }
+        XCTAssertEqual([picture.width, picture.height], [1200, 800])
+        let expected: [(RGB, Int)] = [(red, 60), (grey, 8), (RGB(red: 127, green: 127, blue: 255), 8),
+                                      (yellow, 4), (cyan, 4), (green, 12)]
+        for (index, tile) in grid(6).enumerated() {
+            let seen = picture.pixel(x: tile.x + tile.w / 2, y: tile.y + tile.h / 2)
+            XCTAssertLessThanOrEqual(seen.distance(to: expected[index].0), expected[index].1,
+                                     "\(names[index]): the tile is \(seen), expected about \(expected[index].0)")
+            print("\(names[index]): tile centre \(seen)")
+        }
+    }
+}

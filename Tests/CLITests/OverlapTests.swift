@@ -1,0 +1,115 @@
+import Foundation
+import Glibc
+import Vips
+import XCTest
+
+/// Issue 4, overlapping runs (README, "For cron"): two runs writing the same
+/// output take turns on `.NAME.collage-lock`; the one that waits says so,
+/// both end well, the output is whole whenever it is looked at, and no lock
+/// or temporary file is left. A waiting run still stops on SIGTERM/SIGINT.
+final class OverlapTests: CLITestCase {
+    /// Six slow images (3000x2000 noise) for 2400x1600 PNG collages: a run
+    /// takes a second or more here.
+    private func makeSlowInputs() throws {
+        makeFolder("in")
+        write(try ExitStatusTests.bigNoisyJPEG(), to: "in/0.jpg")
+        for index in 1..<6 { hardLink("in/0.jpg", b("in/\(index).jpg")) }
+    }
+
+    private let arguments = ["in", "--size", "2400x1600", "-o", "out.png"]
+
+    /// Two runs started together (a previous, complete out.png in place).
+    /// While they run, out.png is read every few milliseconds and every
+    /// different version decodes to a whole 2400x1600 image. Exactly one of
+    /// them printed the "waiting for another collage run" notice (and only
+    /// that on stderr); both exit 0 and print out.png; afterwards only the
+    /// inputs and out.png are left: no lock, no temporary file.
+    func testTwoRunsAtOnceTakeTurns() throws {
+        try makeSlowInputs()
+        let old = image(palette[3], width: 2400, height: 1600, suffix: ".png")
+        write(old, to: "out.png")
+        let first = try start(arguments)
+        let second = try start(arguments)
+        var samples = 0
+        var versions: [[UInt8]] = [old]
+        var broken: [String] = []
+        while true {
+            first.pump(until: monotonicNow() + 0.002)
+            second.pump(until: monotonicNow() + 0.002)
+            let bothDone = first.hasExited && second.hasExited
+            if let bytes = contents("out.png") {
+                samples += 1
+                if bytes != versions.last! {
+                    versions.append(bytes)
+                    if let picture = try? ImageFile.decode(bytes: bytes) {
+                        if picture.width != 2400 || picture.height != 1600 { broken.append("\(picture.width)x\(picture.height)") }
+                    } else {
+                        broken.append("a version of \(bytes.count) bytes does not decode")
+                    }
+                }
+            } else {
+                broken.append("out.png was missing")
+            }
+            if bothDone || monotonicNow() - first.started > 120 { break }
+            usleep(5000)
+        }
+        let results = [first.wait(timeout: 120), second.wait(timeout: 120)]
+        print("overlapping runs: \(samples) samples, \(versions.count - 1) new versions, "
+              + results.map { "\(String(format1: $0.elapsed)) s" }.joined(separator: " and "))
+        XCTAssertEqual(broken, [], "out.png was whole at every sample")
+        XCTAssertGreaterThanOrEqual(versions.count, 2, "a new collage replaced the old one")
+        for result in results {
+            XCTAssertEqual(result.status, 0, result.summary)
+            XCTAssertEqual(result.stdoutText, "out.png\n", result.summary)
+        }
+        let waiters = results.filter { $0.stderrText.contains("waiting for another collage run") }
+        XCTAssertEqual(waiters.count, 1, "one run waited for the other\n\(results.map(\.summary).joined(separator: "\n"))")
+        XCTAssertEqual(waiters.first?.stderrLines.count, 1, "the notice is its only line")
+        XCTAssertEqual(results.filter { $0.stderr.isEmpty }.count, 1, "the other said nothing")
+        XCTAssertEqual(listingText(), ["in", "out.png"], "no lock or temporary file left")
+        if let picture = decoded("out.png") { XCTAssertEqual([picture.width, picture.height], [2400, 1600]) }
+    }
+
+    /// A run waiting for the lock gets SIGTERM (then another SIGINT): it
+    /// exits 143 (130) within a second (it polls every 50 ms), writes nothing (no `written`
+    /// event, the summary's status), and the run holding the lock ends well.
+    func testWaitingRunStopsOnSignalWithoutWriting() throws {
+        try makeSlowInputs()
+        for (signal, status) in [(SIGTERM, Int32(143)), (SIGINT, Int32(130))] {
+            let holder = try start(arguments + ["--json"])
+            XCTAssertTrue(holder.awaitEvent { field($0, "event") == "accepted" }, "the first run holds the lock")
+            let waiter = try start(arguments + ["--json"])
+            XCTAssertTrue(waiter.awaitEvent(timeout: 30) { field($0, "event") == "notice" }, "the second run waits")
+            let sent = monotonicNow()
+            waiter.send(signal)
+            let stopped = waiter.wait(timeout: (sent - waiter.started) + 10)
+            let latency = monotonicNow() - sent
+            print("waiting run, signal \(signal): stopped \(Int(latency * 1000)) ms after it")
+            XCTAssertEqual(stopped.status, status, stopped.summary)
+            XCTAssertLessThan(latency, 1.0, "a waiting run stops at once (it polls the lock every 50 ms)")
+            let all = jsonEvents(stopped)
+            XCTAssertTrue((events(all, "notice").first?["message"] as? String ?? "").contains("waiting for another collage run"))
+            XCTAssertEqual(events(all, "written").count, 0, "the waiting run wrote nothing")
+            XCTAssertEqual(all.last?["status"] as? Int, Int(status))
+            XCTAssertEqual(stopped.stderrLines.count, 2, "the notice, then the one line of the exit\n\(stopped.summary)")
+            let held = holder.wait(timeout: 120)
+            XCTAssertEqual(held.status, 0, held.summary)
+            XCTAssertEqual(listingText(), ["in", "out.png"], "no lock or temporary file left")
+        }
+    }
+
+    /// The kernel drops the lock of a run killed with SIGKILL: the lock file
+    /// it leaves does not make the next run wait, and that run removes it.
+    func testLockOfAKilledRunDoesNotBlock() throws {
+        try makeSlowInputs()
+        let killed = try start(arguments + ["--json"])
+        XCTAssertTrue(killed.awaitEvent { field($0, "event") == "accepted" })
+        XCTAssertTrue(exists(".out.png.collage-lock"), "the lock file is beside the output")
+        killed.send(SIGKILL)
+        XCTAssertEqual(killed.wait(timeout: 30).signal, SIGKILL)
+        XCTAssertTrue(exists(".out.png.collage-lock"), "a killed run leaves its lock file")
+        let next = try collage(arguments, timeout: 120)
+        assertSuccess(next, stdout: "out.png\n")  // no "waiting" notice on stderr
+        XCTAssertEqual(listingText(), ["in", "out.png"])
+    }
+}
