@@ -29,6 +29,7 @@ enum CollageCLI {
         configuration.background = OptionValues.colour(options.background)!
         configuration.jobs = options.jobs ?? CollageConfiguration.defaultJobs
         configuration.maxPixels = options.maxPixels
+        configuration.decodeMemoryBudget = options.decodeMemory << 20
         configuration.quality = options.quality
         configuration.requireEven = options.requireEven
         configuration.dryRun = options.dryRun

@@ -46,6 +46,11 @@ struct CollageOptions: ParsableArguments {
     @Option(help: ArgumentHelp("Images decoded at once (default: the number of cores).", valueName: "N"))
     var jobs: Int?
 
+    @Option(help: ArgumentHelp("Memory the decodes running at once may hold, by their headers' estimate (default 96). "
+                               + "Giant progressive JPEGs take turns within it; raise it for speed where memory is plentiful.",
+                               valueName: "MiB"))
+    var decodeMemory: Int = 96
+
     @Option(help: ArgumentHelp("Reject images with more pixels than this, from the header, before decoding.",
                                valueName: "N"))
     var maxPixels: Int = 268_402_689
@@ -89,6 +94,9 @@ struct CollageOptions: ParsableArguments {
             throw ValidationError("--background takes a colour name, #rrggbb or r,g,b; not '\(background)'")
         }
         if let jobs, jobs < 1 { throw ValidationError("--jobs must be at least 1, not \(jobs)") }
+        guard (16...1_048_576).contains(decodeMemory) else {
+            throw ValidationError("--decode-memory must be 16 to 1048576 MiB, not \(decodeMemory)")
+        }
         guard maxPixels >= 1 else { throw ValidationError("--max-pixels must be at least 1") }
         if let quality, !(1...100).contains(quality) {
             throw ValidationError("--quality must be 1 to 100, not \(quality)")

@@ -56,6 +56,21 @@ final class OrderedWindowTests: XCTestCase {
         _ = (fourth, fifth)
     }
 
+    func testLookaheadWorksAheadOfDemandUpToTheWindow() {
+        var window = OrderedWindow<Int>(limit: 2, lookahead: 2)
+        XCTAssertEqual(window.upstreamRequest(), 0, "no demand, nothing ahead of it either")
+        window.downstreamRequested(.max(1))
+        XCTAssertEqual(window.upstreamRequest(), 2, "one demanded, one ahead; two decoders")
+        let a = window.received(), b = window.received()
+        window.transformed(a, 1)
+        window.transformed(b, 2)
+        XCTAssertEqual(window.upstreamRequest(), 1, "demand 1 + lookahead 2 = 3 in the window")
+        XCTAssertEqual(window.nextEmission(), 1)
+        window.emitted(additional: .none)
+        XCTAssertNil(window.nextEmission(), "2 waits for demand")
+        XCTAssertEqual(window.upstreamRequest(), 0, "no demand: the window (2 and the one asked for) is full")
+    }
+
     func testHoldsResultsWhileDownstreamHasNoDemand() {
         var window = OrderedWindow<Int>(limit: 2)
         window.downstreamRequested(.max(1))
@@ -147,8 +162,9 @@ final class OrderedWindowTests: XCTestCase {
         var random = SplitMix64(seed: 0xC011A6E)
         for round in 0..<300 {
             let limit = Int.random(in: 1...4, using: &random)
+            let lookahead = Int.random(in: 0...2, using: &random)
             let total = Int.random(in: 0...25, using: &random)
-            var window = OrderedWindow<Int>(limit: limit)
+            var window = OrderedWindow<Int>(limit: limit, lookahead: lookahead)
             var demanded = 0  // finite demand given so far
             var sent = 0  // values upstream has sent
             var outstanding = 0  // asked of upstream, not yet sent
@@ -189,8 +205,8 @@ final class OrderedWindowTests: XCTestCase {
                 }
                 // Invariants, after every step.
                 XCTAssertLessThanOrEqual(window.inFlight, limit, "round \(round): more in flight than the limit")
-                XCTAssertLessThanOrEqual(window.window + emitted.count, demanded,
-                                         "round \(round): more in flight than downstream asked for")
+                XCTAssertLessThanOrEqual(window.window + emitted.count, demanded + lookahead,
+                                         "round \(round): more in flight than downstream asked for, plus the window")
                 XCTAssertEqual(emitted, Array(0..<emitted.count), "round \(round): out of order")
                 XCTAssertLessThanOrEqual(emitted.count, demanded, "round \(round): emitted beyond demand")
             }

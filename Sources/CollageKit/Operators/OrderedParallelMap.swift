@@ -5,14 +5,15 @@ import Synchronization
 extension Publisher where Failure == Never {
     /// Transforms values on `workers`, at most `maxConcurrent` at once, and
     /// emits the results in input order on `queue`, whatever order they
-    /// finish in. Values are requested of upstream only against downstream
-    /// demand, so the number in flight is bounded by both.
+    /// finish in. Values are requested of upstream against downstream
+    /// demand plus at most `lookahead` more (the window), so what is in
+    /// flight is bounded by both.
     public func orderedParallelMap<Result>(
-        maxConcurrent: Int, workers: DispatchQueue, queue: DispatchQueue,
+        maxConcurrent: Int, lookahead: Int = 0, workers: DispatchQueue, queue: DispatchQueue,
         _ transform: @escaping (Output) -> Result
     ) -> Publishers.OrderedParallelMap<Self, Result> {
-        Publishers.OrderedParallelMap(upstream: self, maxConcurrent: maxConcurrent, workers: workers,
-                                      queue: queue, transform: transform)
+        Publishers.OrderedParallelMap(upstream: self, maxConcurrent: maxConcurrent, lookahead: lookahead,
+                                      workers: workers, queue: queue, transform: transform)
     }
 }
 
@@ -22,6 +23,7 @@ extension Publishers {
 
         public let upstream: Upstream
         public let maxConcurrent: Int
+        public let lookahead: Int
         public let workers: DispatchQueue
         public let queue: DispatchQueue
         public let transform: (Upstream.Output) -> Output
@@ -54,7 +56,7 @@ extension Publishers.OrderedParallelMap {
         private let transform: (Upstream.Output) -> Output
 
         init(downstream: Downstream, publisher: Publishers.OrderedParallelMap<Upstream, Output>) {
-            self.state = Mutex(State(window: OrderedWindow(limit: publisher.maxConcurrent)))
+            self.state = Mutex(State(window: OrderedWindow(limit: publisher.maxConcurrent, lookahead: publisher.lookahead)))
             self.downstream = downstream
             self.workers = publisher.workers
             self.queue = publisher.queue

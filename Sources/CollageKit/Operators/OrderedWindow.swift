@@ -6,13 +6,17 @@ import OpenCombine
 ///
 /// The window is everything asked of upstream and not yet emitted: values
 /// requested but not arrived, values being transformed, results waiting for
-/// their turn. It never exceeds the downstream demand: nothing is
-/// transformed ahead of what downstream asked for. Of it, at most `limit`
+/// their turn. It never exceeds the downstream demand plus `lookahead`: at
+/// most that many values are transformed ahead of what downstream asked for
+/// (the decode window), so that the decoders are not idle while the last
+/// image of a sheet finishes or while a sheet is written; once the window is
+/// full nothing more is asked of upstream. Of the window, at most `limit`
 /// are requested or being transformed at once; a result that waits for an
 /// earlier, slower one does not hold a slot, so one big image does not stall
 /// the other decoders. (Unlimited demand is treated as `2 * limit`.)
 struct OrderedWindow<Value> {
     let limit: Int
+    let lookahead: Int
     private(set) var demand: Subscribers.Demand = .none
     private(set) var requested = 0
     private(set) var running = 0
@@ -20,11 +24,14 @@ struct OrderedWindow<Value> {
     private var nextIn = 0
     private var nextOut = 0
     private(set) var upstreamFinished = false
+    /// Nothing is worked on ahead before downstream first asks for something.
+    private var asked = false
     private(set) var completed = false
 
-    init(limit: Int) {
-        precondition(limit >= 1)
+    init(limit: Int, lookahead: Int = 0) {
+        precondition(limit >= 1 && lookahead >= 0)
         self.limit = limit
+        self.lookahead = lookahead
     }
 
     var waiting: Int { ready.count }
@@ -35,12 +42,13 @@ struct OrderedWindow<Value> {
     /// Downstream asked for more.
     mutating func downstreamRequested(_ more: Subscribers.Demand) {
         demand += more
+        if more > 0 { asked = true }
     }
 
     /// How many values to request of upstream now (and counts them as requested).
     mutating func upstreamRequest() -> Int {
         guard !upstreamFinished, !completed else { return 0 }
-        let windowLimit = demand == .unlimited ? 2 * limit : (demand.max ?? 0)
+        let windowLimit = demand == .unlimited ? 2 * limit : (demand.max ?? 0) + (asked ? lookahead : 0)
         let count = max(0, min(limit - inFlight, windowLimit - window))
         requested += count
         return count

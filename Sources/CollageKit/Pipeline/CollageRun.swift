@@ -196,15 +196,21 @@ public final class CollageRun: @unchecked Sendable {
         }
         let decode = Decode(tileWidth: full.tileWidth, tileHeight: full.tileHeight,
                             background: configuration.background,
-                            budget: DecodeBudget(limit: configuration.decodeMemoryBudget),
-                            keepsFile: Decode.canKeepFiles(cap + configuration.jobs))
-        let instrumentation = instrumentation
+                            budget: DecodeBudget(limit: configuration.decodeMemoryBudget, slots: configuration.jobs),
+                            instrumentation: instrumentation,
+                            keepsFile: Decode.canKeepFiles(cap + 2 * configuration.jobs + 1))
 
         let tiles = Publishers.Pull { walk }
             .compactMap { probe($0) }
-            .orderedParallelMap(maxConcurrent: configuration.jobs, workers: workers, queue: queue) { image in
-                instrumentation.decoding { decode(image) }
-            }
+            // With --sheets, the decode window: up to `jobs` images ahead of the
+            // sheet asked for, so no decoder idles while a sheet's last image
+            // or the sheet's save runs. While a sheet is written only those
+            // may finish; nothing more is scanned until the sink resumes.
+            // Without --sheets there is no next sheet to work ahead for.
+            // One more dispatched than `jobs`: the budget lets at most `jobs` run.
+            .orderedParallelMap(maxConcurrent: configuration.jobs + 1,
+                                lookahead: configuration.sheets ? configuration.jobs : 0,
+                                workers: workers, queue: queue) { decode($0) }
             .compactMap { [unowned self] result -> DecodedTile? in
                 switch result {
                 case .success(let tile): return tile

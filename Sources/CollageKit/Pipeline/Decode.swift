@@ -18,16 +18,22 @@ struct Decode {
     let tileWidth: Int
     let tileHeight: Int
     let background: RGB
-    /// Shared by the decodes of a run: big progressive images take turns.
+    /// Shared by the decodes of a run: at most `jobs` run, and big
+    /// progressive images take turns.
     var budget: DecodeBudget? = nil
+    /// Counts the decodes running (inside the budget, so a decode waiting
+    /// for memory is not counted as running).
+    var instrumentation: RunInstrumentation? = nil
     /// Whether the tile keeps its image's file open (see `DecodedTile.file`).
     var keepsFile = true
 
     func callAsFunction(_ image: AcceptedImage) -> Result<DecodedTile, DecodeFailure> {
         do {
             let decode = {
-                try ImageFile.tile(descriptor: image.file.descriptor, width: tileWidth, height: tileHeight,
-                                   background: background, header: image.header)
+                try (instrumentation?.decoding ?? { try $0() }) {
+                    try ImageFile.tile(descriptor: image.file.descriptor, width: tileWidth, height: tileHeight,
+                                       background: background, header: image.header)
+                }
             }
             let pixels = try budget.map { try $0.withBudget(image.header.decodeBytes, decode) } ?? decode()
             return .success(DecodedTile(path: image.path, header: image.header, pixels: pixels,

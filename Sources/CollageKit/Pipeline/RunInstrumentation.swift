@@ -21,12 +21,12 @@ final class RunInstrumentation: @unchecked Sendable {
 
     func scanned() { counts.withLock { $0.scanned += 1 } }
 
-    func decoding<R>(_ body: () -> R) -> R {
+    func decoding<R>(_ body: () throws -> R) rethrows -> R {
         counts.withLock { counts in
             counts.decoding += 1
             counts.peakDecoding = max(counts.peakDecoding, counts.decoding)
         }
         defer { counts.withLock { $0.decoding -= 1 } }
-        return body()
+        return try body()
     }
 }
