@@ -36,12 +36,14 @@ let package = Package(
                                          .product(name: "Logging", package: "swift-log")],
                           path: "Sources/collage",
                           swiftSettings: [.swiftLanguageMode(.v5)]),
-        .testTarget(name: "VipsTests", dependencies: ["Vips"], path: "Tests/VipsTests",
+        .target(name: "CollageTestSupport", dependencies: ["Vips"], path: "Tests/TestSupport",
+                swiftSettings: [.swiftLanguageMode(.v5)]),
+        .testTarget(name: "VipsTests", dependencies: ["Vips", "CollageTestSupport"], path: "Tests/VipsTests",
                     swiftSettings: [.swiftLanguageMode(.v5)]),
-        .testTarget(name: "CollageKitTests", dependencies: ["CollageKit", "Vips", "OpenCombine"],
+        .testTarget(name: "CollageKitTests", dependencies: ["CollageKit", "Vips", "OpenCombine", "CollageTestSupport"],
                     path: "Tests/CollageKitTests",
                     swiftSettings: [.swiftLanguageMode(.v5)]),
-        .testTarget(name: "CLITests", dependencies: ["Vips"], path: "Tests/CLITests",
+        .testTarget(name: "CLITests", dependencies: ["Vips", "CollageTestSupport"], path: "Tests/CLITests",
                     swiftSettings: [.swiftLanguageMode(.v5)]),
     ]
 )

@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import Vips
+import CollageTestSupport
 import XCTest
 
 /// Issue 4, fuzzing: a few hundred files mutated from the sample photos and

@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import Vips
+import CollageTestSupport
 import XCTest
 
 // Helpers of the hardening tests (issue 4): a child's peak memory, standard
@@ -8,40 +9,12 @@ import XCTest
 // run still going, special files, and hand-made image bytes (broken,
 // bombs, odd formats, other formats in disguise).
 
-// MARK: - A deterministic PRNG
-
-/// SplitMix64 (Steele, Lea, Flood 2014): a fixed seed gives the same
-/// sequence on every machine, so a fuzz failure can be reproduced.
-struct SplitMix64 {
-    private var state: UInt64
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-
-    /// A number in 0..<bound (bound > 0).
-    mutating func below(_ bound: Int) -> Int {
-        precondition(bound > 0)
-        return Int(next() % UInt64(bound))
-    }
-
-    /// A number in range.
-    mutating func within(_ range: ClosedRange<Int>) -> Int {
-        range.lowerBound + below(range.count)
-    }
-}
-
-// MARK: - Peak memory of a child
+// MARK: - Peak memory of a child (the seeded PRNG is CollageTestSupport's)
 
 /// How a run ended, and the most memory it held.
 struct MeasuredResult {
     var result: ProcessResult
-    /// Peak resident set size of the child, from wait4's rusage (ru_maxrss), in KiB.
+    /// Peak resident set size of the child (VmHWM sampled while it ran), in KiB.
     var maxRSSKilobytes: Int
     var maxRSSMegabytes: Double { Double(maxRSSKilobytes) / 1024 }
 }
@@ -249,15 +222,7 @@ enum Fixture {
 
     /// A PNG whose header claims `width` x `height` with one tiny IDAT.
     static func hugeHeaderPNG(width: UInt32, height: UInt32) -> [UInt8] {
-        func chunk(_ type: String, _ data: [UInt8]) -> [UInt8] {
-            let body = Array(type.utf8) + data
-            return be32(UInt32(data.count)) + body + be32(crc32(body[...]))
-        }
-        let idat: [UInt8] = [0x78, 0x01, 0x01, 0x01, 0x00, 0xFE, 0xFF, 0x00, 0x00, 0x01, 0x00, 0x01]
-        return [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
-            + chunk("IHDR", be32(width) + be32(height) + [8, 2, 0, 0, 0])
-            + chunk("IDAT", idat)
-            + chunk("IEND", [])
+        CollageTestSupport.hugeHeaderPNG(width: width, height: height)
     }
 
     // MARK: JPEG
@@ -300,67 +265,13 @@ enum Fixture {
 
     // MARK: GIF, PDF, and things that are not images
 
-    /// A GIF89a with one frame per colour (see VipsTests' VipsTestSupport).
+    /// A GIF89a with one frame per colour.
     static func animatedGIF(width: Int, height: Int, frames: [RGB]) -> [UInt8] {
-        precondition(frames.count <= 128)
-        func le16(_ value: Int) -> [UInt8] { [UInt8(value & 0xff), UInt8(value >> 8)] }
-        var gif = Array("GIF89a".utf8) + le16(width) + le16(height)
-        gif += [0xF6, 0, 0]
-        var table = [UInt8](repeating: 0, count: 128 * 3)
-        for (index, colour) in frames.enumerated() {
-            table[index * 3] = colour.red
-            table[index * 3 + 1] = colour.green
-            table[index * 3 + 2] = colour.blue
-        }
-        gif += table
-        gif += [0x21, 0xFF, 0x0B] + Array("NETSCAPE2.0".utf8) + [0x03, 0x01, 0x00, 0x00, 0x00]
-        for index in frames.indices {
-            gif += [0x21, 0xF9, 0x04, 0x00, 0x0A, 0x00, 0x00, 0x00]
-            gif += [0x2C] + le16(0) + le16(0) + le16(width) + le16(height) + [0x00]
-            gif += [7]
-            var codes: [UInt8] = []
-            for pixel in 0..<(width * height) {
-                if pixel % 100 == 0 { codes.append(128) }
-                codes.append(UInt8(index))
-            }
-            codes.append(129)
-            var start = 0
-            while start < codes.count {
-                let end = min(start + 255, codes.count)
-                gif.append(UInt8(end - start))
-                gif += codes[start..<end]
-                start = end
-            }
-            gif.append(0)
-        }
-        gif.append(0x3B)
-        return gif
+        CollageTestSupport.animatedGIF(width: width, height: height, frames: frames)
     }
 
-    /// A one-page PDF with a filled blue rectangle, with a correct xref table.
-    static func pdf() -> [UInt8] {
-        let content = "0 0 1 rg 0 0 400 300 re f\n"
-        let objects = [
-            "<< /Type /Catalog /Pages 2 0 R >>",
-            "<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
-            "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 400 300] /Contents 4 0 R >>",
-            "<< /Length \(content.utf8.count) >>\nstream\n\(content)endstream",
-        ]
-        var text = "%PDF-1.4\n"
-        var offsets: [Int] = []
-        for (index, object) in objects.enumerated() {
-            offsets.append(text.utf8.count)
-            text += "\(index + 1) 0 obj\n\(object)\nendobj\n"
-        }
-        let xref = text.utf8.count
-        text += "xref\n0 \(objects.count + 1)\n0000000000 65535 f \n"
-        for offset in offsets {
-            let digits = String(offset)
-            text += String(repeating: "0", count: 10 - digits.count) + digits + " 00000 n \n"
-        }
-        text += "trailer\n<< /Size \(objects.count + 1) /Root 1 0 R >>\nstartxref\n\(xref)\n%%EOF\n"
-        return Array(text.utf8)
-    }
+    /// A one-page PDF with a filled blue rectangle.
+    static func pdf() -> [UInt8] { minimalPDF(width: 400, height: 300) }
 
     /// A landscape SVG filled with one colour: libvips' svgload would render it.
     static func svg(_ colour: RGB) -> [UInt8] {

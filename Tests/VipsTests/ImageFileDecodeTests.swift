@@ -1,4 +1,5 @@
 import Foundation
+import CollageTestSupport
 import XCTest
 @testable import Vips
 
