@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import OpenCombine
+@_exported import CollageTestSupport
 import XCTest
 @testable import CollageKit
 @testable import Vips
@@ -106,39 +107,6 @@ func XCTAssertColour(_ actual: RGB, _ expected: RGB, tolerance: Int = 0, _ messa
                              "got \(actual), expected \(expected) ±\(tolerance) \(message())", file: file, line: line)
 }
 
-/// The four quadrant colours of a picture as a person sees it, upright.
-enum Marker {
-    static let topLeft = RGB(red: 220, green: 20, blue: 20)
-    static let topRight = RGB(red: 20, green: 200, blue: 20)
-    static let bottomLeft = RGB(red: 20, green: 20, blue: 220)
-    static let bottomRight = RGB(red: 230, green: 220, blue: 20)
-
-    static func displayed(_ x: Int, _ y: Int, _ width: Int, _ height: Int) -> RGB {
-        let left = x < width / 2, top = y < height / 2
-        return top ? (left ? topLeft : topRight) : (left ? bottomLeft : bottomRight)
-    }
-
-    /// Stored pixels that show the marker upright once EXIF `orientation`
-    /// (1-8) is applied, at the displayed size `dw` x `dh`.
-    static func stored(orientation: Int, displayedWidth dw: Int, displayedHeight dh: Int) -> PixelBuffer {
-        let (sw, sh) = orientation >= 5 ? (dh, dw) : (dw, dh)
-        return PixelBuffer(width: sw, height: sh) { sx, sy in
-            let (dx, dy): (Int, Int)
-            switch orientation {
-            case 1: (dx, dy) = (sx, sy)
-            case 2: (dx, dy) = (dw - 1 - sx, sy)
-            case 3: (dx, dy) = (dw - 1 - sx, dh - 1 - sy)
-            case 4: (dx, dy) = (sx, dh - 1 - sy)
-            case 5: (dx, dy) = (sy, sx)
-            case 6: (dx, dy) = (dw - 1 - sy, sx)
-            case 7: (dx, dy) = (dw - 1 - sy, dh - 1 - sx)
-            case 8: (dx, dy) = (sy, dh - 1 - sx)
-            default: preconditionFailure("orientation \(orientation)")
-            }
-            return displayed(dx, dy, dw, dh)
-        }
-    }
-}
 
 // MARK: - Publishers and subscribers
 

@@ -1,6 +1,7 @@
 // Test helpers shared by the three test targets: crafted files that no
 // encoder here writes (an animated GIF, a PDF, a "bomb" PNG header) and a
-// seeded random generator, so fuzzing and random interleavings repeat.
+// seeded random generator, so fuzzing and random interleavings repeat; and
+// the quadrant marker the orientation tests draw.
 import Vips
 
 /// A GIF89a with one frame per colour, each `width` x `height` of that one
@@ -115,5 +116,44 @@ public struct SplitMix64: RandomNumberGenerator {
     /// A number in range.
     public mutating func within(_ range: ClosedRange<Int>) -> Int {
         range.lowerBound + below(range.count)
+    }
+}
+
+/// The four quadrant colours of the picture a person sees, upright.
+public enum Marker {
+    public static let topLeft = RGB(red: 220, green: 20, blue: 20)
+    public static let topRight = RGB(red: 20, green: 200, blue: 20)
+    public static let bottomLeft = RGB(red: 20, green: 20, blue: 220)
+    public static let bottomRight = RGB(red: 230, green: 220, blue: 20)
+
+    /// The colour of displayed pixel (x, y) on a `width` x `height` picture.
+    public static func displayed(_ x: Int, _ y: Int, _ width: Int, _ height: Int) -> RGB {
+        let left = x < width / 2, top = y < height / 2
+        return top ? (left ? topLeft : topRight) : (left ? bottomLeft : bottomRight)
+    }
+
+    /// Stored pixels that, once EXIF `orientation` is applied, show the
+    /// marker upright at `displayedWidth` x `displayedHeight`. The mapping
+    /// is the EXIF definition of each orientation (where row 0 and column 0
+    /// of the stored image appear).
+    public static func stored(orientation: Int, displayedWidth dw: Int, displayedHeight dh: Int) -> PixelBuffer {
+        let swaps = orientation >= 5
+        let (sw, sh) = swaps ? (dh, dw) : (dw, dh)
+        // Invert: for each stored pixel, the displayed pixel it becomes.
+        return PixelBuffer(width: sw, height: sh) { sx, sy in
+            let (dx, dy): (Int, Int)
+            switch orientation {
+            case 1: (dx, dy) = (sx, sy)
+            case 2: (dx, dy) = (dw - 1 - sx, sy)                // column 0 is the right side
+            case 3: (dx, dy) = (dw - 1 - sx, dh - 1 - sy)       // turned half way
+            case 4: (dx, dy) = (sx, dh - 1 - sy)                // row 0 is the bottom
+            case 5: (dx, dy) = (sy, sx)                         // row 0 left side, column 0 top
+            case 6: (dx, dy) = (dw - 1 - sy, sx)                // row 0 right side, column 0 top
+            case 7: (dx, dy) = (dw - 1 - sy, dh - 1 - sx)       // row 0 right side, column 0 bottom
+            case 8: (dx, dy) = (sy, dh - 1 - sx)                // row 0 left side, column 0 bottom
+            default: preconditionFailure("orientation \(orientation)")
+            }
+            return displayed(dx, dy, dw, dh)
+        }
     }
 }

@@ -1,44 +1,7 @@
+import CollageTestSupport
 import XCTest
 @testable import Vips
 
-/// The four quadrant colours of the picture a person sees, upright.
-enum Marker {
-    static let topLeft = RGB(red: 220, green: 20, blue: 20)
-    static let topRight = RGB(red: 20, green: 200, blue: 20)
-    static let bottomLeft = RGB(red: 20, green: 20, blue: 220)
-    static let bottomRight = RGB(red: 230, green: 220, blue: 20)
-
-    /// The colour of displayed pixel (x, y) on a `width` x `height` picture.
-    static func displayed(_ x: Int, _ y: Int, _ width: Int, _ height: Int) -> RGB {
-        let left = x < width / 2, top = y < height / 2
-        return top ? (left ? topLeft : topRight) : (left ? bottomLeft : bottomRight)
-    }
-
-    /// Stored pixels that, once EXIF `orientation` is applied, show the
-    /// marker upright at `displayedWidth` x `displayedHeight`. The mapping
-    /// is the EXIF definition of each orientation (where row 0 and column 0
-    /// of the stored image appear).
-    static func stored(orientation: Int, displayedWidth dw: Int, displayedHeight dh: Int) -> PixelBuffer {
-        let swaps = orientation >= 5
-        let (sw, sh) = swaps ? (dh, dw) : (dw, dh)
-        // Invert: for each stored pixel, the displayed pixel it becomes.
-        return PixelBuffer(width: sw, height: sh) { sx, sy in
-            let (dx, dy): (Int, Int)
-            switch orientation {
-            case 1: (dx, dy) = (sx, sy)
-            case 2: (dx, dy) = (dw - 1 - sx, sy)                // column 0 is the right side
-            case 3: (dx, dy) = (dw - 1 - sx, dh - 1 - sy)       // turned half way
-            case 4: (dx, dy) = (sx, dh - 1 - sy)                // row 0 is the bottom
-            case 5: (dx, dy) = (sy, sx)                         // row 0 left side, column 0 top
-            case 6: (dx, dy) = (dw - 1 - sy, sx)                // row 0 right side, column 0 top
-            case 7: (dx, dy) = (dw - 1 - sy, dh - 1 - sx)       // row 0 right side, column 0 bottom
-            case 8: (dx, dy) = (sy, dh - 1 - sx)                // row 0 left side, column 0 bottom
-            default: preconditionFailure("orientation \(orientation)")
-            }
-            return displayed(dx, dy, dw, dh)
-        }
-    }
-}
 
 /// For each EXIF orientation, an image stored landscape and one stored
 /// portrait: the header gives the stored size and the orientation, the
