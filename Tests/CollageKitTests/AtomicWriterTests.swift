@@ -10,12 +10,8 @@ struct TestBytes: UnsafeRawBufferPointerOwner {
     init(_ bytes: [UInt8]) { self.bytes = bytes }
     init(count: Int, seed: UInt8) { bytes = (0..<count).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ Int(seed)) } }
 
-    func withBytes<R, E: Error>(_ body: (UnsafeRawBufferPointer) throws(E) -> R) throws(E) -> R {
-        var result: Result<R, E>!
-        bytes.withUnsafeBytes { raw in
-            do throws(E) { result = .success(try body(raw)) } catch { result = .failure(error) }
-        }
-        return try result.get()
+    func withUnsafeBytes<R>(_ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
+        try bytes.withUnsafeBytes(body)
     }
 }
 

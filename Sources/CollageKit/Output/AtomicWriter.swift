@@ -2,6 +2,7 @@ import Dispatch
 import Glibc
 import OpenCombine
 import Synchronization
+import Vips
 
 /// Puts bytes at a path atomically: a reader sees the previous file or the
 /// complete new one, never a part. The bytes go to a temporary file in the
@@ -94,21 +95,20 @@ public final class AtomicWriter: @unchecked Sendable {
         if path.withCString({ $0.map { stat($0, &previous) } ?? -1 }) == 0 {
             _ = fchmod(descriptor, previous.st_mode & 0o7777)
         }
-        do {
-            try owner.withBytes { bytes throws(OutputError) in
-                var offset = 0
-                while offset < bytes.count {
-                    let count = Glibc.write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
-                    if count < 0 {
-                        if errno == EINTR { continue }
-                        throw fail(.ioError, "cannot write the output", errno)
-                    }
-                    offset += count
+        // The errno of a failed write, or nil.
+        let writeError: Int32? = owner.withUnsafeBytes { bytes in
+            var offset = 0
+            while offset < bytes.count {
+                let count = Glibc.write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
+                if count < 0 {
+                    if errno == EINTR { continue }
+                    return errno
                 }
+                offset += count
             }
-        } catch {
-            throw abandon(error)
+            return nil
         }
+        if let writeError { throw abandon(fail(.ioError, "cannot write the output", writeError)) }
         guard fsync(descriptor) == 0 else { throw abandon(fail(.ioError, "cannot flush the output", errno)) }
         closed = true
         guard close(descriptor) == 0 else { throw abandon(fail(.ioError, "cannot close the output", errno)) }
@@ -143,7 +143,7 @@ public final class AtomicWriter: @unchecked Sendable {
         guard let handle = directory.withCString({ $0.flatMap { opendir($0) } }) else { return }
         defer { closedir(handle) }
         while let entry = readdir(handle) {
-            let name: [UInt8] = withUnsafeBytes(of: entry.pointee.d_name) { Array($0.prefix(while: { $0 != 0 })) }
+            let name = entryName(entry)
             if name.starts(with: prefix) && name.count == prefix.count + 12 {
                 _ = directory.appending(name).withCString { $0.map { unlink($0) } }
             }
@@ -151,7 +151,10 @@ public final class AtomicWriter: @unchecked Sendable {
     }
 }
 
-/// Bytes owned by some object (an encoder's buffer) that the writer reads.
+/// Bytes the writer reads: an encoder's buffer, or a Swift array.
 public protocol UnsafeRawBufferPointerOwner: Sendable {
-    func withBytes<R, E: Error>(_ body: (UnsafeRawBufferPointer) throws(E) -> R) throws(E) -> R
+    func withUnsafeBytes<R>(_ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R
 }
+
+extension EncodedImage: UnsafeRawBufferPointerOwner {}
+extension Array: UnsafeRawBufferPointerOwner where Element == UInt8 {}

@@ -160,15 +160,3 @@ public struct RunState: Equatable, Sendable {
         return !complete || walk.next() == nil
     }
 }
-
-/// Bytes in a Swift array, for the atomic writer.
-struct ByteArray: UnsafeRawBufferPointerOwner {
-    let bytes: [UInt8]
-    func withBytes<R, E: Error>(_ body: (UnsafeRawBufferPointer) throws(E) -> R) throws(E) -> R {
-        var result: Swift.Result<R, E>!
-        bytes.withUnsafeBytes { raw in
-            do throws(E) { result = .success(try body(raw)) } catch { result = .failure(error) }
-        }
-        return try result.get()
-    }
-}

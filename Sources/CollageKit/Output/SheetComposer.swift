@@ -2,16 +2,6 @@ import Dispatch
 import Synchronization
 import Vips
 
-extension EncodedImage: UnsafeRawBufferPointerOwner {
-    public func withBytes<R, E: Error>(_ body: (UnsafeRawBufferPointer) throws(E) -> R) throws(E) -> R {
-        // withUnsafeBytes rethrows untyped; keep the typed error.
-        var result: Swift.Result<R, E>!
-        withUnsafeBytes { bytes in
-            do throws(E) { result = .success(try body(bytes)) } catch { result = .failure(error) }
-        }
-        return try result.get()
-    }
-}
 
 /// What composing one sheet produced.
 struct ComposedSheet {

@@ -413,7 +413,7 @@ public final class CollageRun: @unchecked Sendable {
         let state = RunState(options: RunState.options(of: configuration), complete: !stoppedAtCap,
                              outputs: outputs, inputs: inputs)
         do {
-            _ = try AtomicWriter(stem: configuration.output).write(ByteArray(bytes: state.serialised),
+            _ = try AtomicWriter(stem: configuration.output).write(state.serialised,
                                                                    to: RunState.path(for: configuration.output))
         } catch {
             logger.warning("cannot keep the state for --skip-unchanged: \(error)")

@@ -140,9 +140,7 @@ public struct DirectoryWalk: PullSource {
                 }
                 break
             }
-            let name: [UInt8] = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-                Array(raw.prefix(while: { $0 != 0 }))
-            }
+            let name = entryName(entry)
             if name.first == UInt8(ascii: ".") { continue }  // ".", "..", and hidden names
             names.append(name)
             if entry.pointee.d_type == UInt8(DT_DIR) { folders.insert(name) }

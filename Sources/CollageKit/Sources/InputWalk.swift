@@ -69,12 +69,7 @@ public struct InputWalk: PullSource {
 
     /// A path a person named: a directory starts a walk, anything else is tried.
     private mutating func named(_ path: PathName) -> InputFile? {
-        var info = stat()
-        let isDirectory = path.withCString { cPath in
-            guard let cPath else { return false }
-            return stat(cPath, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR
-        }
-        if isDirectory {
+        if path.isDirectory {
             directory = DirectoryWalk(root: path, followLinks: followLinks, recursive: recursive, report: report)
             return nil
         }

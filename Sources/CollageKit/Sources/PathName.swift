@@ -74,5 +74,10 @@ public struct PathName: Hashable, Sendable, Comparable, CustomStringConvertible 
     }
 }
 
+/// The name of a directory entry from readdir(3), as bytes.
+func entryName(_ entry: UnsafeMutablePointer<dirent>) -> [UInt8] {
+    withUnsafeBytes(of: entry.pointee.d_name) { Array($0.prefix(while: { $0 != 0 })) }
+}
+
 /// A failed system call's message, "No such file or directory".
 func systemError(_ code: Int32) -> String { String(cString: strerror(code)) }
