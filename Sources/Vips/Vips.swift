@@ -14,10 +14,9 @@ import Synchronization
 public enum Vips {
     /// The loader classes allowed to run (each with its file, buffer and
     /// source subclasses).
-    public static let allowedLoaders = [
-        "VipsForeignLoadJpeg", "VipsForeignLoadPng", "VipsForeignLoadWebp",
-        "VipsForeignLoadNsgif", "VipsForeignLoadTiff", "VipsForeignLoadHeif",
-    ]
+    public static let allowedLoaders: [String] = ImageFormat.all.map(\.loader).reduce(into: []) { loaders, loader in
+        if !loaders.contains(loader) { loaders.append(loader) }
+    }
 
     private static let state = Mutex<Result<Void, VipsError>?>(nil)
 

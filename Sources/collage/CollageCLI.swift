@@ -2,7 +2,7 @@ import CollageKit
 import Dispatch
 import Glibc
 import Logging
-import OpenCombine
+@preconcurrency import OpenCombine
 
 /// Options in, a configured run, an exit status out. No logic of its own.
 enum CollageCLI {

@@ -1,5 +1,6 @@
 import ArgumentParser
 import CollageKit
+import Vips
 
 /// The options of CLI.md, with usage errors found in `validate()`.
 struct CollageOptions: ParsableArguments {
@@ -11,7 +12,7 @@ struct CollageOptions: ParsableArguments {
     var inputs: [String]
 
     @Option(name: [.short, .long], parsing: .unconditional,
-            help: ArgumentHelp("Where to write. The extension picks the format: jpg, jpeg, png, webp, tif, tiff, gif, heic, heif, avif. "
+            help: ArgumentHelp("Where to write. The extension picks the format: \(ImageFormat.outputExtensionList). "
                                + "With --sheets, {n} is replaced by the sheet number (0001), or -0001 is added before the extension.",
                                valueName: "PATH"),
             completion: .file())
@@ -125,7 +126,7 @@ struct CollageOptions: ParsableArguments {
         guard !output.isEmpty else { throw ValidationError("--output needs a path") }
         let naming = OutputNaming(path: PathName(output), sheets: sheets)
         guard let suffix = naming.saverSuffix else {
-            throw ValidationError("cannot write '\(output)': the extension must be one of jpg, jpeg, png, webp, tif, tiff, gif, heic, heif, avif")
+            throw ValidationError("cannot write '\(output)': the extension must be one of \(ImageFormat.outputExtensionList)")
         }
         if suffix == ".webp", let (w, h) = OptionValues.size(size), max(w, h) > 16383 {
             throw ValidationError("WebP images are at most 16383 pixels a side; --size \(size) is larger")

@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import Synchronization
 import Vips
 import XCTest
 
@@ -76,14 +77,14 @@ extension CLITestCase {
 
     // MARK: - Images made by the vips command
 
-    private static var noisy: [String: [UInt8]] = [:]
+    private static let noisy = Mutex<[String: [UInt8]]>([:])
 
     /// A JPEG of grey noise, `width` x `height`, made by libvips' command
     /// line (libvips-tools): costly to decode on purpose. Skips the test if
     /// `vips` is missing.
     func noisyJPEG(width: Int, height: Int, bands: Int = 1) throws -> [UInt8] {
         let key = "\(width)x\(height)x\(bands)"
-        if let cached = Self.noisy[key] { return cached }
+        if let cached = Self.noisy.withLock({ $0[key] }) { return cached }
         guard haveProgram("vips") else { throw XCTSkip("the vips command (libvips-tools) is not installed") }
         let scratch = "/tmp/collage-cli-noise-\(getpid())-\(key)"
         mkdir(scratch, 0o755)
@@ -108,7 +109,7 @@ extension CLITestCase {
             guard made.status == 0 else { throw SpawnError.system("vips \(step[0]): \(made.stderrText)", 0) }
         }
         let bytes = Array(try Data(contentsOf: URL(fileURLWithPath: scratch + "/noise.jpg")))
-        Self.noisy[key] = bytes
+        Self.noisy.withLock { $0[key] = bytes }
         return bytes
     }
 

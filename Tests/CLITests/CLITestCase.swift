@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import Synchronization
 import Vips
 import XCTest
 
@@ -179,15 +180,15 @@ class CLITestCase: XCTestCase {
 
     // MARK: - Images
 
-    private static var cache: [String: [UInt8]] = [:]
+    private static let cache = Mutex<[String: [UInt8]]>([:])
 
     /// A flat-colour image, encoded by libvips in the format `suffix` names.
     func image(_ colour: RGB, width: Int = 64, height: Int = 48, suffix: String = ".png") -> [UInt8] {
         let key = "\(colour) \(width)x\(height) \(suffix)"
-        if let cached = Self.cache[key] { return cached }
+        if let cached = Self.cache.withLock({ $0[key] }) { return cached }
         let bytes = try! Encoder.encode(PixelBuffer(width: width, height: height, fill: colour),
                                         suffix: suffix, orientation: nil).bytes
-        Self.cache[key] = bytes
+        Self.cache.withLock { $0[key] = bytes }
         return bytes
     }
 

@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import Synchronization
 import Vips
 import XCTest
 
@@ -302,7 +303,7 @@ final class ExitStatusTests: CLITestCase {
 
     /// 3000x2000 of noise at high quality: slow to decode on purpose.
     static func bigNoisyJPEG() throws -> [UInt8] {
-        if let cached = bigJPEG { return cached }
+        if let cached = Self.bigJPEG.withLock({ $0 }) { return cached }
         let scratch = "/tmp/collage-cli-big-\(getpid())"
         mkdir(scratch, 0o755)
         defer { _ = try? runProcess([b("rm"), b("-rf"), b(scratch)]) }
@@ -312,11 +313,11 @@ final class ExitStatusTests: CLITestCase {
         let saved = try runProcess([b("vips"), b("copy"), b(scratch + "/noise.v"), b(scratch + "/noise.jpg[Q=95]")])
         guard saved.status == 0 else { throw SpawnError.system("vips copy: \(saved.stderrText)", 0) }
         let bytes = try Data(contentsOf: URL(fileURLWithPath: scratch + "/noise.jpg"))
-        bigJPEG = Array(bytes)
+        Self.bigJPEG.withLock { $0 = Array(bytes) }
         return Array(bytes)
     }
 
-    private static var bigJPEG: [UInt8]?
+    private static let bigJPEG = Mutex<[UInt8]?>(nil)
 }
 
 extension CLITestCase {

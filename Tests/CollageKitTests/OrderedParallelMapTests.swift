@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
-import OpenCombine
+import Synchronization
+@preconcurrency import OpenCombine
 import XCTest
 @testable import CollageKit
 
@@ -162,22 +163,21 @@ final class OrderedParallelMapTests: XCTestCase {
         let count = 60
         let workers = DispatchQueue(label: "test.workers", attributes: .concurrent)
         let queue = DispatchQueue(label: "test.emit")
-        let lock = NSLock()
-        var running = 0, maxRunning = 0
+        let counts = Mutex((running: 0, max: 0))
         let subscriber = RecordingSubscriber<Int>(initialDemand: .unlimited)
         Publishers.Pull { ArraySource(Array(0..<count)) }
             .orderedParallelMap(maxConcurrent: 3, workers: workers, queue: queue) { value -> Int in
-                lock.withLock { running += 1; maxRunning = max(maxRunning, running) }
+                counts.withLock { $0.running += 1; $0.max = max($0.max, $0.running) }
                 // Uneven busy work: later values often finish first.
                 var sum = 0
                 for step in 0..<((count - value) % 7 * 20_000) { sum &+= step }
-                lock.withLock { running -= 1 }
+                counts.withLock { $0.running -= 1 }
                 return value + (sum == -1 ? 1 : 0)
             }
             .subscribe(subscriber)
         XCTAssertEqual(subscriber.completionSignal.wait(timeout: .now() + 60), .success)
         XCTAssertEqual(subscriber.values, Array(0..<count))
-        XCTAssertLessThanOrEqual(lock.withLock { maxRunning }, 3)
+        XCTAssertLessThanOrEqual(counts.withLock { $0.max }, 3)
         XCTAssertEqual(subscriber.completions, 1)
     }
 }

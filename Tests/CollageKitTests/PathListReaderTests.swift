@@ -1,6 +1,6 @@
 import Dispatch
 import Glibc
-import OpenCombine
+@preconcurrency import OpenCombine
 import XCTest
 @testable import CollageKit
 

@@ -1,4 +1,4 @@
-import OpenCombine
+@preconcurrency import OpenCombine
 import XCTest
 @testable import CollageKit
 

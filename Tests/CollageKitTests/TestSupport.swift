@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
-import OpenCombine
+import Synchronization
+@preconcurrency import OpenCombine
 @_exported import CollageTestSupport
 import XCTest
 @testable import CollageKit
@@ -114,7 +115,7 @@ func XCTAssertColour(_ actual: RGB, _ expected: RGB, tolerance: Int = 0, _ messa
 /// what each `receive` returns, and later `request` calls), every value,
 /// and every completion. `onValue` decides the demand returned from each
 /// `receive` and may cancel or request from inside it.
-final class RecordingSubscriber<Input>: Subscriber, Cancellable {
+final class RecordingSubscriber<Input>: Subscriber, Cancellable, @unchecked Sendable {  // every field is behind `lock`
     typealias Failure = Never
 
     private let lock = NSLock()
@@ -262,15 +263,16 @@ func runCollage(_ configuration: CollageConfiguration) -> RunResult {
 }
 
 /// A pipe whose ends are closed when the object goes away (unless taken).
-final class TestPipe {
-    var readEnd: Int32
-    var writeEnd: Int32
+final class TestPipe: Sendable {
+    let readEnd: Int32
+    private let writer: Mutex<Int32>
+    var writeEnd: Int32 { writer.withLock { $0 } }
 
     init() throws {
         var ends: [Int32] = [0, 0]
         guard pipe(&ends) == 0 else { throw TestFailure("pipe: \(errnoText())") }
         readEnd = ends[0]
-        writeEnd = ends[1]
+        writer = Mutex(ends[1])
     }
 
     func write(_ bytes: [UInt8]) {
@@ -283,7 +285,9 @@ final class TestPipe {
     }
 
     func closeWriteEnd() {
-        if writeEnd >= 0 { close(writeEnd); writeEnd = -1 }
+        writer.withLock { end in
+            if end >= 0 { close(end); end = -1 }
+        }
     }
 
     /// Whether unread bytes wait in the pipe (poll, without reading them).
@@ -294,6 +298,6 @@ final class TestPipe {
 
     deinit {
         closeWriteEnd()
-        if readEnd >= 0 { close(readEnd) }
+        close(readEnd)
     }
 }

@@ -1,5 +1,5 @@
 import Dispatch
-import OpenCombine
+@preconcurrency import OpenCombine
 import Synchronization
 
 extension Publishers {
@@ -33,12 +33,12 @@ private final class DispatchTimerSubscription<S: Subscriber>: Subscription where
         var subscriber: S?
     }
 
-    private let state: Mutex<State>
+    private let state: Locked<State>
     private let interval: DispatchTimeInterval
     private let queue: DispatchQueue
 
     init(subscriber: S, interval: DispatchTimeInterval, queue: DispatchQueue) {
-        state = Mutex(State(subscriber: subscriber))
+        state = Locked(State(subscriber: subscriber))
         self.interval = interval
         self.queue = queue
     }

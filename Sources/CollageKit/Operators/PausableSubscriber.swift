@@ -1,4 +1,4 @@
-import OpenCombine
+@preconcurrency import OpenCombine
 import Synchronization
 
 extension Publisher {
@@ -32,7 +32,7 @@ public final class PausableSubscriber<Input, Failure: Error>: Subscriber, Pausab
         case finished
     }
 
-    private let state = Mutex<State>(.awaitingSubscription)
+    private let state = Locked<State>(.awaitingSubscription)
     private let receiveValue: (Input) -> Bool
     private let receiveCompletion: (Subscribers.Completion<Failure>) -> Void
 

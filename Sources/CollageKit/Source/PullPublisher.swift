@@ -1,4 +1,4 @@
-import OpenCombine
+@preconcurrency import OpenCombine
 import Synchronization
 
 /// Something that produces values one at a time, only when asked: a
@@ -49,11 +49,11 @@ private final class PullSubscription<Source: PullSource, Downstream: Subscriber>
         case done
     }
 
-    private let state: Mutex<State>
+    private let state: Locked<State>
     private let downstream: Downstream
 
     init(makeSource: @escaping () -> Source, downstream: Downstream) {
-        self.state = Mutex(.pending(makeSource: makeSource))
+        self.state = Locked(.pending(makeSource: makeSource))
         self.downstream = downstream
     }
 

@@ -1,4 +1,5 @@
 import Glibc
+import Vips
 
 /// Walks one directory tree lazily, depth first: a directory is read only
 /// when the walk reaches it, its entries visited in the byte order of their
@@ -7,10 +8,8 @@ import Glibc
 /// only with `followLinks`, and then a link back to an ancestor is reported
 /// as a loop, never entered.
 public struct DirectoryWalk: PullSource {
-    /// The extensions of CLI.md, lower case.
-    public static let imageExtensions: Set<String> = [
-        "jpg", "jpeg", "png", "webp", "gif", "tif", "tiff", "heic", "heif", "avif",
-    ]
+    /// The image extensions, lower case.
+    public static var imageExtensions: Set<String> { ImageFormat.inputExtensions }
 
     private struct FileID: Hashable { let device: UInt64; let inode: UInt64 }
 

@@ -1,4 +1,4 @@
-import OpenCombine
+@preconcurrency import OpenCombine
 
 /// The state machine behind `orderedParallelMap`, pure so that it can be
 /// tested alone: it decides how much to ask of upstream and what to emit,

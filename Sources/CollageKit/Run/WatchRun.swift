@@ -1,6 +1,6 @@
 import Dispatch
 import Glibc
-import OpenCombine
+@preconcurrency import OpenCombine
 
 /// `--watch`: a first pass, then a pass on every tick of the seed's
 /// DispatchTimer publisher. Each pass after the first skips an output whose

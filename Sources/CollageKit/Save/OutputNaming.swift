@@ -1,3 +1,5 @@
+import Vips
+
 /// Where each collage goes.
 public struct OutputNaming: Sendable, Equatable {
     public let path: PathName
@@ -8,14 +10,8 @@ public struct OutputNaming: Sendable, Equatable {
         self.sheets = sheets
     }
 
-    /// The formats we write, by lower-case extension, and libvips' suffix for each.
-    public static let suffixes: [String: String] = [
-        "jpg": ".jpg", "jpeg": ".jpg", "png": ".png", "webp": ".webp", "tif": ".tif", "tiff": ".tif",
-        "gif": ".gif", "heic": ".heic", "heif": ".heif", "avif": ".avif",
-    ]
-
     /// libvips' saver suffix for the output's extension, or nil if we cannot write it.
-    public var saverSuffix: String? { Self.suffixes[path.lowercasedExtension] }
+    public var saverSuffix: String? { ImageFormat.saverSuffix(extension: path.lowercasedExtension) }
 
     /// Sheet k (1-based): PATH itself without `--sheets`; with it, `{n}`
     /// replaced by k zero-padded to 4 digits, or `-0001` inserted before the

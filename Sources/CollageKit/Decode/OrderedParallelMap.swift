@@ -1,16 +1,16 @@
 import Dispatch
-import OpenCombine
+@preconcurrency import OpenCombine
 import Synchronization
 
-extension Publisher where Failure == Never {
+extension Publisher where Self: SendableMetatype, Failure == Never, Output: Sendable {
     /// Transforms values on `workers`, at most `maxConcurrent` at once, and
     /// emits the results in input order on `queue`, whatever order they
     /// finish in. Values are requested of upstream against downstream
     /// demand plus at most `lookahead` more (the window), so what is in
     /// flight is bounded by both.
-    public func orderedParallelMap<Result>(
+    public func orderedParallelMap<Result: Sendable>(
         maxConcurrent: Int, lookahead: Int = 0, workers: DispatchQueue, queue: DispatchQueue,
-        _ transform: @escaping (Output) -> Result
+        _ transform: @escaping @Sendable (Output) -> Result
     ) -> Publishers.OrderedParallelMap<Self, Result> {
         Publishers.OrderedParallelMap(upstream: self, maxConcurrent: maxConcurrent, lookahead: lookahead,
                                       workers: workers, queue: queue, transform: transform)
@@ -18,7 +18,8 @@ extension Publisher where Failure == Never {
 }
 
 extension Publishers {
-    public struct OrderedParallelMap<Upstream: Publisher, Output>: Publisher where Upstream.Failure == Never {
+    public struct OrderedParallelMap<Upstream: Publisher & SendableMetatype, Output: Sendable>: Publisher
+        where Upstream.Failure == Never, Upstream.Output: Sendable {
         public typealias Failure = Never
 
         public let upstream: Upstream
@@ -26,10 +27,10 @@ extension Publishers {
         public let lookahead: Int
         public let workers: DispatchQueue
         public let queue: DispatchQueue
-        public let transform: (Upstream.Output) -> Output
+        public let transform: @Sendable (Upstream.Output) -> Output
 
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Never {
-            upstream.subscribe(Inner(downstream: subscriber, publisher: self))
+            upstream.subscribe(Inner(downstream: AnySubscriber(subscriber), publisher: self))
         }
     }
 }
@@ -38,8 +39,11 @@ extension Publishers.OrderedParallelMap {
     /// The shell around `OrderedWindow`: the machine's state behind a lock,
     /// every call out (upstream, downstream, workers) made after releasing it.
     /// Emissions happen on `queue` only, so downstream sees one thread.
-    private final class Inner<Downstream: Subscriber>: Subscriber, Subscription, CustomStringConvertible
-        where Downstream.Input == Output, Downstream.Failure == Never {
+    ///
+    /// Downstream is type-erased so that the work sent to other queues
+    /// captures no generic subscriber type.
+    private final class Inner: Subscriber, Subscription, CustomStringConvertible, Sendable {
+        typealias Downstream = AnySubscriber<Output, Never>
         typealias Input = Upstream.Output
         typealias Failure = Never
 
@@ -50,10 +54,11 @@ extension Publishers.OrderedParallelMap {
         }
 
         private let state: Mutex<State>
-        private let downstream: Downstream
+        /// Called on `queue` only (see `drain`), never from two threads.
+        nonisolated(unsafe) private let downstream: Downstream
         private let workers: DispatchQueue
         private let queue: DispatchQueue
-        private let transform: (Upstream.Output) -> Output
+        private let transform: @Sendable (Upstream.Output) -> Output
 
         init(downstream: Downstream, publisher: Publishers.OrderedParallelMap<Upstream, Output>) {
             self.state = Mutex(State(window: OrderedWindow(limit: publisher.maxConcurrent, lookahead: publisher.lookahead)))

@@ -1,4 +1,4 @@
-import OpenCombine
+@preconcurrency import OpenCombine
 
 /// What the command line runs: one collage run, one per folder, or a watch.
 public protocol CollageJob: AnyObject {

@@ -1,4 +1,4 @@
-import OpenCombine
+@preconcurrency import OpenCombine
 import Synchronization
 
 extension Publisher {
@@ -26,7 +26,7 @@ extension Publishers {
 
         private let upstream: Upstream
         private let capacity: Int
-        private let state = Mutex(State())
+        private let state = Locked(State())
 
         init(upstream: Upstream, capacity: Int) {
             precondition(capacity >= 0)
@@ -89,7 +89,7 @@ private final class ReplaySubscription<Output, Failure: Error>: Subscription {
 
     private enum Step { case value(Output), completion(Subscribers.Completion<Failure>), stop }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
     private let downstream: AnySubscriber<Output, Failure>
     private let onCancel: (ReplaySubscription) -> Void
 

@@ -1,6 +1,6 @@
 import Dispatch
 import Glibc
-import OpenCombine
+@preconcurrency import OpenCombine
 import Synchronization
 import Vips
 
@@ -37,6 +37,8 @@ public final class AtomicWriter: @unchecked Sendable {
     /// The seed's `PhotoWriter.save`: a Future of the path written.
     public func save(_ bytes: UnsafeRawBufferPointerOwner, to path: PathName) -> Future<PathName, OutputError> {
         Future { [self] promise in
+            // OpenCombine's promise predates Sendable; it is called once, here.
+            nonisolated(unsafe) let promise = promise
             queue.async { [self] in
                 do throws(OutputError) {
                     promise(.success(try write(bytes, to: path)))

@@ -61,7 +61,9 @@ public struct CollageConfiguration: Sendable {
     public var saverSuffix: String? {
         guard let suffix = naming.saverSuffix, Vips.canSave(suffix: suffix) else { return nil }
         var options = ["strip"]
-        if let quality, [".jpg", ".webp", ".heic", ".heif", ".avif"].contains(suffix) { options.append("Q=\(quality)") }
+        if let quality, ImageFormat.output(extension: output.lowercasedExtension)?.hasQuality == true {
+            options.append("Q=\(quality)")
+        }
         return suffix + "[" + options.joined(separator: ",") + "]"
     }
 }

@@ -53,12 +53,12 @@ public struct AcceptedImage: @unchecked Sendable {
 /// The header stage: opens each candidate, reads its header (no pixels),
 /// and keeps it only if it is a supported image, not over the pixel limit,
 /// and not portrait (unless allowed). Every verdict is reported.
-struct Probe {
+struct Probe: Sendable {
     let maxPixels: Int
     let allowPortrait: Bool
-    let report: (PipelineEvent) -> Void
+    let report: @Sendable (PipelineEvent) -> Void
     /// Hears of every file checked, with its stamp (for `--skip-unchanged`).
-    var observe: ((PathName, FileStamp?) -> Void)? = nil
+    var observe: (@Sendable (PathName, FileStamp?) -> Void)? = nil
 
     func callAsFunction(_ input: InputFile) -> AcceptedImage? {
         let result = check(input.path)

@@ -1,7 +1,7 @@
 import Dispatch
 import Glibc
 import Logging
-import OpenCombine
+@preconcurrency import OpenCombine
 import Vips
 
 /// One run of the pipeline:
@@ -103,8 +103,8 @@ public final class CollageRun: @unchecked Sendable {
         guard configuration.saverSuffix != nil else {
             // Known extensions whose saver this libvips lacks (AVIF without
             // an AV1 encoder) are not offered.
-            let writable = ["jpg", "jpeg", "png", "webp", "tif", "tiff", "gif", "heic", "heif", "avif"]
-                .filter { OutputNaming.suffixes[$0].map { Vips.canSave(suffix: $0) } ?? false }
+            let writable = ImageFormat.all.filter { $0.saverSuffix != nil }.flatMap(\.extensions)
+                .filter { ImageFormat.saverSuffix(extension: $0).map { Vips.canSave(suffix: $0) } ?? false }
             return fail(.usage, "cannot write '\(configuration.output)': the extension must be one of "
                         + writable.joined(separator: ", "))
         }

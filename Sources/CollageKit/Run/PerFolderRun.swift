@@ -1,6 +1,6 @@
 import Glibc
 import Logging
-import OpenCombine
+@preconcurrency import OpenCombine
 
 /// `--per-folder`: one collage per folder that holds eligible images. The
 /// folders of each INPUT are walked lazily, depth first, in byte order; each

@@ -1,0 +1,31 @@
+import Glibc
+
+/// A value behind a lock, shared by reference.
+///
+/// `Synchronization.Mutex` asks for `sending` values, which the state of a
+/// subscription cannot be: it holds OpenCombine's subscribers and
+/// subscriptions, which predate `Sendable`. This box takes any value; the
+/// mutex lives on the heap (a pthread mutex must not move), owned here.
+final class Locked<Value>: @unchecked Sendable {  // owns a heap pthread mutex; `value` is only touched under it
+    private let mutex: UnsafeMutablePointer<pthread_mutex_t>
+    private var value: Value
+
+    init(_ value: Value) {
+        self.value = value
+        mutex = .allocate(capacity: 1)
+        mutex.initialize(to: pthread_mutex_t())
+        pthread_mutex_init(mutex, nil)
+    }
+
+    deinit {
+        pthread_mutex_destroy(mutex)
+        mutex.deinitialize(count: 1)
+        mutex.deallocate()
+    }
+
+    func withLock<R>(_ body: (inout Value) throws -> R) rethrows -> R {
+        pthread_mutex_lock(mutex)
+        defer { pthread_mutex_unlock(mutex) }
+        return try body(&value)
+    }
+}
