@@ -49,10 +49,10 @@ VipsImage *cvips_image_new_from_source(VipsSource *source) {
 /* libvips 8.14's thumbnail_source does not hand its own "fail_on" to the
  * loader; the loader's option string does. */
 int cvips_thumbnail_source(VipsSource *source, VipsImage **out, int width, int height,
-                           int fail_on_truncated) {
+                           VipsInteresting crop, int fail_on_truncated) {
     return vips_thumbnail_source(source, out, width,
                                  "height", height,
-                                 "crop", VIPS_INTERESTING_CENTRE,
+                                 "crop", crop,
                                  "size", VIPS_SIZE_BOTH,
                                  "option_string", fail_on_truncated ? "fail_on=truncated" : "",
                                  NULL);
@@ -71,9 +71,9 @@ int cvips_extract_area(VipsImage *in, VipsImage **out, int left, int top, int wi
     return vips_extract_area(in, out, left, top, width, height, NULL);
 }
 
-int cvips_thumbnail_image(VipsImage *in, VipsImage **out, int width, int height) {
+int cvips_thumbnail_image(VipsImage *in, VipsImage **out, int width, int height, VipsInteresting crop) {
     return vips_thumbnail_image(in, out, width, "height", height,
-                                "crop", VIPS_INTERESTING_CENTRE, "size", VIPS_SIZE_BOTH, NULL);
+                                "crop", crop, "size", VIPS_SIZE_BOTH, NULL);
 }
 
 static void cvips_drop_log(const gchar *domain, GLogLevelFlags level, const gchar *message, gpointer data) {

@@ -82,17 +82,18 @@ public enum ImageFile {
     /// tile's (a 17000x16 strip) be cropped before it is resized: libvips'
     /// thumbnail would first scale the whole strip to cover the tile (425000
     /// pixels wide) and take seconds.
-    public static func tile(descriptor: Int32, width: Int, height: Int, background: RGB,
+    public static func tile(descriptor: Int32, width: Int, height: Int, crop: CropMode = .centre, background: RGB,
                             header: ImageHeader? = nil) throws -> PixelBuffer {
         try Vips.start()
         let source = try rewound(descriptor)
         let format = try allowedFormat(source)
         let thumbnail: Image
         if let header, coverArea(header, width, height) > 8 * Double(width) * Double(height) {
-            thumbnail = try croppedThumbnail(source, format: format, width: width, height: height)
+            thumbnail = try croppedThumbnail(source, format: format, width: width, height: height, crop: crop)
         } else {
             var out: UnsafeMutablePointer<VipsImage>?
-            guard cvips_thumbnail_source(source.pointer, &out, Int32(width), Int32(height), 1) == 0, let out else {
+            guard cvips_thumbnail_source(source.pointer, &out, Int32(width), Int32(height), crop.interesting, 1) == 0,
+                  let out else {
                 throw VipsError.fromLibvips(.load, "cannot decode \(format)")
             }
             thumbnail = Image(owning: out)
@@ -146,7 +147,8 @@ public enum ImageFile {
     /// quarter turn) and, when it must be turned, copied to memory first:
     /// turning a sequentially read image makes libvips keep every full row
     /// it covers (a 40000x4000 strip with orientation 6: half a gigabyte).
-    private static func croppedThumbnail(_ source: Source, format: String, width: Int, height: Int) throws -> Image {
+    private static func croppedThumbnail(_ source: Source, format: String, width: Int, height: Int,
+                                         crop: CropMode) throws -> Image {
         guard let raw = cvips_image_new_from_source_strict(source.pointer) else {
             throw VipsError.fromLibvips(.load, "cannot decode \(format)")
         }
@@ -172,7 +174,7 @@ public enum ImageFile {
         }
         let upright = try turnable.apply(.load, "cannot decode \(format)") { cvips_autorot($0, $1) }
         return try upright.apply(.load, "cannot decode \(format)") {
-            cvips_thumbnail_image($0, $1, Int32(width), Int32(height))
+            cvips_thumbnail_image($0, $1, Int32(width), Int32(height), crop.interesting)
         }
     }
 

@@ -35,21 +35,8 @@ enum CollageCLI {
         configuration.dryRun = options.dryRun
         configuration.skipUnchanged = options.skipUnchanged
 
-        let makeJob: (CollageConfiguration) -> CollageJob = { configuration in
-            options.perFolder ? PerFolderRun(configuration: configuration, logger: logger)
-                              : CollageRun(configuration: configuration, logger: logger)
-        }
-        let run: CollageJob
-        if options.watch {
-            run = WatchRun(interval: options.interval) { first in
-                var pass = configuration
-                pass.recordState = true
-                if !first { pass.skipUnchanged = true }
-                return makeJob(pass)
-            }
-        } else {
-            run = makeJob(configuration)
-        }
+        let run = Jobs.make(configuration, perFolder: options.perFolder,
+                            watchEvery: options.watch ? options.interval : nil, logger: logger)
         let reporter = TextReporter(logger: logger, printPaths: !options.json)
         // Three observers of one shared event stream.
         var observers: [AnyCancellable] = []

@@ -1,5 +1,6 @@
 import Dispatch
 import Glibc
+import Synchronization
 @preconcurrency import OpenCombine
 import Vips
 import XCTest
@@ -8,8 +9,10 @@ import XCTest
 /// The sink's demand bounds everything upstream: with the sink held (a gate
 /// the test opens one sheet at a time), the scanner has emitted at most what
 /// was demanded plus the decode window, at most `jobs` decodes ran at once,
-/// and no more than the window plus one sheet of decoded tiles (and one
-/// canvas) were alive at once.
+/// and no more than the window plus one sheet of decoded tiles were alive at
+/// once. Every figure is the run's own (its instrumentation), never a
+/// process-wide counter, and nothing is timed: the bounds are high-water
+/// marks kept by the run while it ran.
 final class BackpressureTests: XCTestCase {
     private var folder: TemporaryDirectory!
     private var outputs: TemporaryDirectory!
@@ -24,17 +27,18 @@ final class BackpressureTests: XCTestCase {
         }
     }
 
-    /// A run held at each save; returns when it is blocked on sheet `sheet`.
-    private final class GatedRun: @unchecked Sendable {
+    /// A run held at each save; `waitForSave` returns when it is blocked on the next sheet.
+    private final class GatedRun: Sendable {
         let run: CollageRun
         let reached = DispatchSemaphore(value: 0)
         let gate = DispatchSemaphore(value: 0)
         let done = DispatchSemaphore(value: 0)
-        var outcome: RunOutcome?
+        private let result = Mutex<RunOutcome?>(nil)
+        var outcome: RunOutcome? { result.withLock { $0 } }
 
         init(_ configuration: CollageConfiguration) {
             run = CollageRun(configuration: configuration)
-            run.instrumentation.beforeSave = { [reached, gate] _ in
+            run.instrumentation.holdBeforeSave { [reached, gate] _ in
                 reached.signal()
                 gate.wait()
             }
@@ -42,13 +46,21 @@ final class BackpressureTests: XCTestCase {
 
         func start() {
             DispatchQueue.global().async { [self] in
-                outcome = run.run()
+                let outcome = run.run()
+                result.withLock { $0 = outcome }
                 done.signal()
             }
         }
 
         func waitForSave(_ file: StaticString = #filePath, _ line: UInt = #line) {
-            XCTAssertEqual(reached.wait(timeout: .now() + 20), .success, "the run never reached a save", file: file, line: line)
+            XCTAssertEqual(reached.wait(timeout: .now() + 60), .success, "the run never reached a save", file: file, line: line)
+        }
+
+        /// Waits (up to a generous deadline) until `condition` holds of the run's counts.
+        func wait(until condition: (RunInstrumentation.Counts) -> Bool) -> RunInstrumentation.Counts {
+            let deadline = DispatchTime.now() + 60
+            while !condition(run.instrumentation.snapshot) && DispatchTime.now() < deadline { usleep(1000) }
+            return run.instrumentation.snapshot
         }
     }
 
@@ -66,37 +78,33 @@ final class BackpressureTests: XCTestCase {
     func testASlowSinkHoldsTheScannerAndTheDecoders() throws {
         let jobs = 2
         let held = GatedRun(configuration(jobs: jobs, sheets: true))
-        PixelBuffer.resetPeak()
-        let before = PixelBuffer.live.now
         held.start()
 
         for sheet in 1...5 {
             held.waitForSave()
-            let atSave = held.run.instrumentation.snapshot
-            // Demand so far: `sheet` sheets of 6. The walk may be ahead only by
-            // the decode window (jobs), and only until the sheet was cut.
-            XCTAssertLessThanOrEqual(atSave.scanned, sheet * 6 + jobs, "sheet \(sheet): the scan ran ahead of demand")
-            XCTAssertGreaterThanOrEqual(atSave.scanned, sheet * 6, "sheet \(sheet)")
-            // While the sheet is being written only the decode window may
-            // finish; then nothing upstream moves. Give a run that ignored
-            // backpressure time to show it, then count twice.
-            usleep(150_000)
-            let settled = held.run.instrumentation.snapshot
-            usleep(150_000)
-            let later = held.run.instrumentation.snapshot
-            XCTAssertLessThanOrEqual(later.scanned, sheet * 6 + jobs, "sheet \(sheet): scanned past demand and window while paused")
-            XCTAssertEqual(later.scanned, settled.scanned, "sheet \(sheet): the scan kept moving while the sink was paused")
-            XCTAssertEqual(later.decoding, 0, "sheet \(sheet): still decoding while the sink was paused")
+            // While the sheet is held, the decode window fills (the walk
+            // reaches the demanded sheets plus `jobs` images, or the end)
+            // and then every decoder is idle: the pipeline is at rest.
+            let window = min(30, sheet * 6 + jobs)
+            let atRest = held.wait { $0.scanned >= window && $0.decoding == 0 }
+            XCTAssertEqual(atRest.scanned, window, "sheet \(sheet): the walk did not stop at the window")
+            XCTAssertEqual(atRest.decoding, 0, "sheet \(sheet): still decoding while the sink was paused")
             held.gate.signal()
         }
-        XCTAssertEqual(held.done.wait(timeout: .now() + 20), .success)
+        XCTAssertEqual(held.done.wait(timeout: .now() + 60), .success)
         XCTAssertEqual(held.outcome?.status, .success)
         XCTAssertEqual(held.outcome?.summary.written, 5)
-        XCTAssertEqual(held.run.instrumentation.snapshot.scanned, 30)
-        XCTAssertLessThanOrEqual(held.run.instrumentation.snapshot.peakDecoding, jobs, "more decodes at once than --jobs")
-        XCTAssertGreaterThanOrEqual(held.run.instrumentation.snapshot.peakDecoding, 1)
-        // Decoded tiles alive at once: the window, one sheet, and its canvas.
-        XCTAssertLessThanOrEqual(PixelBuffer.live.peak - before, jobs + 6 + 1, "more decoded images alive than the bound")
+        let counts = held.run.instrumentation.snapshot
+        XCTAssertEqual(counts.scanned, 30)
+        // Demand while sheet n is written: n sheets of 6, plus the window.
+        for (index, scanned) in counts.scannedBySave.enumerated() {
+            XCTAssertLessThanOrEqual(scanned, (index + 1) * 6 + jobs, "sheet \(index + 1): scanned past demand and window while paused")
+        }
+        XCTAssertLessThanOrEqual(counts.peakDecoding, jobs, "more decodes at once than --jobs")
+        XCTAssertGreaterThanOrEqual(counts.peakDecoding, 1)
+        // Decoded tiles alive at once: one sheet and the window.
+        XCTAssertLessThanOrEqual(counts.peakHeldTiles, 6 + jobs, "more decoded images alive than the bound")
+        XCTAssertEqual(counts.heldTiles, 0, "tiles still held after the run")
     }
 
     func testTheCapStopsTheScanAtTheWindow() throws {
@@ -105,7 +113,7 @@ final class BackpressureTests: XCTestCase {
         held.waitForSave()
         XCTAssertLessThanOrEqual(held.run.instrumentation.snapshot.scanned, 6 + 3)
         held.gate.signal()
-        XCTAssertEqual(held.done.wait(timeout: .now() + 20), .success)
+        XCTAssertEqual(held.done.wait(timeout: .now() + 60), .success)
         XCTAssertEqual(held.outcome?.summary.written, 1)
         XCTAssertLessThanOrEqual(held.run.instrumentation.snapshot.scanned, 6 + 3,
                                  "the scan went on past the cap and its window")

@@ -83,8 +83,8 @@ final class CollageRunTests: XCTestCase {
     }
 
     func testProbeDecidesOnTheDisplayedSizeForEveryOrientation() throws {
-        let probe = Probe(maxPixels: 1_000_000, allowPortrait: false, report: { _ in })
-        let allowing = Probe(maxPixels: 1_000_000, allowPortrait: true, report: { _ in })
+        let probe = Probe(maxPixels: 1_000_000, allowPortrait: false)
+        let allowing = Probe(maxPixels: 1_000_000, allowPortrait: true)
         var verdicts = (accepted: 0, rejected: 0)
         for orientation in 1...8 {
             for (storedWidth, storedHeight) in [(60, 40), (40, 60)] {
@@ -122,7 +122,7 @@ final class CollageRunTests: XCTestCase {
         XCTAssertTrue(result.rejected.isEmpty)
         XCTAssertEqual(result.written.first?.images, paths)
         let pixels = try readPixels(folder("out.png"))
-        let layout = GridLayout(count: 4, canvasWidth: 300, canvasHeight: 200)
+        let layout = SeedGrid(count: 4, canvasWidth: 300, canvasHeight: 200)
         for (index, name) in ["a", "b", "c", "d"].enumerated() {
             checkUpright(pixels, tile: layout.tile(index), name)
         }

@@ -22,18 +22,18 @@ int cvips_init_with_modules(const char *argv0, const char *const *modules, int c
 VipsImage *cvips_image_new_from_source(VipsSource *source);
 
 /// libvips' thumbnail from a source, straight to width x height:
-/// shrink-on-load, auto-rotation from EXIF, cover then centre-crop.
-/// fail_on_truncated makes a truncated or corrupt file an error instead of
-/// a tile with a grey band.
+/// shrink-on-load, auto-rotation from EXIF, cover then crop where `crop`
+/// says. fail_on_truncated makes a truncated or corrupt file an error
+/// instead of a tile with a grey band.
 int cvips_thumbnail_source(VipsSource *source, VipsImage **out, int width, int height,
-                           int fail_on_truncated);
+                           VipsInteresting crop, int fail_on_truncated);
 
 /// The whole image, lazily, failing on truncated or corrupt data.
 VipsImage *cvips_image_new_from_source_strict(VipsSource *source);
 int cvips_autorot(VipsImage *in, VipsImage **out);
 int cvips_extract_area(VipsImage *in, VipsImage **out, int left, int top, int width, int height);
-/// thumbnail of an image already loaded: cover, then centre crop.
-int cvips_thumbnail_image(VipsImage *in, VipsImage **out, int width, int height);
+/// thumbnail of an image already loaded: cover, then crop where `crop` says.
+int cvips_thumbnail_image(VipsImage *in, VipsImage **out, int width, int height, VipsInteresting crop);
 /// glibc's mallopt (malloc.h is not in Swift's Glibc module): at most
 /// `arena_max` arenas and a fixed mmap threshold. 0 leaves a setting alone.
 void cvips_tune_malloc(int arena_max, int mmap_threshold);

@@ -1,54 +1,66 @@
 import Dispatch
-import Synchronization
 import Vips
 
-
 /// What composing one sheet produced.
-struct ComposedSheet {
+struct ComposedSheet: Sendable {
     let encoded: EncodedImage
     let tiles: [DecodedTile]
-    let layout: GridLayout
-    /// Images that failed when re-decoded for a smaller last sheet.
+    let frames: [Frame]
+    let canvas: Canvas
+    /// Images that failed when decoded again for this sheet's frames.
     let failures: [DecodeFailure]
 }
 
-/// Puts tiles on the canvas of the contract's grid and encodes it.
+/// One sheet's pixels from its decoded tiles: the layout's frames for the
+/// images the sheet really holds, each tile placed in its frame, encoded.
 ///
-/// Tiles are decoded at the size of a full sheet. When the last sheet has
-/// fewer images its grid differs, so those few images are decoded again at
-/// their real tile size (at most `jobs` at once), from the files they were
-/// first read from, still open (reopened by path only when --max is too
-/// large to keep a descriptor per image): the price of never decoding ahead
-/// of demand.
-struct SheetComposer {
-    let configuration: CollageConfiguration
+/// Tiles decoded ahead carry the frame of their slot in a full sheet. When
+/// the sheet's own frames differ (a shorter last sheet), the images whose
+/// frame changed size or crop are decoded again (at most `jobs` at once)
+/// from the files they were first read from, still open (reopened by path
+/// only when --max is too large to keep a descriptor per image): the price
+/// of never decoding ahead of demand. One that fails then is reported and
+/// the sheet laid out again without it.
+struct SheetComposer: Sendable {
+    let layout: any SheetLayout
+    let canvas: Canvas
+    let background: RGB
     let suffix: String
+    let probe: Probe
+    let decodeMemory: Int
+    let jobs: Int
     let workers: DispatchQueue
 
     func compose(_ decoded: [DecodedTile]) -> Result<ComposedSheet?, VipsError> {
         var tiles = decoded
         var failures: [DecodeFailure] = []
         while !tiles.isEmpty {
-            let layout = GridLayout(count: tiles.count, canvasWidth: configuration.canvasWidth,
-                                    canvasHeight: configuration.canvasHeight)
-            let stale = tiles.contains {
-                $0.pixels.width != layout.tileWidth || $0.pixels.height != layout.tileHeight
+            let frames = layout.frames(for: tiles.map { ImageShape($0.header) }, on: canvas)
+            let stale = tiles.indices.filter { !Self.fits(tiles[$0], frames[$0]) }
+            if !stale.isEmpty {
+                let redone = redecode(stale.map { (tiles[$0], frames[$0]) })
+                var kept: [DecodedTile] = []
+                var failed = false
+                var next = 0
+                for index in tiles.indices {
+                    guard next < stale.count, stale[next] == index else { kept.append(tiles[index]); continue }
+                    switch redone[next] {
+                    case .success(let tile): kept.append(tile)
+                    case .failure(let failure): failures.append(failure); failed = true
+                    }
+                    next += 1
+                }
+                tiles = kept
+                if failed { continue }  // fewer images: lay the sheet out again
             }
-            if stale {
-                let redone = redecode(tiles, layout: layout)
-                tiles = redone.compactMap { try? $0.get() }
-                failures += redone.compactMap { if case .failure(let f) = $0 { return f } else { return nil } }
-                if tiles.count != layout.count { continue }  // a failure changed the grid: again
-            }
-            let canvas = PixelBuffer(width: layout.canvasWidth, height: layout.canvasHeight,
-                                     fill: configuration.background)
-            for (index, tile) in tiles.enumerated() {
-                let rect = layout.tile(index)
-                canvas.place(tile.pixels, x: rect.x, y: rect.y)
+            let pixels = PixelBuffer(width: canvas.width, height: canvas.height, fill: background)
+            for (tile, frame) in zip(tiles, frames) {
+                pixels.place(tile.pixels, x: frame.image.x, y: frame.image.y)
             }
             do {
-                let encoded = try Encoder.encode(canvas, suffix: suffix)
-                return .success(ComposedSheet(encoded: encoded, tiles: tiles, layout: layout, failures: failures))
+                let encoded = try Encoder.encode(pixels, suffix: suffix)
+                return .success(ComposedSheet(encoded: encoded, tiles: tiles, frames: frames, canvas: canvas,
+                                              failures: failures))
             } catch let error as VipsError {
                 return .failure(error)
             } catch {
@@ -58,16 +70,19 @@ struct SheetComposer {
         return .success(nil)
     }
 
-    private func redecode(_ tiles: [DecodedTile], layout: GridLayout) -> [Result<DecodedTile, DecodeFailure>] {
-        let probe = Probe(maxPixels: configuration.maxPixels, allowPortrait: configuration.allowPortrait,
-                          report: { _ in })
-        let decode = Decode(tileWidth: layout.tileWidth, tileHeight: layout.tileHeight,
-                            background: configuration.background,
-                            budget: DecodeBudget(limit: configuration.decodeMemoryBudget))
-        let results = Locked([Result<DecodedTile, DecodeFailure>?](repeating: nil, count: tiles.count))
-        let slots = DispatchSemaphore(value: max(1, configuration.jobs))
+    /// Whether a tile decoded for one frame can be placed in another as it is.
+    static func fits(_ tile: DecodedTile, _ frame: Frame) -> Bool {
+        tile.pixels.width == frame.image.width && tile.pixels.height == frame.image.height
+            && tile.frame.crop == frame.crop
+    }
+
+    private func redecode(_ work: [(DecodedTile, Frame)]) -> [Result<DecodedTile, DecodeFailure>] {
+        let decode = Decode(background: background, budget: DecodeBudget(limit: decodeMemory))
+        let probe = probe
+        let results = Locked([Result<DecodedTile, DecodeFailure>?](repeating: nil, count: work.count))
+        let slots = DispatchSemaphore(value: max(1, jobs))
         let group = DispatchGroup()
-        for (index, tile) in tiles.enumerated() {
+        for (index, (tile, frame)) in work.enumerated() {
             slots.wait()
             workers.async(group: group) {
                 defer { slots.signal() }
@@ -75,11 +90,11 @@ struct SheetComposer {
                 if let file = tile.file {
                     // The descriptor checked and decoded before: the same
                     // bytes, even if the path was removed or replaced meanwhile.
-                    result = decode(AcceptedImage(path: tile.path, header: tile.header, file: file))
+                    result = decode.decode(AcceptedImage(path: tile.path, header: tile.header, file: file), to: frame)
                 } else {
                     switch probe.check(tile.path) {
                     case .success(let image) where image.header == tile.header:
-                        result = decode(image)
+                        result = decode.decode(image, to: frame)
                     case .success:
                         result = .failure(DecodeFailure(path: tile.path, message: "changed while the run read it"))
                     case .failure(.failed(let message)), .failure(.rejected(_, let message)):
@@ -93,4 +108,3 @@ struct SheetComposer {
         return results.withLock { $0.map { $0! } }
     }
 }
-

@@ -1,23 +1,31 @@
 import Glibc
 import Vips
 
-/// One image decoded to one tile, ready to place.
-public struct DecodedTile: @unchecked Sendable {
+/// One image decoded to its frame, ready to place.
+public struct DecodedTile: Sendable {
     public let path: PathName
     public let header: ImageHeader
     public let pixels: PixelBuffer
-    /// The file the header was read from, still open: a smaller last sheet
-    /// decodes it again at its own tile size from the same bytes. nil when
-    /// the sheet is too large to keep a descriptor per image.
+    /// The frame it was decoded for: the composer decodes again if the
+    /// sheet's layout gives it another.
+    public let frame: Frame
+    /// The file the header was read from, still open: a sheet whose frames
+    /// differ from the ones decoded ahead decodes it again from the same
+    /// bytes. nil when the sheet is too large to keep a descriptor per image.
     let file: OpenFile?
+    /// Counts the tile as held by its run while it lives.
+    var token: TileToken? = nil
 }
 
-/// The resize stage: libvips' thumbnail straight to the tile size. It runs
-/// on a worker thread; the result carries the path for reporting.
-struct Decode {
-    let tileWidth: Int
-    let tileHeight: Int
+/// The resize stage: libvips' thumbnail straight to the frame's size, with
+/// its crop. It runs on a worker thread; the result carries the path for
+/// reporting.
+struct Decode: Sendable {
     let background: RGB
+    /// The frame of each slot of a full sheet, for decoding ahead of the
+    /// cut (layouts that place by count); the n-th accepted image gets slot
+    /// n mod the sheet's size.
+    var slots: [Frame] = []
     /// Shared by the decodes of a run: at most `jobs` run, and big
     /// progressive images take turns.
     var budget: DecodeBudget? = nil
@@ -27,17 +35,24 @@ struct Decode {
     /// Whether the tile keeps its image's file open (see `DecodedTile.file`).
     var keepsFile = true
 
+    /// Decodes to the frame of the image's slot in a full sheet.
     func callAsFunction(_ image: AcceptedImage) -> Result<DecodedTile, DecodeFailure> {
+        precondition(!slots.isEmpty, "decoding ahead needs the frames of a full sheet")
+        return decode(image, to: slots[image.ordinal % slots.count])
+    }
+
+    func decode(_ image: AcceptedImage, to frame: Frame) -> Result<DecodedTile, DecodeFailure> {
         do {
             let decode = {
                 try (instrumentation?.decoding ?? { try $0() }) {
-                    try ImageFile.tile(descriptor: image.file.descriptor, width: tileWidth, height: tileHeight,
+                    try ImageFile.tile(descriptor: image.file.descriptor, width: frame.image.width,
+                                       height: frame.image.height, crop: frame.crop,
                                        background: background, header: image.header)
                 }
             }
             let pixels = try budget.map { try $0.withBudget(image.header.decodeBytes, decode) } ?? decode()
-            return .success(DecodedTile(path: image.path, header: image.header, pixels: pixels,
-                                        file: keepsFile ? image.file : nil))
+            return .success(DecodedTile(path: image.path, header: image.header, pixels: pixels, frame: frame,
+                                        file: keepsFile ? image.file : nil, token: instrumentation?.tileToken()))
         } catch {
             return .failure(DecodeFailure(path: image.path, message: String(describing: error)))
         }

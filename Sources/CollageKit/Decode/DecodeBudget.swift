@@ -1,4 +1,5 @@
-import Glibc
+import Dispatch
+import Synchronization
 
 /// Decides which decodes run: at most `slots` at once (`--jobs`), and
 /// within a memory budget by their header's estimate
@@ -9,43 +10,48 @@ import Glibc
 /// The decode stage dispatches one more decode than there are slots, so
 /// while a giant waits for memory, a small image behind it takes the free
 /// slot instead of leaving a core idle.
-final class DecodeBudget: @unchecked Sendable {
+final class DecodeBudget: Sendable {
     let limit: Int
     let slots: Int
-    private var used = 0
-    private var running = 0
-    private var mutex = pthread_mutex_t()
-    private var condition = pthread_cond_t()
+    private struct State {
+        var used = 0
+        var running = 0
+        /// Workers blocked until something is released.
+        var waiting: [DispatchSemaphore] = []
+    }
+    private let state = Mutex(State())
 
     init(limit: Int, slots: Int = .max) {
         self.limit = limit
         self.slots = slots
-        pthread_mutex_init(&mutex, nil)
-        pthread_cond_init(&condition, nil)
-    }
-
-    deinit {
-        pthread_cond_destroy(&condition)
-        pthread_mutex_destroy(&mutex)
     }
 
     /// Blocks the calling worker until `bytes` fit (or nothing else runs).
     func acquire(_ bytes: Int) {
-        pthread_mutex_lock(&mutex)
-        while running >= slots || (running > 0 && used + bytes > limit) {
-            pthread_cond_wait(&condition, &mutex)
+        while true {
+            let wait: DispatchSemaphore? = state.withLock { state in
+                if state.running < slots && (state.running == 0 || state.used + bytes <= limit) {
+                    state.used += bytes
+                    state.running += 1
+                    return nil
+                }
+                let semaphore = DispatchSemaphore(value: 0)
+                state.waiting.append(semaphore)
+                return semaphore
+            }
+            guard let wait else { return }
+            wait.wait()  // woken by a release; then look again
         }
-        used += bytes
-        running += 1
-        pthread_mutex_unlock(&mutex)
     }
 
     func release(_ bytes: Int) {
-        pthread_mutex_lock(&mutex)
-        used -= bytes
-        running -= 1
-        pthread_cond_broadcast(&condition)
-        pthread_mutex_unlock(&mutex)
+        let waiting = state.withLock { state in
+            state.used -= bytes
+            state.running -= 1
+            defer { state.waiting = [] }
+            return state.waiting
+        }
+        for waiter in waiting { waiter.signal() }
     }
 
     func withBudget<R>(_ bytes: Int, _ body: () throws -> R) rethrows -> R {

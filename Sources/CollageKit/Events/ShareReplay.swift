@@ -157,3 +157,6 @@ private final class ReplaySubscription<Output, Failure: Error>: Subscription {
         }
     }
 }
+
+/// Shared across threads when its upstream is: its own state is behind a lock.
+extension Publishers.ShareReplay: Sendable where Upstream: Sendable {}

@@ -14,16 +14,6 @@ public struct StandardStream: Sendable {
     public func write(line: String) { write(bytes: Array(line.utf8) + [UInt8(ascii: "\n")]) }
 
     public func write(bytes: [UInt8]) {
-        bytes.withUnsafeBytes { raw in
-            var offset = 0
-            while offset < raw.count {
-                let count = Glibc.write(descriptor, raw.baseAddress! + offset, raw.count - offset)
-                if count < 0 {
-                    if errno == EINTR { continue }
-                    return
-                }
-                offset += count
-            }
-        }
+        _ = bytes.withUnsafeBytes { writeAll(descriptor, $0) }
     }
 }

@@ -1,10 +1,29 @@
-/// The default grid of the contract (CLI.md, "Layout"):
+import Vips
+
+/// The seed's grid: one or two rows, every image covering its tile.
+public struct SeedLayout: SheetLayout {
+    public var crop: CropMode = .centre
+
+    public init(crop: CropMode = .centre) {
+        self.crop = crop
+    }
+
+    public var placesByCount: Bool { true }
+
+    public func frames(for shapes: [ImageShape], on canvas: Canvas) -> [Frame] {
+        guard !shapes.isEmpty else { return [] }
+        let grid = SeedGrid(count: shapes.count, canvasWidth: canvas.width, canvasHeight: canvas.height)
+        return (0..<shapes.count).map { Frame(image: grid.tile($0), crop: crop) }
+    }
+}
+
+/// The arithmetic of the seed grid:
 ///
 ///     rows    = n < 3 ? 1 : 2
 ///     columns = round(n / rows)          (halves round away from zero)
 ///     tileW   = round(W / columns),  tileH = round(H / rows)
 ///     image i goes at x = (i % columns) * tileW,  y = (i / columns) * tileH
-public struct GridLayout: Equatable, Sendable {
+public struct SeedGrid: Equatable, Sendable {
     public let count: Int
     public let canvasWidth: Int
     public let canvasHeight: Int
@@ -36,11 +55,4 @@ public struct GridLayout: Equatable, Sendable {
 
     /// round(a / b) for positive integers, halves away from zero.
     static func roundedQuotient(_ a: Int, _ b: Int) -> Int { (2 * a + b) / (2 * b) }
-}
-
-public struct TileRect: Equatable, Sendable {
-    public let x: Int
-    public let y: Int
-    public let width: Int
-    public let height: Int
 }

@@ -1,8 +1,9 @@
+import Logging
 @preconcurrency import OpenCombine
 
 /// What the command line runs: one collage run, one per folder, or a watch.
-public protocol CollageJob: AnyObject {
-    /// The job's events, shared (see `shareReplay`); subscribe before `run()`.
+public protocol CollageJob: AnyObject, Sendable {
+    /// The job's events, shared (see `EventHub`); subscribe before `run()`.
     var events: AnyPublisher<PipelineEvent, Never> { get }
     /// Runs to the end; blocks the calling thread.
     func run() -> RunOutcome
@@ -10,7 +11,26 @@ public protocol CollageJob: AnyObject {
     func interrupt(_ status: ExitStatus)
 }
 
-extension CollageRun: CollageJob {}
+/// The kinds of run, all over the same core (`CollageRun`).
+public enum Jobs {
+    /// One collage (or its sheets), one per folder, or either watched: a
+    /// first pass, then one every `watchEvery` seconds that redoes only
+    /// what changed.
+    public static func make(_ configuration: CollageConfiguration, perFolder: Bool, watchEvery interval: Double?,
+                            logger: Logger) -> CollageJob {
+        let make: @Sendable (CollageConfiguration) -> CollageJob = { configuration in
+            perFolder ? PerFolderRun(configuration: configuration, logger: logger)
+                      : CollageRun(configuration: configuration, logger: logger)
+        }
+        guard let interval else { return make(configuration) }
+        return WatchRun(interval: interval) { first in
+            var pass = configuration
+            pass.recordState = true
+            if !first { pass.skipUnchanged = true }
+            return make(pass)
+        }
+    }
+}
 
 extension Summary {
     /// Adds another run's counts to these.

@@ -37,6 +37,8 @@ public struct CollageConfiguration: Sendable {
     public var decodeMemoryBudget = 96 << 20
     /// Walk folders recursively (off for one folder of `--per-folder`).
     public var recursive = true
+    /// Where each image of a sheet goes.
+    public var layout: any SheetLayout = SeedLayout()
 
     public init(inputs: [Input]) {
         self.inputs = inputs
@@ -46,6 +48,8 @@ public struct CollageConfiguration: Sendable {
     public static var defaultJobs: Int {
         return max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))))
     }
+
+    var canvas: Canvas { Canvas(width: canvasWidth, height: canvasHeight) }
 
     var keepsState: Bool { (skipUnchanged || recordState) && !dryRun }
 

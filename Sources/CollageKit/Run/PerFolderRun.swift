@@ -1,27 +1,27 @@
 import Glibc
 import Logging
 @preconcurrency import OpenCombine
+import Synchronization
 
 /// `--per-folder`: one collage per folder that holds eligible images. The
 /// folders of each INPUT are walked lazily, depth first, in byte order; each
 /// is one `CollageRun` over that folder's own files, written to the output
 /// template with `{dir}` (the folder's name) and `{path}` (its path below
 /// the INPUT, `/` replaced by `_`) filled in.
-public final class PerFolderRun: CollageJob, @unchecked Sendable {
+public final class PerFolderRun: CollageJob, Sendable {
     public let configuration: CollageConfiguration
     private let logger: Logger
-    private let subject = PassthroughSubject<PipelineEvent, Never>()
-    private let shared: Publishers.ShareReplay<PassthroughSubject<PipelineEvent, Never>>
-    private let stop = Locked<ExitStatus?>(nil)
-    private let current = Locked<CollageRun?>(nil)
+    private let hub = EventHub()
+    /// The stop asked for, and the folder's run going now: set together, so
+    /// that a stop either reaches the run or prevents it.
+    private let state = Mutex<(stop: ExitStatus?, current: CollageRun?)>((nil, nil))
 
     public init(configuration: CollageConfiguration, logger: Logger = Logger(label: "collage")) {
         self.configuration = configuration
         self.logger = logger
-        shared = subject.shareReplay(capacity: 64)
     }
 
-    public var events: AnyPublisher<PipelineEvent, Never> { shared.eraseToAnyPublisher() }
+    public var events: AnyPublisher<PipelineEvent, Never> { hub.events }
 
     public static func hasPlaceholder(_ output: PathName) -> Bool {
         let text = output.bytes
@@ -53,8 +53,11 @@ public final class PerFolderRun: CollageJob, @unchecked Sendable {
     }
 
     public func interrupt(_ status: ExitStatus) {
-        stop.withLock { $0 = $0 ?? status }
-        current.withLock { $0 }?.interrupt(status)
+        let current = state.withLock { state -> CollageRun? in
+            state.stop = state.stop ?? status
+            return state.current
+        }
+        current?.interrupt(status)
     }
 
     public func run() -> RunOutcome {
@@ -62,15 +65,14 @@ public final class PerFolderRun: CollageJob, @unchecked Sendable {
         var written = 0
         var fatal: RunOutcome?
         var outputs: [PathName: PathName] = [:]
-        let send: (PipelineEvent) -> Void = { [subject] event in
+        let send: (PipelineEvent) -> Void = { [hub] event in
             summary.count(event)
-            subject.send(event)
+            hub.send(event)
         }
         folders: for input in configuration.inputs {
             guard case .path(let root) = input else { continue }
             var walk = DirectoryWalk(root: root, followLinks: configuration.followLinks, folders: true, report: send)
             while let folder = walk.next() {
-                if stop.withLock({ $0 }) != nil { break folders }
                 let output = Self.output(template: configuration.output, folder: folder, root: root)
                 if let other = outputs[output] {
                     send(.failed(path: folder, error: "its collage '\(output)' would replace the one of '\(other)'; use {path} in --output"))
@@ -81,14 +83,16 @@ public final class PerFolderRun: CollageJob, @unchecked Sendable {
                 single.recursive = false
                 single.output = output
                 let run = CollageRun(configuration: single, logger: logger)
-                current.withLock { $0 = run }
-                let forward = run.events.sink { [subject] event in
-                    if case .finished = event { return }
-                    subject.send(event)
+                // Check and publish under one lock: a stop that comes after
+                // this reaches the run through `interrupt`.
+                let go = state.withLock { state -> Bool in
+                    guard state.stop == nil else { return false }
+                    state.current = run
+                    return true
                 }
-                let outcome = run.run()
-                forward.cancel()
-                current.withLock { $0 = nil }
+                guard go else { break folders }
+                let outcome = hub.forwarding(run)
+                state.withLock { $0.current = nil }
                 summary.add(outcome.summary)
                 switch outcome.status {
                 case .success, .someInputsFailed:
@@ -108,7 +112,7 @@ public final class PerFolderRun: CollageJob, @unchecked Sendable {
             }
         }
         let outcome: RunOutcome
-        if let stopped = stop.withLock({ $0 }) {
+        if let stopped = state.withLock({ $0.stop }) {
             outcome = RunOutcome(status: stopped, message: "interrupted: no partial output left", summary: summary)
         } else if let fatal {
             outcome = RunOutcome(status: fatal.status, message: fatal.message, summary: summary)
@@ -121,7 +125,7 @@ public final class PerFolderRun: CollageJob, @unchecked Sendable {
         } else {
             outcome = RunOutcome(status: .success, message: nil, summary: summary)
         }
-        subject.send(.finished(outcome))
+        hub.send(.finished(outcome))
         return outcome
     }
 

@@ -1,25 +1,52 @@
 import Synchronization
 
 /// Counters a run keeps about itself, for tests and `--verbose`: how far
-/// the scan got, how many decodes ran at once. `beforeSave` lets a test hold
-/// the sink (a gate it opens one sheet at a time) to prove that nothing
-/// upstream runs ahead while a sheet is being written.
-final class RunInstrumentation: @unchecked Sendable {
+/// the scan got (also while each sheet was being saved), how many decodes
+/// ran at once, how many decoded tiles the run held at once. A test may
+/// hold the sink at each save (a gate it opens one sheet at a time) to
+/// prove that nothing upstream runs ahead while a sheet is being written.
+final class RunInstrumentation: Sendable {
     struct Counts: Equatable {
         /// Inputs the walk has emitted.
         var scanned = 0
         var decoding = 0
         var peakDecoding = 0
-        var sheets = 0
+        /// Saves begun so far, and whether one is in progress.
+        var saves = 0
+        var saving = false
+        /// The most inputs scanned while save n was in progress (index n-1).
+        var scannedBySave: [Int] = []
+        /// Decoded tiles alive now, and the most at once.
+        var heldTiles = 0
+        var peakHeldTiles = 0
     }
 
     private let counts = Mutex(Counts())
-    /// Called on the save queue before each sheet is composed.
-    var beforeSave: ((Int) -> Void)?
+    private let hold = Mutex<(@Sendable (Int) -> Void)?>(nil)
 
     var snapshot: Counts { counts.withLock { $0 } }
 
-    func scanned() { counts.withLock { $0.scanned += 1 } }
+    /// `body` runs on the save queue before each sheet is composed.
+    func holdBeforeSave(_ body: @escaping @Sendable (Int) -> Void) { hold.withLock { $0 = body } }
+
+    func beforeSave(_ sheet: Int) {
+        counts.withLock { counts in
+            counts.saves += 1
+            counts.saving = true
+            counts.scannedBySave.append(counts.scanned)
+        }
+        hold.withLock { $0 }?(sheet)
+    }
+
+    /// The save's work is done; the run has not asked for more yet.
+    func afterSave() { counts.withLock { $0.saving = false } }
+
+    func scanned() {
+        counts.withLock { counts in
+            counts.scanned += 1
+            if counts.saving { counts.scannedBySave[counts.saves - 1] = counts.scanned }
+        }
+    }
 
     func decoding<R>(_ body: () throws -> R) rethrows -> R {
         counts.withLock { counts in
@@ -29,4 +56,26 @@ final class RunInstrumentation: @unchecked Sendable {
         defer { counts.withLock { $0.decoding -= 1 } }
         return try body()
     }
+
+    /// A decoded tile the run holds until the token goes.
+    func tileToken() -> TileToken { TileToken(self) }
+
+    fileprivate func held(_ change: Int) {
+        counts.withLock { counts in
+            counts.heldTiles += change
+            counts.peakHeldTiles = max(counts.peakHeldTiles, counts.heldTiles)
+        }
+    }
+}
+
+/// Counts one decoded tile as held by its run for as long as it lives.
+final class TileToken: Sendable {
+    private let instrumentation: RunInstrumentation
+
+    fileprivate init(_ instrumentation: RunInstrumentation) {
+        self.instrumentation = instrumentation
+        instrumentation.held(1)
+    }
+
+    deinit { instrumentation.held(-1) }
 }

@@ -1,6 +1,6 @@
 import Dispatch
-import Glibc
 @preconcurrency import OpenCombine
+import Synchronization
 
 /// `--watch`: a first pass, then a pass on every tick of the seed's
 /// DispatchTimer publisher. Each pass after the first skips an output whose
@@ -8,25 +8,31 @@ import Glibc
 /// a changed folder is redone. The timer feeds a pausable sink: while a pass
 /// runs no tick is taken. SIGINT or SIGTERM ends it between or during a
 /// pass, leaving no partial output.
-public final class WatchRun: CollageJob, @unchecked Sendable {
+public final class WatchRun: CollageJob, Sendable {
     private let interval: Double
-    private let makePass: (_ first: Bool) -> CollageJob
-    private let subject = PassthroughSubject<PipelineEvent, Never>()
-    private let shared: Publishers.ShareReplay<PassthroughSubject<PipelineEvent, Never>>
+    private let makePass: @Sendable (_ first: Bool) -> CollageJob
+    private let hub = EventHub()
     private let timerQueue = DispatchQueue(label: "collage.watch")
+    /// Signalled when watching should end: a stop, or a pass that failed for good.
     private let stopped = DispatchSemaphore(value: 0)
-    private let state = Locked<(stop: ExitStatus?, current: CollageJob?, summary: Summary, fatal: RunOutcome?)>(
-        (nil, nil, Summary(), nil))
+    /// Left by each pass when it is over, so the end waits for the one going.
+    private let passes = DispatchGroup()
+    private struct State {
+        var stop: ExitStatus?
+        var current: CollageJob?
+        var summary = Summary()
+        var fatal: RunOutcome?
+    }
+    private let state = Mutex(State())
 
     /// `makePass(first)` makes one pass; passes after the first must skip
     /// unchanged outputs.
-    public init(interval: Double, makePass: @escaping (_ first: Bool) -> CollageJob) {
+    public init(interval: Double, makePass: @escaping @Sendable (_ first: Bool) -> CollageJob) {
         self.interval = interval
         self.makePass = makePass
-        shared = subject.shareReplay(capacity: 64)
     }
 
-    public var events: AnyPublisher<PipelineEvent, Never> { shared.eraseToAnyPublisher() }
+    public var events: AnyPublisher<PipelineEvent, Never> { hub.events }
 
     public func interrupt(_ status: ExitStatus) {
         let current = state.withLock { state -> CollageJob? in
@@ -40,8 +46,8 @@ public final class WatchRun: CollageJob, @unchecked Sendable {
     public func run() -> RunOutcome {
         pass(first: true)
         if state.withLock({ $0.stop == nil && $0.fatal == nil }) {
-            subject.send(.notice("watching for changes every \(interval) s; Ctrl-C stops"))
-            let sink = Locked<Pausable?>(nil)
+            hub.send(.notice("watching for changes every \(interval) s; Ctrl-C stops"))
+            let sink = Locked<(any Pausable)?>(nil)
             let subscriber = Publishers.DispatchTimer(interval: .nanoseconds(Int(interval * 1e9)), queue: timerQueue)
                 .pausableSink(receiveCompletion: { _ in }, receiveValue: { [self] _ in
                     DispatchQueue.global().async { [self] in
@@ -63,40 +69,38 @@ public final class WatchRun: CollageJob, @unchecked Sendable {
             subscriber.cancel()
         }
         // Let a pass in progress finish stopping before reporting.
-        while state.withLock({ $0.current != nil }) { usleep(10_000) }
+        passes.wait()
         let (stop, summary, fatal) = state.withLock { ($0.stop, $0.summary, $0.fatal) }
         let outcome: RunOutcome
         if let stop {
-            outcome = RunOutcome(status: stop, message: "stopped watching (\(summary.written) collage(s) written)", summary: summary)
+            outcome = RunOutcome(status: stop, message: "stopped watching (\(summary.written) collage(s) written)",
+                                 summary: summary)
         } else {
             outcome = RunOutcome(status: fatal!.status, message: fatal!.message, summary: summary)
         }
-        subject.send(.finished(outcome))
+        hub.send(.finished(outcome))
         return outcome
     }
 
     private func pass(first: Bool) {
         let job = makePass(first)
+        // Check and publish under one lock: a stop after this reaches the pass.
         let go = state.withLock { state -> Bool in
             guard state.stop == nil else { return false }
             state.current = job
+            passes.enter()
             return true
         }
         guard go else { return }
+        defer { passes.leave() }
         // The summary counts what the stream shows: an idle rescan's
         // `unchanged` is not sent, so it is not counted either.
-        let shown = Locked(Summary())
-        let forward = job.events.sink { [subject] event in
-            switch event {
-            case .finished: return
-            case .unchanged where !first: return  // quiet while nothing changes
-            default:
-                shown.withLock { $0.count(event) }
-                subject.send(event)
-            }
+        let shown = Mutex(Summary())
+        let outcome = hub.forwarding(job) { event in
+            if case .unchanged = event, !first { return false }  // quiet while nothing changes
+            shown.withLock { $0.count(event) }
+            return true
         }
-        let outcome = job.run()
-        forward.cancel()
         state.withLock { state in
             state.current = nil
             state.summary.add(shown.withLock { $0 })

@@ -49,14 +49,9 @@ public final class AtomicWriter: @unchecked Sendable {
         }
     }
 
-    /// The temporary name used beside `path`: hidden, and recognisable so
-    /// that a later run can clear what a killed run left.
+    /// The temporary name used beside `path` (see `Sidecar`).
     public static func temporaryPrefix(for path: PathName) -> [UInt8] {
-        temporaryPrefix(stem: path.hiddenStem)
-    }
-
-    static func temporaryPrefix(stem: [UInt8]) -> [UInt8] {
-        Array(".".utf8) + stem + Array(".collage-tmp-".utf8)
+        Sidecar.temporaryPrefix(stem: path.hiddenStem)
     }
 
     /// Writes synchronously (on the caller's thread).
@@ -75,7 +70,7 @@ public final class AtomicWriter: @unchecked Sendable {
         var suffix = [UInt8]()
         var random = UInt64.random(in: 0...UInt64.max)
         for _ in 0..<12 { suffix.append(UInt8(ascii: "a") + UInt8(random % 26)); random /= 26 }
-        let temporary = directory.appending(Self.temporaryPrefix(stem: stem ?? path.hiddenStem) + suffix)
+        let temporary = directory.appending(Sidecar.temporaryPrefix(stem: stem ?? path.hiddenStem) + suffix)
 
         let descriptor = temporary.withCString { name -> Int32 in
             guard let name else { errno = EINVAL; return -1 }
@@ -98,18 +93,7 @@ public final class AtomicWriter: @unchecked Sendable {
             _ = fchmod(descriptor, previous.st_mode & 0o7777)
         }
         // The errno of a failed write, or nil.
-        let writeError: Int32? = owner.withUnsafeBytes { bytes in
-            var offset = 0
-            while offset < bytes.count {
-                let count = Glibc.write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
-                if count < 0 {
-                    if errno == EINTR { continue }
-                    return errno
-                }
-                offset += count
-            }
-            return nil
-        }
+        let writeError = owner.withUnsafeBytes { writeAll(descriptor, $0) }
         if let writeError { throw abandon(fail(.ioError, "cannot write the output", writeError)) }
         guard fsync(descriptor) == 0 else { throw abandon(fail(.ioError, "cannot flush the output", errno)) }
         closed = true

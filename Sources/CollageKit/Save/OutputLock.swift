@@ -9,7 +9,7 @@ import Glibc
 /// A run that was waiting on the removed file finds, once it holds the
 /// lock, that the path no longer names the file it locked, and starts over
 /// on the path's new file: two runs never hold the lock at once.
-public final class OutputLock {
+public final class OutputLock: Sendable {
     private let descriptor: Int32
     private let path: PathName
 
@@ -24,7 +24,7 @@ public final class OutputLock {
     }
 
     public static func path(for output: PathName) -> PathName {
-        output.directory.appending(Array(".".utf8) + output.hiddenStem + Array(".collage-lock".utf8))
+        Sidecar.lock(for: output)
     }
 
     public enum Failure: Error {

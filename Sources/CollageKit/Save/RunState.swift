@@ -52,7 +52,7 @@ public struct RunState: Equatable, Sendable {
     public var inputs: [Considered]
 
     public static func path(for output: PathName) -> PathName {
-        output.directory.appending(Array(".".utf8) + output.hiddenStem + Array(".collage-state".utf8))
+        Sidecar.state(for: output)
     }
 
     /// The options that decide what the output looks like, as one line.

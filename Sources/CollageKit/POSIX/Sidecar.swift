@@ -1,0 +1,19 @@
+/// The hidden files a run keeps beside an output, named in one place:
+/// `.NAME.collage-lock` (runs writing the same output take turns),
+/// `.NAME.collage-state` (what `--skip-unchanged` compares) and
+/// `.NAME.collage-tmp-XXXXXXXXXXXX` (a file being written). NAME is the
+/// output's name cut to 229 bytes, so that every sidecar name fits in 255.
+enum Sidecar {
+    static func lock(for output: PathName) -> PathName { beside(output, ".collage-lock") }
+
+    static func state(for output: PathName) -> PathName { beside(output, ".collage-state") }
+
+    /// The start of a temporary file's name; twelve random letters follow.
+    static func temporaryPrefix(stem: [UInt8]) -> [UInt8] {
+        Array(".".utf8) + stem + Array(".collage-tmp-".utf8)
+    }
+
+    private static func beside(_ output: PathName, _ suffix: String) -> PathName {
+        output.directory.appending(Array(".".utf8) + output.hiddenStem + Array(suffix.utf8))
+    }
+}

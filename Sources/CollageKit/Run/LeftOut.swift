@@ -1,0 +1,52 @@
+import Synchronization
+
+/// The run's walk, shared by reference with the source publisher so that,
+/// after the cap cancelled the scan, the run can still look one step further.
+final class SharedWalk: PullSource, Sendable {
+    private struct State {
+        var walk: InputWalk
+        var exhausted = false
+    }
+    private let state: Locked<State>
+    /// Apart from the walk's lock: the walk reads it while it steps.
+    private let mutedFlag = Mutex(false)
+    private let instrumentation: RunInstrumentation
+
+    init(instrumentation: RunInstrumentation, _ walk: InputWalk) {
+        self.instrumentation = instrumentation
+        state = Locked(State(walk: walk))
+    }
+
+    /// Whether the walk reports what it meets (off for the look past the cap).
+    var muted: Bool { mutedFlag.withLock { $0 } }
+
+    func next() -> InputFile? {
+        // Stepped under the lock: what the walk reports goes to the event
+        // stream, never back here.
+        let file = state.withLock { state -> InputFile? in
+            guard !state.exhausted else { return nil }
+            let file = state.walk.next()
+            if file == nil { state.exhausted = true }
+            return file
+        }
+        if file != nil && !muted { instrumentation.scanned() }
+        return file
+    }
+
+    /// The seed's "limit reached" alert: whether eligible images were left
+    /// out by the cap. The walk was cancelled at the cap; it is asked for a
+    /// few more candidates (headers only, nothing reported) to find out.
+    func leftOutNotice(_ tally: Tally, probe: Probe, cap: Int) -> String? {
+        var known = tally.accepted - tally.summary.used - tally.decodeFailures
+        if known <= 0 {
+            mutedFlag.withLock { $0 = true }
+            for _ in 0..<64 {
+                guard let file = next() else { break }
+                if case .success = probe.check(file.path) { known = 1; break }
+            }
+        }
+        guard known > 0 else { return nil }
+        let count = known > 1 ? "at least \(known) more eligible images were" : "more eligible images were"
+        return "--max \(cap) reached: \(count) left out; --sheets puts them all on contact sheets"
+    }
+}

@@ -1,0 +1,18 @@
+/// What a run counts while its events pass: the summary, and what the
+/// outcome, the "left out" notice and `--skip-unchanged` need.
+struct Tally: Sendable {
+    var summary = Summary()
+    /// Images that passed the header checks (placed or not).
+    var accepted = 0
+    var decodeFailures = 0
+    /// Sheets that lost an image to `--require-even`.
+    var droppedForEven = 0
+    /// For `--skip-unchanged`: every input checked, and every output written.
+    var considered: [RunState.Considered] = []
+    var outputs: [RunState.Output] = []
+
+    mutating func count(_ event: PipelineEvent) {
+        if case .accepted = event { accepted += 1 }
+        summary.count(event)
+    }
+}
