@@ -2,7 +2,7 @@ import ArgumentParser
 import CollageKit
 import Vips
 
-/// The options of CLI.md, with usage errors found in `validate()`.
+/// The command line's options, with usage errors found in `validate()`.
 struct CollageOptions: ParsableArguments {
     static let version = "0.1.0"
 

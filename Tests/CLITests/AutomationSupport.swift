@@ -4,7 +4,7 @@ import Synchronization
 import Vips
 import XCTest
 
-/// Helpers for the automation tests (issue 5): runs under a pseudo-terminal,
+/// Helpers for the automation tests: runs under a pseudo-terminal,
 /// file times, generated noisy images, and the `--json` event schema.
 
 /// A file's size and modification time in nanoseconds since the epoch (lstat), or nil.

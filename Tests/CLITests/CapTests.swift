@@ -3,9 +3,9 @@ import Glibc
 import Vips
 import XCTest
 
-/// CLI.md, "Selection": without --sheets the run stops once --max images are
+/// The contract, "Selection": without --sheets the run stops once --max images are
 /// accepted; the scan goes no further, so a huge folder costs about what a
-/// folder of six does. The seed's "limit reached" alert is a notice on stderr.
+/// folder of six does. The "limit reached" notice is a notice on stderr.
 final class CapTests: CLITestCase {
     private let count = 2000
 

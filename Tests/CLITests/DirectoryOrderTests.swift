@@ -3,7 +3,7 @@ import Glibc
 import Vips
 import XCTest
 
-/// CLI.md, "Inputs": directory order, dot names, the extension filter,
+/// The contract, "Inputs": directory order, dot names, the extension filter,
 /// explicit files, symbolic links, and content (not name) picking the decoder.
 final class DirectoryOrderTests: CLITestCase {
     private func usedImages(_ arguments: [String], file: StaticString = #filePath,

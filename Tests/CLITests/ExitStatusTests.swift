@@ -4,7 +4,7 @@ import Synchronization
 import Vips
 import XCTest
 
-/// CLI.md, "Exit status": one test (at least) per row of the table, each
+/// The contract, "Exit status": one test (at least) per row of the table, each
 /// asserting standard output, standard error and the status exactly.
 final class ExitStatusTests: CLITestCase {
 
@@ -12,7 +12,7 @@ final class ExitStatusTests: CLITestCase {
 
     /// 0: stdout is exactly the written path and a newline; stderr is empty
     /// (it is a pipe, not a terminal, and nothing went wrong). The picture
-    /// follows the grid of CLI.md: 3 images → 2 rows, 2 columns, the fourth
+    /// follows the seed grid: 3 images → 2 rows, 2 columns, the fourth
     /// cell white.
     func testSuccessPrintsOnlyThePathWritten() throws {
         makeFolder("in")
@@ -144,7 +144,7 @@ final class ExitStatusTests: CLITestCase {
 
     /// A text file named .jpg is not a corrupt image but an unsupported one:
     /// `rejected` with reason `unsupported` (what the code does), one warning
-    /// line; the status stays 0 because no input *failed* (CLI.md's
+    /// line; the status stays 0 because no input *failed* (the contract.s
     /// `failed` covers unreadable, corrupt, truncated, vanished).
     func testTextFileNamedJpgIsRejectedAsUnsupported() throws {
         makeFolder("in")

@@ -4,7 +4,7 @@ import Vips
 import CollageTestSupport
 import XCTest
 
-// Helpers of the hardening tests (issue 4): a child's peak memory, standard
+// Helpers of the hardening tests: a child's peak memory, standard
 // input fed through a pipe line by line, waiting for a --json event of a
 // run still going, special files, and hand-made image bytes (broken,
 // bombs, odd formats, other formats in disguise).

@@ -3,7 +3,7 @@ import Glibc
 import Vips
 import XCTest
 
-/// CLI.md, "Machine-readable output: --json".
+/// The contract, "Machine-readable output: --json".
 final class JSONTests: CLITestCase {
     /// One run meeting every kind of event: a portrait, an image over
     /// --max-pixels, a text file and an SVG named .jpg (unsupported), a

@@ -3,7 +3,7 @@ import Glibc
 import Vips
 import XCTest
 
-/// CLI.md, "Layout (the default grid)" and the output formats.
+/// The contract, "Layout (the default grid)" and the output formats.
 final class LayoutTests: CLITestCase {
     /// 5 images: 2 rows, round(2.5) = 3 columns; on 1000x800 tiles are
     /// round(333.3) = 333 wide, so the last column of pixels (x = 999) is
@@ -88,7 +88,7 @@ final class LayoutTests: CLITestCase {
         }
     }
 
-    /// The formats CLI.md names: jpg, jpeg, png, webp, tif, tiff (any case
+    /// The formats the contract names: jpg, jpeg, png, webp, tif, tiff (any case
     /// of the extension): each written, each a complete 300x200 image of
     /// that format.
     func testEveryNamedFormatIsWritten() throws {

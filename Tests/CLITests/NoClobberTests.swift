@@ -3,7 +3,7 @@ import Glibc
 import Vips
 import XCTest
 
-/// CLI.md, "Output": a failed run never touches the previous output.
+/// The contract, "Output": a failed run never touches the previous output.
 final class NoClobberTests: CLITestCase {
     private var previous: [UInt8] = []
 

@@ -3,7 +3,7 @@ import Glibc
 import Vips
 import XCTest
 
-/// CLI.md, "Inputs": paths are bytes. Names that are not UTF-8, or that hold
+/// The contract, "Inputs": paths are bytes. Names that are not UTF-8, or that hold
 /// spaces, newlines (with -0), `[`, `]` or a leading `-` must work, from
 /// standard input and from the command line; --json keeps them recoverable.
 final class PathBytesTests: CLITestCase {

@@ -3,7 +3,7 @@ import Glibc
 import Vips
 import XCTest
 
-/// CLI.md, "Output" and "Selection": --sheets cuts the whole input into
+/// The contract, "Output" and "Selection": --sheets cuts the whole input into
 /// sheets of up to --max images, named with -0001 before the extension or
 /// with {n} replaced by the 4-digit sheet number.
 final class SheetsTests: CLITestCase {

@@ -170,7 +170,7 @@ final class CollageRunTests: XCTestCase {
         XCTAssertEqual(accepted(result), Array(paths.prefix(6)), "the scan goes no further than the cap")
         XCTAssertEqual(result.failed.map(\.path), [])
         let notices = result.events.compactMap { if case .notice(let text) = $0 { return text } else { return nil } }
-        XCTAssertEqual(notices.count, 1, "the seed's 'limit reached' notice: \(notices)")
+        XCTAssertEqual(notices.count, 1, "the 'limit reached' notice: \(notices)")
         XCTAssertTrue(notices.first?.contains("--sheets") ?? false, notices.first ?? "")
     }
 

@@ -3,7 +3,7 @@ import XCTest
 @testable import CollageKit
 @testable import Vips
 
-/// The grid of CLI.md through the real pipeline: a folder of flat-colour
+/// The seed grid through the real pipeline: a folder of flat-colour
 /// PNGs made here, a CollageRun writing a PNG, and every pixel of the
 /// output checked: each tile is its image's colour in input order, empty
 /// cells and the canvas left over by rounding are the background, and the

@@ -2,7 +2,7 @@
 import XCTest
 @testable import CollageKit
 
-/// The seed's pausable sink: one value at a time, pausing when
+/// The pausable sink: one value at a time, pausing when
 /// `receiveValue` says so, and `resume()` asking for exactly one more.
 final class PausableSubscriberTests: XCTestCase {
     private func make(_ wantsMore: @escaping (Int) -> Bool = { _ in true })

@@ -1,7 +1,7 @@
 import XCTest
 @testable import CollageKit
 
-/// The grid of CLI.md as pure arithmetic: rows, columns, tile sizes and
+/// The seed grid as pure arithmetic: rows, columns, tile sizes and
 /// positions, with halves rounding away from zero.
 final class SeedLayoutTests: XCTestCase {
     /// n -> (rows, columns), straight from the contract's formula.

@@ -7,8 +7,7 @@ struct SavedSheet: Sendable {
     let composed: ComposedSheet
 }
 
-/// Compose and atomic write as one `Future`: the seed's `PhotoWriter.save`,
-/// whose value is the sheet written (nil when every image of the sheet
+/// Compose and atomic write as one `Future`, whose value is the sheet written (nil when every image of the sheet
 /// failed to decode again, so there was nothing to write).
 struct SheetSaver: Sendable {
     let composer: SheetComposer

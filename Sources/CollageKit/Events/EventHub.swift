@@ -3,7 +3,7 @@
 /// One job's event stream, shared: the JSON writer, the progress line and
 /// the summary each subscribe, nothing is computed twice, and a subscriber
 /// that comes late still gets the last 64 events, the final summary among
-/// them (the seed's `shareReplay`). Single, per-folder and watch runs all
+/// them (`shareReplay`). Single, per-folder and watch runs all
 /// publish through one; a job made of runs forwards theirs.
 final class EventHub: Sendable {
     private let subject = PassthroughSubject<PipelineEvent, Never>()

@@ -2,7 +2,7 @@
 import Synchronization
 
 extension Publisher {
-    /// The seed's `shareReplay(capacity:)`: one subscription upstream,
+    /// `shareReplay(capacity:)`: one subscription upstream,
     /// shared by every subscriber; a subscriber that arrives late first gets
     /// the last `capacity` values (and the completion, if it came), then the
     /// live ones. Each subscriber's demand is honoured separately: values it

@@ -1,6 +1,6 @@
 import Vips
 
-/// The seed's grid: one or two rows, every image covering its tile.
+/// The first release's grid: one or two rows, every image covering its tile.
 public struct SeedLayout: SheetLayout {
     public var crop: CropMode = .centre
 

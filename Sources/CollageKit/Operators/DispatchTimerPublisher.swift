@@ -3,7 +3,7 @@ import Dispatch
 import Synchronization
 
 extension Publishers {
-    /// The seed's `DispatchTimer` publisher: a tick every `interval` on
+    /// A `DispatchTimer` publisher: a tick every `interval` on
     /// `queue`, from a dispatch timer that exists only while subscribed.
     /// A tick that fires while the subscriber has no demand is dropped, so
     /// a slow subscriber is never flooded.

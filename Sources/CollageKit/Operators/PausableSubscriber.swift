@@ -2,7 +2,7 @@
 import Synchronization
 
 extension Publisher {
-    /// The seed's pausable sink: `receiveValue` returns whether it wants
+    /// A pausable sink: `receiveValue` returns whether it wants
     /// another value now; if it returns false the subscriber pauses, asks
     /// for nothing more, until `resume()` asks for one.
     public func pausableSink(

@@ -1,3 +1,4 @@
+import FoundationEssentials
 import Glibc
 
 /// A path as the bytes the system uses. Names that are not UTF-8, or that
@@ -81,3 +82,19 @@ func entryName(_ entry: UnsafeMutablePointer<dirent>) -> [UInt8] {
 
 /// A failed system call's message, "No such file or directory".
 func systemError(_ code: Int32) -> String { String(cString: strerror(code)) }
+
+/// Kept as base64 of its bytes: exact for names that are not UTF-8.
+extension PathName: Codable {
+    public init(from decoder: Decoder) throws {
+        let text = try decoder.singleValueContainer().decode(String.self)
+        guard let data = Data(base64Encoded: text) else {
+            throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "not base64"))
+        }
+        self.init(bytes: Array(data))
+    }
+
+    public func encode(to encoder: Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(Data(bytes).base64EncodedString())
+    }
+}

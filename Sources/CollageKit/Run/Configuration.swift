@@ -22,7 +22,7 @@ public struct CollageConfiguration: Sendable {
     public var maxPixels = 268_402_689
     /// JPEG, WebP, HEIF/AVIF quality; nil for libvips' default.
     public var quality: Int?
-    /// The seed's rule: a collage is saved only with an even number of
+    /// A policy: a collage is saved only with an even number of
     /// photos; an odd set loses its last image (and the cap rounds down).
     public var requireEven = false
     /// Read headers and say what would be made; decode and write nothing.

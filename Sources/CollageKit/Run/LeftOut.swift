@@ -33,7 +33,7 @@ final class SharedWalk: PullSource, Sendable {
         return file
     }
 
-    /// The seed's "limit reached" alert: whether eligible images were left
+    /// The "limit reached" notice: whether eligible images were left
     /// out by the cap. The walk was cancelled at the cap; it is asked for a
     /// few more candidates (headers only, nothing reported) to find out.
     func leftOutNotice(_ tally: Tally, probe: Probe, cap: Int) -> String? {

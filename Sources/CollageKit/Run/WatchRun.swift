@@ -2,7 +2,7 @@ import Dispatch
 @preconcurrency import OpenCombine
 import Synchronization
 
-/// `--watch`: a first pass, then a pass on every tick of the seed's
+/// `--watch`: a first pass, then a pass on every tick of a
 /// DispatchTimer publisher. Each pass after the first skips an output whose
 /// inputs and options are unchanged (the `--skip-unchanged` state), so only
 /// a changed folder is redone. The timer feeds a pausable sink: while a pass

@@ -9,7 +9,7 @@ import Vips
 /// target's folder, which is flushed to disk, renamed over the target, and
 /// the folder flushed too. On any failure the temporary file is removed and
 /// the previous file is untouched.
-public final class AtomicWriter: @unchecked Sendable {
+public final class AtomicWriter: Sendable {
     private let queue: DispatchQueue
     /// Cancelled, and whether a file is being written (a temporary file may exist).
     private let state = Mutex((cancelled: false, writing: false))
@@ -34,7 +34,7 @@ public final class AtomicWriter: @unchecked Sendable {
         }
     }
 
-    /// The seed's `PhotoWriter.save`: a Future of the path written.
+    /// A Future of the path written.
     public func save(_ bytes: UnsafeRawBufferPointerOwner, to path: PathName) -> Future<PathName, OutputError> {
         Future { [self] promise in
             // OpenCombine's promise predates Sendable; it is called once, here.

@@ -1,7 +1,8 @@
+import FoundationEssentials
 import Glibc
 
 /// A file's size and modification time, to tell whether it changed.
-public struct FileStamp: Equatable, Sendable {
+public struct FileStamp: Equatable, Sendable, Codable {
     public let size: Int64
     public let modified: Int64  // nanoseconds since the epoch
 
@@ -26,24 +27,27 @@ public struct FileStamp: Equatable, Sendable {
 }
 
 /// What a run was made from, kept beside its output as `.NAME.collage-state`
-/// for `--skip-unchanged` and `--watch`: the options that shape the output,
-/// every input the run considered (path, size, modification time) in scan
-/// order up to where it stopped, and the outputs it wrote (with their stamps,
-/// so a deleted or edited output is redone).
-public struct RunState: Equatable, Sendable {
-    public struct Output: Equatable, Sendable {
+/// (JSON) for `--skip-unchanged` and `--watch`: the options that shape the
+/// output, every input the run considered (path, size, modification time)
+/// in scan order up to where it stopped, and the outputs it wrote (with
+/// their stamps, so a deleted or edited output is redone). Paths are kept
+/// as base64 of their bytes, exact whatever they hold.
+public struct RunState: Equatable, Sendable, Codable {
+    public struct Output: Equatable, Sendable, Codable {
         public let path: PathName
         public let stamp: FileStamp
         public let images: [PathName]
     }
 
-    public struct Considered: Equatable, Sendable {
+    public struct Considered: Equatable, Sendable, Codable {
         public let path: PathName
         public let stamp: FileStamp?
     }
 
-    static let header = "collage-state 1"
+    /// A state of another version is not read: the run is redone.
+    static let currentVersion = 2
 
+    var version = RunState.currentVersion
     public var options: String
     /// The run read its whole input; otherwise it stopped at the cap, and
     /// what comes after the last input listed cannot change the output.
@@ -63,27 +67,21 @@ public struct RunState: Equatable, Sendable {
             "sheets=\(configuration.sheets)", "portrait=\(configuration.allowPortrait)",
             "max-pixels=\(configuration.maxPixels)", "quality=\(configuration.quality.map(String.init) ?? "default")",
             "even=\(configuration.requireEven)", "links=\(configuration.followLinks)",
-            "recursive=\(configuration.recursive)", "output=" + Base64.encode(configuration.output.bytes),
+            "recursive=\(configuration.recursive)", "output=" + Data(configuration.output.bytes).base64EncodedString(),
         ]
         for input in configuration.inputs {
             switch input {
             case .standardInput: parts.append("input=-")
-            case .path(let path): parts.append("input=" + Base64.encode(path.bytes))
+            case .path(let path): parts.append("input=" + Data(path.bytes).base64EncodedString())
             }
         }
         return parts.joined(separator: " ")
     }
 
     var serialised: [UInt8] {
-        var lines = [Self.header, "options " + options, "mode " + (complete ? "complete" : "cap")]
-        for output in outputs {
-            lines.append("output \(Base64.encode(output.path.bytes)) \(output.stamp.size) \(output.stamp.modified)")
-            for image in output.images { lines.append("image " + Base64.encode(image.bytes)) }
-        }
-        for input in inputs {
-            lines.append("input \(Base64.encode(input.path.bytes)) \(input.stamp?.size ?? -1) \(input.stamp?.modified ?? -1)")
-        }
-        return Array((lines.joined(separator: "\n") + "\n").utf8)
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        return Array(try! encoder.encode(self)) + [UInt8(ascii: "\n")]  // plain values: cannot fail
     }
 
     init(options: String, complete: Bool, outputs: [Output], inputs: [Considered]) {
@@ -94,32 +92,9 @@ public struct RunState: Equatable, Sendable {
     }
 
     init?(parsing bytes: [UInt8]) {
-        let lines = String(decoding: bytes, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: true)
-        guard lines.first.map(String.init) == Self.header, lines.count >= 3,
-              lines[1].hasPrefix("options "), lines[2].hasPrefix("mode ") else { return nil }
-        options = String(lines[1].dropFirst("options ".count))
-        complete = lines[2] == "mode complete"
-        outputs = []
-        inputs = []
-        for line in lines.dropFirst(3) {
-            let fields = line.split(separator: " ")
-            switch fields.first {
-            case "output" where fields.count == 4:
-                guard let path = Base64.decode(String(fields[1])), let size = Int64(fields[2]),
-                      let modified = Int64(fields[3]) else { return nil }
-                outputs.append(Output(path: PathName(bytes: path), stamp: FileStamp(size: size, modified: modified), images: []))
-            case "image" where fields.count == 2:
-                guard let path = Base64.decode(String(fields[1])), let last = outputs.popLast() else { return nil }
-                outputs.append(Output(path: last.path, stamp: last.stamp, images: last.images + [PathName(bytes: path)]))
-            case "input" where fields.count == 4:
-                guard let path = Base64.decode(String(fields[1])), let size = Int64(fields[2]),
-                      let modified = Int64(fields[3]) else { return nil }
-                inputs.append(Considered(path: PathName(bytes: path),
-                                         stamp: size < 0 ? nil : FileStamp(size: size, modified: modified)))
-            default:
-                return nil
-            }
-        }
+        guard let state = try? JSONDecoder().decode(RunState.self, from: Data(bytes)),
+              state.version == Self.currentVersion else { return nil }
+        self = state
     }
 
     /// The state kept beside `output`, if there is a readable one.
