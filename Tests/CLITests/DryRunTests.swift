@@ -105,24 +105,16 @@ final class DryRunTests: CLITestCase {
         XCTAssertFalse(exists("out.jpg"))
     }
 
-    /// Four links to a 10000x10000 noisy JPEG: a real run decodes them
-    /// (seconds); the dry run reads four headers (a fraction of that).
+    /// Four links to a 10000x10000 JPEG whose data after the header is cut
+    /// off: the dry run plans all four from their headers (a real run would
+    /// fail to decode each).
     func testAHugeImageCostsOnlyItsHeader() throws {
         makeFolder("in")
-        write(try noisyJPEG(width: 10000, height: 10000), to: "in/1.jpg")
+        write(Array(try noisyJPEG(width: 10000, height: 10000).prefix(4096)), to: "in/1.jpg")
         for index in 2...4 { hardLink("in/1.jpg", b("in/\(index).jpg")) }
 
-        let real = try collage(["in", "--max", "4", "-o", "out.jpg"], timeout: 300)
-        XCTAssertEqual(real.status, 0, real.summary)
-        XCTAssertEqual(unlink(path("out.jpg")), 0)
-        var fastest = Double.infinity
-        for _ in 0..<2 {
-            let plan = try collage(["in", "--max", "4", "--dry-run", "-o", "out.jpg"])
-            assertSuccess(plan, stdout: (1...4).map { "out.jpg\tin/\($0).jpg\n" }.joined())
-            fastest = min(fastest, plan.elapsed)
-        }
-        XCTAssertLessThan(fastest * 4, real.elapsed,
-                          "dry run \(String(format1: fastest)) s against a real run of \(String(format1: real.elapsed)) s")
+        let plan = try collage(["in", "--max", "4", "--dry-run", "-o", "out.jpg"])
+        assertSuccess(plan, stdout: (1...4).map { "out.jpg\tin/\($0).jpg\n" }.joined())
         XCTAssertFalse(exists("out.jpg"))
     }
 }

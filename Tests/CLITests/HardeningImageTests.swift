@@ -142,7 +142,7 @@ final class HardeningImageTests: CLITestCase {
             XCTAssertEqual(verdicts(all, name), ["rejected:too-large"], name)
         }
         XCTAssertEqual(events(all, "written").first?["images"] as? [String], ["good/a.png"])
-        XCTAssertLessThan(run.result.elapsed, 2, "rejected in milliseconds")
+        XCTAssertFalse(run.result.timedOut, "rejected from the header, never decoded")
         XCTAssertLessThan(run.maxRSSMegabytes, 120, "no pixel of a bomb is held in memory")
         XCTAssertLessThan(run.maxRSSMegabytes, baseline.maxRSSMegabytes + 20, "about the cost of the good image alone")
         print("bombs: \(String(format1: run.result.elapsed)) s, peak \(Int(run.maxRSSMegabytes)) MB "
@@ -187,7 +187,7 @@ final class HardeningImageTests: CLITestCase {
             let what = "\(input) \(options.joined(separator: " "))"
             XCTAssertEqual(run.result.status, 0, "\(what)\n\(run.result.summary)")
             XCTAssertEqual(events(jsonEvents(run.result), "written").first?["images"] as? [String], [input], what)
-            XCTAssertLessThan(run.result.elapsed, 3, what)
+            XCTAssertFalse(run.result.timedOut, what)
             XCTAssertLessThan(run.maxRSSMegabytes, 120, what)
             print("\(what): \(String(format1: run.result.elapsed)) s, peak \(Int(run.maxRSSMegabytes)) MB")
             guard let picture = decoded("out.png") else { continue }
@@ -228,7 +228,7 @@ final class HardeningImageTests: CLITestCase {
         let big = try measuredCollage(["turned.jpg", "--allow-portrait", "--json", "-o", "turned.png"], timeout: 30)
         XCTAssertEqual(big.result.status, 0, big.result.summary)
         XCTAssertEqual(events(jsonEvents(big.result), "accepted").first?["orientation"] as? Int, 6)
-        XCTAssertLessThan(big.result.elapsed, 3)
+        XCTAssertFalse(big.result.timedOut)
         XCTAssertLessThan(big.maxRSSMegabytes, 200, "the strip is not held whole in memory to be turned")
         print("30000x3000, orientation 6: \(String(format1: big.result.elapsed)) s, peak \(Int(big.maxRSSMegabytes)) MB")
         if let picture = decoded("turned.png") { XCTAssertEqual(picture.pixel(x: 600, y: 400), .black) }

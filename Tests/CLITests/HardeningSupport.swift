@@ -188,14 +188,7 @@ enum Fixture {
 
     // MARK: PNG
 
-    static func crc32(_ bytes: ArraySlice<UInt8>) -> UInt32 {
-        var crc: UInt32 = 0xFFFF_FFFF
-        for byte in bytes {
-            crc ^= UInt32(byte)
-            for _ in 0..<8 { crc = (crc >> 1) ^ (0xEDB8_8320 & (0 &- (crc & 1))) }
-        }
-        return ~crc
-    }
+    static func crc32(_ bytes: ArraySlice<UInt8>) -> UInt32 { pngCRC32(bytes) }
 
     static func be32(_ value: UInt32) -> [UInt8] { [24, 16, 8, 0].map { UInt8(truncatingIfNeeded: value >> $0) } }
 

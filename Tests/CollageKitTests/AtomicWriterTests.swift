@@ -120,7 +120,7 @@ final class AtomicWriterTests: XCTestCase {
         XCTAssertEqual(mode(target), 0o640, "permission bits kept")
         XCTAssertNotEqual(inode(target), oldInode, "a new file renamed into place, not the old one rewritten")
         XCTAssertEqual(try readFile(reader), old, "the previous file was never touched")
-        XCTAssertEqual(names(try listing(folder.path)), ["out.png", "reader-view"], "no temporary file left")
+        XCTAssertEqual(names(try listing(folder.pathName)), ["out.png", "reader-view"], "no temporary file left")
     }
 
     func testCreatesANewFile() throws {
@@ -128,7 +128,7 @@ final class AtomicWriterTests: XCTestCase {
         let bytes = TestBytes(count: 100, seed: 3)
         XCTAssertEqual(try AtomicWriter().write(bytes, to: target), target)
         XCTAssertEqual(try readFile(target), bytes.bytes)
-        XCTAssertEqual(names(try listing(folder.path)), ["new.jpg"])
+        XCTAssertEqual(names(try listing(folder.pathName)), ["new.jpg"])
     }
 
     func testAwkwardNames() throws {
@@ -138,7 +138,7 @@ final class AtomicWriterTests: XCTestCase {
             _ = try AtomicWriter().write(bytes, to: target)
             XCTAssertEqual(try readFile(target), name)
         }
-        XCTAssertEqual(try listing(folder.path).count, 3)
+        XCTAssertEqual(try listing(folder.pathName).count, 3)
     }
 
     func testSaveIsAFutureOfThePath() throws {
@@ -220,7 +220,7 @@ final class AtomicWriterTests: XCTestCase {
             try writer.write(TestBytes(count: 10, seed: 12), to: target)
         }
         XCTAssertEqual(try readFile(target), Array("old".utf8))
-        XCTAssertEqual(names(try listing(folder.path)), ["out.png"])
+        XCTAssertEqual(names(try listing(folder.pathName)), ["out.png"])
     }
 
     func testLeftoversOfKilledRunsAreRemovedAndNothingElse() throws {
@@ -232,7 +232,7 @@ final class AtomicWriterTests: XCTestCase {
         try writeFile([], to: folder(".other.png.collage-tmp-abcdefghijkl"))       // another output's
         try writeFile([], to: target)
         AtomicWriter.removeLeftovers(beside: target)
-        XCTAssertEqual(names(try listing(folder.path)),
+        XCTAssertEqual(names(try listing(folder.pathName)),
                        [".other.png.collage-tmp-abcdefghijkl", ".out.png.collage-tmp-short", "out.png"])
     }
 }

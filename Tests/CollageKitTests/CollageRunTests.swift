@@ -255,11 +255,6 @@ final class CollageRunTests: XCTestCase {
 
 /// The CRC of a PNG chunk (type and data), big-endian.
 func crc32(_ bytes: [UInt8]) -> [UInt8] {
-    var crc: UInt32 = 0xFFFF_FFFF
-    for byte in bytes {
-        crc ^= UInt32(byte)
-        for _ in 0..<8 { crc = (crc >> 1) ^ (0xEDB8_8320 & (0 &- (crc & 1))) }
-    }
-    crc = ~crc
+    let crc = pngCRC32(bytes)
     return [24, 16, 8, 0].map { UInt8(truncatingIfNeeded: crc >> $0) }
 }

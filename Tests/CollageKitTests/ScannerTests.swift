@@ -127,9 +127,9 @@ final class DirectoryWalkTests: XCTestCase {
     /// Walks `root` to the end, returning the paths (relative to the folder) and the reports.
     private func walkAll(_ root: PathName? = nil, followLinks: Bool = false) -> ([[UInt8]], EventLog) {
         let log = EventLog()
-        var walk = DirectoryWalk(root: root ?? folder.path, followLinks: followLinks, report: log.record)
+        var walk = DirectoryWalk(root: root ?? folder.pathName, followLinks: followLinks, report: log.record)
         var found: [[UInt8]] = []
-        let base = folder.path.bytes.count + 1
+        let base = folder.pathName.bytes.count + 1
         while let path = walk.next() { found.append(Array(path.bytes[base...])) }
         return (found, log)
     }
@@ -233,7 +233,7 @@ final class DirectoryWalkTests: XCTestCase {
     func testScannerNeverSendsMoreThanRequested() throws {
         try touch((0..<8).map { Array("f\($0).jpg".utf8) })
         let calls = Counter()
-        let root = folder.path
+        let root = folder.pathName
         let subscriber = RecordingSubscriber<PathName>(initialDemand: .max(1))
         Publishers.Pull { CountingSource(base: DirectoryWalk(root: root, followLinks: false, report: { _ in }), calls: calls) }
             .subscribe(subscriber)
@@ -265,7 +265,7 @@ final class DirectoryWalkTests: XCTestCase {
         try makeTreeWithALateDanglingLink()
         let calls = Counter()
         let log = EventLog()
-        let root = folder.path
+        let root = folder.pathName
         let subscriber = RecordingSubscriber<PathName>(initialDemand: .max(1))
         Publishers.Pull { CountingSource(base: DirectoryWalk(root: root, followLinks: false, report: log.record), calls: calls) }
             .subscribe(subscriber)
@@ -283,7 +283,7 @@ final class DirectoryWalkTests: XCTestCase {
         try makeTreeWithALateDanglingLink()
         let calls = Counter()
         let log = EventLog()
-        let root = folder.path
+        let root = folder.pathName
         // Unlimited demand; cancels on c.jpg, the last entry before the folder holding the link.
         let subscriber = RecordingSubscriber<PathName>(initialDemand: .unlimited) { subscriber, _ in
             if subscriber.values.count == 3 { subscriber.cancel() }

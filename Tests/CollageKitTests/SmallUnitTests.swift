@@ -132,7 +132,7 @@ final class JSONEventsTests: XCTestCase {
         XCTAssertEqual(objects.last?["event"] as? String, "summary", "summary is the last line")
         let written = try XCTUnwrap(objects.first { $0["event"] as? String == "written" })
         XCTAssertEqual(decodeBase64((written["images_base64"] as? [String])?[1]),
-                       folder.path.bytes + Array("/in/".utf8) + [0xFF] + Array(".png".utf8))
+                       folder.pathName.bytes + Array("/in/".utf8) + [0xFF] + Array(".png".utf8))
         XCTAssertEqual(objects.filter { $0["event"] as? String == "rejected" }.map { $0["reason"] as? String }, ["portrait"])
     }
 }

@@ -12,30 +12,15 @@ import XCTest
 // records every demand it makes, a counting pull source, and a helper that
 // runs a CollageRun and collects its events.
 
-struct TestFailure: Error, CustomStringConvertible {
-    let description: String
-    init(_ description: String) { self.description = description }
-}
-
 func errnoText() -> String { String(cString: strerror(errno)) }
 
-/// A fresh folder under /tmp, removed (with everything in it) when the object goes away.
-final class TemporaryDirectory {
-    let path: PathName
-
-    init() throws {
-        var template = Array("/tmp/collagekit-tests-XXXXXX".utf8CString)
-        guard let made = template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) else {
-            throw TestFailure("mkdtemp: \(errnoText())")
-        }
-        path = PathName(String(cString: made))
-    }
+extension TemporaryDirectory {
+    /// The folder as a path of bytes.
+    var pathName: PathName { PathName(path) }
 
     /// A path inside the folder; `name` may hold slashes.
-    func callAsFunction(_ name: String) -> PathName { path.appending(Array(name.utf8)) }
-    func callAsFunction(bytes name: [UInt8]) -> PathName { path.appending(name) }
-
-    deinit { try? FileManager.default.removeItem(atPath: path.description) }
+    func callAsFunction(_ name: String) -> PathName { pathName.appending(Array(name.utf8)) }
+    func callAsFunction(bytes name: [UInt8]) -> PathName { pathName.appending(name) }
 }
 
 func makeDirectory(_ path: PathName) throws {
@@ -101,13 +86,6 @@ func writeFlatImage(_ path: PathName, _ colour: RGB, width: Int = 60, height: In
 func readPixels(_ path: PathName) throws -> PixelBuffer {
     try ImageFile.decode(bytes: readFile(path))
 }
-
-func XCTAssertColour(_ actual: RGB, _ expected: RGB, tolerance: Int = 0, _ message: @autoclosure () -> String = "",
-                     file: StaticString = #filePath, line: UInt = #line) {
-    XCTAssertLessThanOrEqual(actual.distance(to: expected), tolerance,
-                             "got \(actual), expected \(expected) ±\(tolerance) \(message())", file: file, line: line)
-}
-
 
 // MARK: - Publishers and subscribers
 

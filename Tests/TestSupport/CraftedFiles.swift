@@ -73,14 +73,7 @@ public func minimalPDF(width: Int = 60, height: Int = 40) -> [UInt8] {
 /// tiny IDAT: a "bomb" header with almost no data behind it.
 public func hugeHeaderPNG(width: UInt32, height: UInt32) -> [UInt8] {
     func be32(_ value: UInt32) -> [UInt8] { [24, 16, 8, 0].map { UInt8(truncatingIfNeeded: value >> $0) } }
-    func crc32(_ bytes: [UInt8]) -> UInt32 {
-        var crc: UInt32 = 0xFFFF_FFFF
-        for byte in bytes {
-            crc ^= UInt32(byte)
-            for _ in 0..<8 { crc = (crc >> 1) ^ (0xEDB8_8320 & (0 &- (crc & 1))) }
-        }
-        return ~crc
-    }
+    func crc32(_ bytes: [UInt8]) -> UInt32 { pngCRC32(bytes) }
     func chunk(_ type: String, _ data: [UInt8]) -> [UInt8] {
         let body = Array(type.utf8) + data
         return be32(UInt32(data.count)) + body + be32(crc32(body))

@@ -1,33 +1,12 @@
 import Foundation
 import Glibc
+import CollageTestSupport
 import XCTest
 @testable import Vips
 
 // Helpers shared by the Vips tests: a temporary folder, files as bytes, the
 // `vips` command (libvips-tools) for the inputs the Vips module cannot encode
 // itself, and colour assertions.
-
-/// A fresh folder under /tmp, removed when the object goes away.
-final class TemporaryDirectory {
-    let path: String
-
-    init() throws {
-        var template = Array("/tmp/vips-tests-XXXXXX".utf8CString)
-        guard let made = template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) else {
-            throw TestFailure("mkdtemp: \(String(cString: strerror(errno)))")
-        }
-        path = String(cString: made)
-    }
-
-    func file(_ name: String) -> String { path + "/" + name }
-
-    deinit { try? FileManager.default.removeItem(atPath: path) }
-}
-
-struct TestFailure: Error, CustomStringConvertible {
-    let description: String
-    init(_ description: String) { self.description = description }
-}
 
 /// The folder of the checked-in sample photos.
 let samplesDirectory: String = {
@@ -88,12 +67,6 @@ func header(of path: String) throws -> ImageHeader {
 
 func tile(of path: String, width: Int, height: Int, background: RGB = .white) throws -> PixelBuffer {
     try withDescriptor(path) { try ImageFile.tile(descriptor: $0, width: width, height: height, background: background) }
-}
-
-func XCTAssertColour(_ actual: RGB, _ expected: RGB, tolerance: Int = 0, _ message: @autoclosure () -> String = "",
-                     file: StaticString = #filePath, line: UInt = #line) {
-    XCTAssertLessThanOrEqual(actual.distance(to: expected), tolerance,
-                             "got \(actual), expected \(expected) ±\(tolerance) \(message())", file: file, line: line)
 }
 
 /// Asserts a buffer is a 3-band tile of exactly `width` x `height`.
