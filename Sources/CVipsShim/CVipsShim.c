@@ -76,6 +76,10 @@ int cvips_thumbnail_image(VipsImage *in, VipsImage **out, int width, int height,
                                 "crop", crop, "size", VIPS_SIZE_BOTH, NULL);
 }
 
+void cvips_error_append(const char *line) {
+    vips_error(NULL, "%s", line);
+}
+
 static void cvips_drop_log(const gchar *domain, GLogLevelFlags level, const gchar *message, gpointer data) {
     (void) domain; (void) level; (void) message; (void) data;
 }

@@ -65,7 +65,7 @@ final class Source {
     /// allowed to run.
     var loader: String? {
         guard let name = vips_foreign_find_load_source(pointer) else {
-            vips_error_clear()
+            LibvipsErrors.drop(linesContaining: "is not in a known format")
             return nil
         }
         return String(cString: name)

@@ -72,7 +72,7 @@ public enum Vips {
     public static func canSave(suffix: String) -> Bool {
         guard (try? start()) != nil else { return false }
         guard let name = vips_foreign_find_save_buffer(suffix) else {
-            vips_error_clear()
+            LibvipsErrors.drop(linesContaining: "is not a known")
             return false
         }
         // A match on "magicksave" would mean ImageMagick, which we keep out.

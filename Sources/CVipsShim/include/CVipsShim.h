@@ -38,6 +38,9 @@ int cvips_thumbnail_image(VipsImage *in, VipsImage **out, int width, int height,
 /// `arena_max` arenas and a fixed mmap threshold. 0 leaves a setting alone.
 void cvips_tune_malloc(int arena_max, int mmap_threshold);
 
+/// Appends one line, as it is, to libvips' error buffer (vips_error is varargs).
+void cvips_error_append(const char *line);
+
 /// Routes libvips' g_warning messages (duplicates of its error buffer) nowhere.
 void cvips_silence_warnings(void);
 
