@@ -18,23 +18,7 @@ enum CollageCLI {
             argument == "-" ? .standardInput : .path(arguments.input(argument))
         })
         configuration.output = arguments.output(options.output)
-        configuration.nulSeparated = options.nulSeparated
-        configuration.followLinks = options.followLinks
-        configuration.allowPortrait = options.allowPortrait
-        configuration.maxImages = options.maxImages
-        configuration.sheets = options.sheets
-        let size = OptionValues.size(options.size)!
-        configuration.canvasWidth = size.width
-        configuration.canvasHeight = size.height
-        configuration.background = OptionValues.colour(options.background)!
-        configuration.jobs = options.jobs ?? CollageConfiguration.defaultJobs
-        configuration.maxPixels = options.maxPixels
-        configuration.decodeMemoryBudget = options.decodeMemory << 20
-        configuration.quality = options.quality
-        configuration.requireEven = options.requireEven
-        configuration.dryRun = options.dryRun
-        configuration.skipUnchanged = options.skipUnchanged
-
+        try! options.apply(to: &configuration)  // validate() ran the same
         let run = Jobs.make(configuration, perFolder: options.perFolder,
                             watchEvery: options.watch ? options.interval : nil, logger: logger)
         let reporter = TextReporter(logger: logger, printPaths: !options.json)

@@ -18,8 +18,17 @@ struct CollageOptions: ParsableArguments {
             completion: .file())
     var output: String = "collage.jpg"
 
-    @Option(name: .customLong("max"), help: ArgumentHelp("The most images in one collage (the cap).", valueName: "N"))
-    var maxImages: Int = 6
+    @Option(name: .customLong("max"), help: ArgumentHelp("The most images in one collage (the cap; default 6, "
+                                                         + "or the cells of --tile CxR).", valueName: "N"))
+    var max: Int?
+
+    /// The cap: --max, or all the cells of a --tile that fixes both sides.
+    var maxImages: Int {
+        if let max { return max }
+        if let tile = layoutArguments.tile, let shape = OptionValues.tile(tile),
+           let columns = shape.columns, let rows = shape.rows { return columns * rows }
+        return 6
+    }
 
     @Flag(help: "Cut the whole input into contact sheets of up to --max images each, instead of stopping at the cap.")
     var sheets = false
@@ -30,6 +39,8 @@ struct CollageOptions: ParsableArguments {
     @Option(help: ArgumentHelp("Empty cells and transparent pixels: a name (white, black, grey), #rrggbb or r,g,b.",
                                valueName: "COLOUR"))
     var background: String = "white"
+
+    @OptionGroup(title: "Layout and captions") var layoutArguments: LayoutArguments
 
     @Flag(help: "Keep portrait photos (taller than wide once EXIF orientation is applied).")
     var allowPortrait = false
@@ -128,8 +139,34 @@ struct CollageOptions: ParsableArguments {
         guard let suffix = naming.saverSuffix else {
             throw ValidationError("cannot write '\(output)': the extension must be one of \(ImageFormat.outputExtensionList)")
         }
-        if suffix == ".webp", let (w, h) = OptionValues.size(size), max(w, h) > 16383 {
+        var configuration = CollageConfiguration(inputs: [])
+        try apply(to: &configuration)
+        if let problem = configuration.layoutProblem { throw ValidationError(problem) }
+        if suffix == ".webp", let (w, h) = OptionValues.size(size), Swift.max(w, h) > 16383 {
             throw ValidationError("WebP images are at most 16383 pixels a side; --size \(size) is larger")
         }
+    }
+
+    /// The options' part of a run's configuration; the inputs and the output
+    /// come from the raw arguments (bytes).
+    func apply(to configuration: inout CollageConfiguration) throws {
+        configuration.nulSeparated = nulSeparated
+        configuration.followLinks = followLinks
+        configuration.allowPortrait = allowPortrait
+        configuration.maxImages = maxImages
+        configuration.sheets = sheets
+        if let size = OptionValues.size(size) {
+            configuration.canvasWidth = size.width
+            configuration.canvasHeight = size.height
+        }
+        configuration.background = OptionValues.colour(background) ?? .white
+        configuration.jobs = jobs ?? CollageConfiguration.defaultJobs
+        configuration.maxPixels = maxPixels
+        configuration.decodeMemoryBudget = decodeMemory << 20
+        configuration.quality = quality
+        configuration.requireEven = requireEven
+        configuration.dryRun = dryRun
+        configuration.skipUnchanged = skipUnchanged
+        try layoutArguments.apply(to: &configuration)
     }
 }

@@ -162,7 +162,7 @@ extension CLITestCase {
 
 /// README's `--json` events table, as a validator.
 enum EventSchema {
-    enum Kind { case string, int, strings }
+    enum Kind { case string, int, strings, rects }
 
     /// Required fields of each event (besides `event`).
     static let required: [String: [String: Kind]] = [
@@ -177,6 +177,13 @@ enum EventSchema {
         "notice": ["message": .string],
         "summary": ["written": .int, "used": .int, "rejected": .int, "failed": .int, "unchanged": .int,
                     "planned": .int, "status": .int],
+    ]
+
+    /// Fields an event has only sometimes: captions, and a dry run's plan.
+    static let optional: [String: [String: Kind]] = [
+        "placed": ["label": .string],
+        "planned": ["rects": .rects, "labels": .strings],
+        "summary": ["message": .string],
     ]
 
     /// Path fields, which may carry a `_base64` twin when not UTF-8.
@@ -196,6 +203,8 @@ enum EventSchema {
                   !String(describing: type(of: value)).contains("Boolean") else { return false }
             return value is Int && number.doubleValue == Double(number.intValue)
         case .strings: return (value as? [Any])?.allSatisfy { $0 is String } ?? false
+        case .rects:
+            return (value as? [Any])?.allSatisfy { ($0 as? [Any]).map { $0.count == 4 && $0.allSatisfy { matches($0, .int) } } ?? false } ?? false
         }
     }
 
@@ -211,8 +220,8 @@ enum EventSchema {
         for key in event.keys.sorted() where key != "event" && fields[key] == nil {
             if key.hasSuffix("_base64"), pathFields.contains(String(key.dropLast(7))) {
                 problems += base64Problems(event, String(key.dropLast(7)))
-            } else if name == "summary" && key == "message" {
-                if !(event[key] is String) { problems.append("'message' is not a string") }
+            } else if let kind = optional[name]?[key] {
+                if !matches(event[key], kind) { problems.append("'\(key)' is not of type \(kind)") }
             } else {
                 problems.append("undocumented field '\(key)'")
             }

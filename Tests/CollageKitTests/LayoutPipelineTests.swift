@@ -52,6 +52,7 @@ final class LayoutPipelineTests: XCTestCase {
         configuration.canvasWidth = width
         configuration.canvasHeight = height
         configuration.maxImages = cap
+        configuration.layoutName = "seed"  // these check the seed grid, whatever the count
         configuration.jobs = 2
         if let background { configuration.background = background }
         let output = folder("out-\(n)-\(width)x\(height).png")

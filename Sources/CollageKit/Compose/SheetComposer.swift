@@ -6,6 +6,8 @@ struct ComposedSheet: Sendable {
     let encoded: EncodedImage
     let tiles: [DecodedTile]
     let frames: [Frame]
+    /// Each image's caption, when captions are drawn.
+    let labels: [String]?
     let canvas: Canvas
     /// Images that failed when decoded again for this sheet's frames.
     let failures: [DecodeFailure]
@@ -26,12 +28,14 @@ struct SheetComposer: Sendable {
     let canvas: Canvas
     let background: RGB
     let suffix: String
+    let captions: Captions
     let probe: Probe
     let decodeMemory: Int
     let jobs: Int
     let workers: DispatchQueue
 
-    func compose(_ decoded: [DecodedTile]) -> Result<ComposedSheet?, VipsError> {
+    /// Sheet `sheet`, whose first image is the run's `firstIndex`-th (1-based).
+    func compose(_ decoded: [DecodedTile], sheet: Int, firstIndex: Int) -> Result<ComposedSheet?, VipsError> {
         var tiles = decoded
         var failures: [DecodeFailure] = []
         while !tiles.isEmpty {
@@ -57,10 +61,15 @@ struct SheetComposer: Sendable {
             for (tile, frame) in zip(tiles, frames) {
                 pixels.place(tile.pixels, x: frame.image.x, y: frame.image.y)
             }
+            let labels = captions.label == nil ? nil : tiles.indices.map {
+                captions.labelText(path: tiles[$0].path, header: tiles[$0].header, index: firstIndex + $0) ?? ""
+            }
             do {
+                try draw(labels: labels, frames: frames, title: captions.titleText(sheet: sheet, images: tiles.map(\.path)),
+                         on: pixels)
                 let encoded = try Encoder.encode(pixels, suffix: suffix)
-                return .success(ComposedSheet(encoded: encoded, tiles: tiles, frames: frames, canvas: canvas,
-                                              failures: failures))
+                return .success(ComposedSheet(encoded: encoded, tiles: tiles, frames: frames, labels: labels,
+                                              canvas: canvas, failures: failures))
             } catch let error as VipsError {
                 return .failure(error)
             } catch {

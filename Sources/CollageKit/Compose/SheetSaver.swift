@@ -16,7 +16,9 @@ struct SheetSaver: Sendable {
     let queue: DispatchQueue
     let instrumentation: RunInstrumentation
 
-    func save(_ tiles: [DecodedTile], sheet number: Int, to path: PathName) -> Future<SavedSheet?, OutputError> {
+    /// `firstIndex`: the run's count of images used before this sheet, plus one.
+    func save(_ tiles: [DecodedTile], sheet number: Int, firstIndex: Int,
+              to path: PathName) -> Future<SavedSheet?, OutputError> {
         let composer = composer, writer = writer, instrumentation = instrumentation
         return Future { promise in
             // OpenCombine's promise predates Sendable; it is called once, on `queue`.
@@ -25,7 +27,7 @@ struct SheetSaver: Sendable {
                 let started = DispatchTime.now()
                 instrumentation.beforeSave(number)
                 let result: Result<SavedSheet?, OutputError>
-                switch composer.compose(tiles) {
+                switch composer.compose(tiles, sheet: number, firstIndex: firstIndex) {
                 case .failure(let error):
                     result = .failure(OutputError(code: .ioError, path: path, message: error.message))
                 case .success(nil):

@@ -58,7 +58,7 @@ private struct EventRecord: Encodable {
             try add("event", "failed")
             try add("path", path: path)
             try add("error", error)
-        case .placed(let path, let sheet, let index, let rect):
+        case .placed(let path, let sheet, let index, let rect, let label):
             try add("event", "placed")
             try add("path", path: path)
             try add("sheet", sheet)
@@ -67,6 +67,7 @@ private struct EventRecord: Encodable {
             try add("y", rect.y)
             try add("width", rect.width)
             try add("height", rect.height)
+            if let label { try add("label", label) }
         case .written(let sheet):
             try add("event", "written")
             try add("output", path: sheet.output)
@@ -83,6 +84,8 @@ private struct EventRecord: Encodable {
             try add("width", sheet.width)
             try add("height", sheet.height)
             try add("sheet", sheet.sheet)
+            try object.encode(sheet.rects.map { [$0.x, $0.y, $0.width, $0.height] }, forKey: Key("rects"))
+            if let labels = sheet.labels { try object.encode(labels, forKey: Key("labels")) }
         case .unchanged(let output, let images):
             try add("event", "unchanged")
             try add("output", path: output)

@@ -14,8 +14,9 @@ public enum PipelineEvent: Sendable {
     case accepted(path: PathName, header: ImageHeader)
     case rejected(path: PathName, reason: RejectReason, detail: String)
     case failed(path: PathName, error: String)
-    /// An image was placed on sheet `sheet` (1-based) at `rect`.
-    case placed(path: PathName, sheet: Int, index: Int, rect: TileRect)
+    /// An image was placed on sheet `sheet` (1-based), covering `rect`
+    /// (inside its cell, without its caption), captioned `label` if captions are drawn.
+    case placed(path: PathName, sheet: Int, index: Int, rect: TileRect, label: String?)
     case written(WrittenSheet)
     /// `--dry-run`: what would be written, from headers alone.
     case planned(PlannedSheet)
@@ -43,6 +44,10 @@ public struct PlannedSheet: Sendable {
     public let images: [PathName]
     public let width: Int
     public let height: Int
+    /// Where each image would go, from its header.
+    public var rects: [TileRect] = []
+    /// Each image's caption, when captions are drawn.
+    public var labels: [String]? = nil
 }
 
 public struct Summary: Sendable, Equatable {

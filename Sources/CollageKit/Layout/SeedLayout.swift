@@ -1,28 +1,32 @@
 import Vips
 
-/// The first release's grid: one or two rows, every image covering its tile.
-public struct SeedLayout: SheetLayout {
-    public var crop: CropMode = .centre
-
-    public init(crop: CropMode = .centre) {
-        self.crop = crop
-    }
-
-    public var placesByCount: Bool { true }
-
-    public func frames(for shapes: [ImageShape], on canvas: Canvas) -> [Frame] {
-        guard !shapes.isEmpty else { return [] }
-        let grid = SeedGrid(count: shapes.count, canvasWidth: canvas.width, canvasHeight: canvas.height)
-        return (0..<shapes.count).map { Frame(image: grid.tile($0), crop: crop) }
-    }
-}
-
-/// The arithmetic of the seed grid:
+/// The first release's grid: one row for one or two images, two rows
+/// above, every image covering its tile:
 ///
 ///     rows    = n < 3 ? 1 : 2
 ///     columns = round(n / rows)          (halves round away from zero)
-///     tileW   = round(W / columns),  tileH = round(H / rows)
-///     image i goes at x = (i % columns) * tileW,  y = (i / columns) * tileH
+public struct SeedLayout: SheetLayout {
+    public var options: LayoutOptions
+
+    public init(options: LayoutOptions = LayoutOptions()) {
+        self.options = options
+    }
+
+    public var placesByCount: Bool { options.fit == .cover }
+
+    public func frames(for shapes: [ImageShape], on canvas: Canvas) -> [Frame] {
+        guard !shapes.isEmpty else { return [] }
+        let cells = Self.cells(count: shapes.count, area: options.area(canvas), gap: options.gap)
+        return shapes.indices.map { cells.frame($0, shape: shapes[$0], options: options) }
+    }
+
+    static func cells(count: Int, area: TileRect, gap: Int) -> Cells {
+        let rows = count < 3 ? 1 : 2
+        return Cells(columns: Cells.roundedQuotient(count, rows), rows: rows, area: area, gap: gap)
+    }
+}
+
+/// The seed grid's arithmetic on a plain canvas (no gap, no caption).
 public struct SeedGrid: Equatable, Sendable {
     public let count: Int
     public let canvasWidth: Int
@@ -31,28 +35,26 @@ public struct SeedGrid: Equatable, Sendable {
     public let columns: Int
     public let tileWidth: Int
     public let tileHeight: Int
+    private let cells: Cells
 
     public init(count: Int, canvasWidth: Int, canvasHeight: Int) {
         precondition(count >= 1 && canvasWidth >= 1 && canvasHeight >= 1)
         self.count = count
         self.canvasWidth = canvasWidth
         self.canvasHeight = canvasHeight
-        rows = count < 3 ? 1 : 2
-        columns = Self.roundedQuotient(count, rows)
-        // A canvas narrower than half a pixel per column would round a tile
-        // to nothing; a tile is at least one pixel (then clipped).
-        tileWidth = max(1, Self.roundedQuotient(canvasWidth, columns))
-        tileHeight = max(1, Self.roundedQuotient(canvasHeight, rows))
+        cells = SeedLayout.cells(count: count, area: TileRect(x: 0, y: 0, width: canvasWidth, height: canvasHeight),
+                                 gap: 0)
+        rows = cells.rows
+        columns = cells.columns
+        tileWidth = cells.cellWidth
+        tileHeight = cells.cellHeight
     }
 
-    /// The tile of image `index` (0-based); it may reach past the canvas by
-    /// a rounding pixel, and is clipped when placed.
+    /// The tile of image `index` (0-based).
     public func tile(_ index: Int) -> TileRect {
         precondition(index >= 0 && index < count)
-        return TileRect(x: (index % columns) * tileWidth, y: (index / columns) * tileHeight,
-                        width: tileWidth, height: tileHeight)
+        return cells.cell(index)
     }
 
-    /// round(a / b) for positive integers, halves away from zero.
-    static func roundedQuotient(_ a: Int, _ b: Int) -> Int { (2 * a + b) / (2 * b) }
+    static func roundedQuotient(_ a: Int, _ b: Int) -> Int { Cells.roundedQuotient(a, b) }
 }

@@ -23,6 +23,8 @@ import Vips
 ///   sheet takes its place, so the cut never depends on decoding); the
 ///   others are decoded again only where their frame changed.
 public protocol SheetLayout: Sendable {
+    /// The gap, fit, crop, tile and bands it was made with.
+    var options: LayoutOptions { get }
     /// True when `frames` reads nothing of the shapes but their number.
     var placesByCount: Bool { get }
     /// The frames of `shapes.count` images on `canvas`, in input order.
@@ -64,15 +66,19 @@ public struct Frame: Equatable, Sendable {
     /// size and place. It may reach past the canvas by a rounding pixel and
     /// is clipped when placed.
     public var image: TileRect
-    /// The image's cell: the image and the room a layout keeps around it.
+    /// The image's cell: the image, its caption band and the room a layout
+    /// keeps around it. Nothing of this image is drawn outside it.
     public var cell: TileRect
     /// Which part of the image is kept when it is cropped to `image`'s shape.
     public var crop: CropMode
+    /// The band under the image for its caption, when captions are drawn.
+    public var caption: TileRect?
 
-    public init(image: TileRect, cell: TileRect? = nil, crop: CropMode = .centre) {
+    public init(image: TileRect, cell: TileRect? = nil, crop: CropMode = .centre, caption: TileRect? = nil) {
         self.image = image
         self.cell = cell ?? image
         self.crop = crop
+        self.caption = caption
     }
 }
 
@@ -94,17 +100,51 @@ public struct TileRect: Equatable, Sendable {
 /// conforming to `SheetLayout` and one line here.
 public enum Layouts {
     public static let registered: [(name: String, make: @Sendable (LayoutOptions) -> any SheetLayout)] = [
-        ("seed", { SeedLayout(crop: $0.crop) }),
+        ("auto", { AutoLayout(options: $0) }),
+        ("seed", { SeedLayout(options: $0) }),
+        ("grid", { GridLayout(options: $0) }),
+        ("justified", { JustifiedLayout(options: $0) }),
     ]
+
+    public static var names: [String] { registered.map(\.name) }
 
     public static func named(_ name: String, _ options: LayoutOptions = LayoutOptions()) -> (any SheetLayout)? {
         registered.first { $0.name == name }.map { $0.make(options) }
     }
 }
 
-/// What the options of the command line say about layout.
+/// How images fill their cells.
+public enum Fit: String, Sendable, CaseIterable {
+    /// The image covers its cell and the overflow is cropped.
+    case cover
+    /// The whole image, as large as fits, centred in its cell.
+    case contain
+}
+
+/// What the command line says about layout.
 public struct LayoutOptions: Equatable, Sendable {
-    public var crop: CropMode = .centre
+    /// Space between cells and around the edge, in pixels.
+    public var gap = 0
+    public var fit = Fit.cover
+    public var crop = CropMode.centre
+    /// `--tile CxR`: fixed columns and/or rows (grid only).
+    public var columns: Int?
+    public var rows: Int?
+    /// The height of the band under each image for its caption (0: none),
+    /// given the height of the cell or row it belongs to.
+    public var captionBand: @Sendable (Int) -> Int = { _ in 0 }
+    /// The height of the title across the top of the sheet (0: none).
+    public var titleBand = 0
 
     public init() {}
+
+    public static func == (lhs: LayoutOptions, rhs: LayoutOptions) -> Bool {
+        lhs.gap == rhs.gap && lhs.fit == rhs.fit && lhs.crop == rhs.crop && lhs.columns == rhs.columns
+            && lhs.rows == rhs.rows && lhs.titleBand == rhs.titleBand
+    }
+
+    /// The part of the canvas the cells share: all of it but the title band.
+    func area(_ canvas: Canvas) -> TileRect {
+        TileRect(x: 0, y: titleBand, width: canvas.width, height: max(1, canvas.height - titleBand))
+    }
 }

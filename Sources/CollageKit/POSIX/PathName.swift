@@ -49,6 +49,24 @@ public struct PathName: Hashable, Sendable, Comparable, CustomStringConvertible 
         return PathName(bytes: Array(bytes[..<slash]))
     }
 
+    /// The name of the folder holding this file ("2026-08" for
+    /// "photos/2026-08/a.jpg"), the real folder's for "." and "..".
+    public var folderName: [UInt8] { directory.ownName }
+
+    /// Its last component; for "." or ".." (an INPUT such as `.` or `./`),
+    /// the name of the folder they stand for.
+    public var ownName: [UInt8] {
+        let last = lastComponent
+        guard last == Array(".".utf8) || last == Array("..".utf8) else { return last }
+        let resolved = withCString { name -> [UInt8]? in
+            guard let name, let real = realpath(name, nil) else { return nil }
+            defer { free(real) }
+            return Array(UnsafeBufferPointer(start: real, count: strlen(real))).map { UInt8(bitPattern: $0) }
+        }
+        guard let resolved, resolved != Array("/".utf8) else { return last }
+        return PathName(bytes: resolved).lastComponent
+    }
+
     /// The lower-cased ASCII extension without the dot ("jpg"), or "".
     public var lowercasedExtension: String {
         let name = lastComponent

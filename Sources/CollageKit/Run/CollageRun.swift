@@ -151,27 +151,41 @@ public final class CollageRun: CollageJob, Sendable {
     }
 
     private func save() {
-        let (items, number) = owned.withLock { owned -> ([SheetItem], Int) in
+        let (items, number, used) = owned.withLock { owned -> ([SheetItem], Int, Int) in
             owned.sheetNumber += 1
             defer { owned.sheet = [] }
-            return (owned.sheet, owned.sheetNumber)
+            return (owned.sheet, owned.sheetNumber, owned.tally.summary.used)
         }
         let path = configuration.naming.path(forSheet: number)
         if configuration.dryRun {
-            report(.planned(PlannedSheet(output: path, sheet: number, images: items.map(\.path),
-                                         width: configuration.canvasWidth, height: configuration.canvasHeight)))
+            report(.planned(plan(items, sheet: number, firstIndex: used + 1, to: path)))
             queue.async { self.feed(.saved(.written)) }
             return
         }
         let tiles = items.compactMap(\.tile)
         let saver = SheetSaver(composer: RunStages.composer(configuration, workers: workers),
                                writer: writer, queue: saveQueue, instrumentation: instrumentation)
-        let subscription = saver.save(tiles, sheet: number, to: path)
+        let subscription = saver.save(tiles, sheet: number, firstIndex: used + 1, to: path)
             .sink(receiveCompletion: { [self] completion in
                       if case .failure(let error) = completion { queue.async { self.saved(.failure(error)) } }
                   },
                   receiveValue: { [self] sheet in queue.async { self.saved(.success(sheet)) } })
         owned.withLock { $0.saving = subscription }
+    }
+
+    /// `--dry-run`: what sheet `number` would be, from the headers alone.
+    private func plan(_ items: [SheetItem], sheet number: Int, firstIndex: Int, to path: PathName) -> PlannedSheet {
+        let frames = configuration.layout.frames(for: items.map { ImageShape($0.header) }, on: configuration.canvas)
+        var planned = PlannedSheet(output: path, sheet: number, images: items.map(\.path),
+                                   width: configuration.canvasWidth, height: configuration.canvasHeight)
+        planned.rects = frames.map(\.image)
+        if configuration.captions.label != nil {
+            planned.labels = items.indices.map {
+                configuration.captions.labelText(path: items[$0].path, header: items[$0].header,
+                                                 index: firstIndex + $0) ?? ""
+            }
+        }
+        return planned
     }
 
     private func saved(_ result: Result<SavedSheet?, OutputError>) {
@@ -187,7 +201,8 @@ public final class CollageRun: CollageJob, Sendable {
                 owned.withLock { $0.tally.outputs.append(output) }
             }
             for (index, (tile, frame)) in zip(sheet.composed.tiles, sheet.composed.frames).enumerated() {
-                report(.placed(path: tile.path, sheet: sheet.record.sheet, index: index, rect: frame.image))
+                report(.placed(path: tile.path, sheet: sheet.record.sheet, index: index, rect: frame.image,
+                               label: sheet.composed.labels?[index]))
             }
             report(.written(sheet.record))
             feed(.saved(.written))

@@ -37,8 +37,12 @@ public struct CollageConfiguration: Sendable {
     public var decodeMemoryBudget = 96 << 20
     /// Walk folders recursively (off for one folder of `--per-folder`).
     public var recursive = true
-    /// Where each image of a sheet goes.
-    public var layout: any SheetLayout = SeedLayout()
+    /// `--layout`: a name of `Layouts.registered`.
+    public var layoutName = "auto"
+    /// `--gap`, `--fit`, `--crop`, `--tile`.
+    public var layoutOptions = LayoutOptions()
+    /// `--label`, `--title`, `--font`.
+    public var captions = Captions()
 
     public init(inputs: [Input]) {
         self.inputs = inputs
@@ -50,6 +54,16 @@ public struct CollageConfiguration: Sendable {
     }
 
     var canvas: Canvas { Canvas(width: canvasWidth, height: canvasHeight) }
+
+    /// Where each image of a sheet goes: the named layout with its options,
+    /// and room for the captions and the title.
+    public var layout: any SheetLayout {
+        var options = layoutOptions
+        let captions = captions
+        if captions.label != nil { options.captionBand = { captions.band(forCell: $0) } }
+        options.titleBand = captions.titleBand(canvasHeight: canvasHeight)
+        return Layouts.named(layoutName, options) ?? AutoLayout(options: options)
+    }
 
     var keepsState: Bool { (skipUnchanged || recordState) && !dryRun }
 

@@ -10,6 +10,24 @@ public enum OptionValues {
         return (width, height)
     }
 
+    /// "4x3", "4x" or "x3": fixed columns and/or rows, each at least 1.
+    public static func tile(_ text: String) -> (columns: Int?, rows: Int?)? {
+        let parts = text.lowercased().split(separator: "x", omittingEmptySubsequences: false)
+        guard parts.count == 2, !(parts[0].isEmpty && parts[1].isEmpty) else { return nil }
+        func side(_ part: Substring) -> Int?? {
+            if part.isEmpty { return .some(nil) }
+            guard part.allSatisfy(\.isASCII), let value = Int(part), (1...10_000).contains(value) else { return nil }
+            return .some(value)
+        }
+        guard let columns = side(parts[0]), let rows = side(parts[1]) else { return nil }
+        return (columns, rows)
+    }
+
+    /// `--crop`: centre (or center), attention, entropy.
+    public static func crop(_ text: String) -> CropMode? {
+        text == "center" ? .centre : CropMode(rawValue: text)
+    }
+
     /// A colour: a name (white, black, grey/gray, red, green, blue, yellow,
     /// cyan, magenta), "#rgb", "#rrggbb", or "r,g,b" with each 0-255.
     public static func colour(_ text: String) -> RGB? {

@@ -32,24 +32,10 @@ public final class PerFolderRun: CollageJob, Sendable {
     public static func output(template: PathName, folder: PathName, root: PathName) -> PathName {
         var relative = Array(folder.bytes.dropFirst(root.bytes.count))
         while relative.first == UInt8(ascii: "/") { relative.removeFirst() }
-        if relative.isEmpty { relative = name(of: root) }
+        if relative.isEmpty { relative = root.ownName }
         relative = relative.map { $0 == UInt8(ascii: "/") ? UInt8(ascii: "_") : $0 }
-        let named = replace(template.bytes, Array("{dir}".utf8), with: name(of: folder))
+        let named = replace(template.bytes, Array("{dir}".utf8), with: folder.ownName)
         return PathName(bytes: replace(named, Array("{path}".utf8), with: relative))
-    }
-
-    /// A folder's name; for "." or ".." (an INPUT such as `.` or `./`), the
-    /// name of the folder they stand for, not a hidden "..jpg".
-    private static func name(of folder: PathName) -> [UInt8] {
-        let last = folder.lastComponent
-        guard last == Array(".".utf8) || last == Array("..".utf8) else { return last }
-        let resolved = folder.withCString { name -> [UInt8]? in
-            guard let name, let real = realpath(name, nil) else { return nil }
-            defer { free(real) }
-            return Array(UnsafeBufferPointer(start: real, count: strlen(real))).map { UInt8(bitPattern: $0) }
-        }
-        guard let resolved, resolved != Array("/".utf8) else { return last }
-        return PathName(bytes: resolved).lastComponent
     }
 
     public func interrupt(_ status: ExitStatus) {

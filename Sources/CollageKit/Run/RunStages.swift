@@ -9,6 +9,14 @@ struct SheetItem: Sendable {
     let tile: DecodedTile?
 }
 
+/// An image of a sheet cut on headers, and the frame it is decoded to.
+struct PlannedDecode: Sendable {
+    let image: AcceptedImage
+    let frame: Frame
+    /// The sheet's last image: its sheet is complete once this is decoded.
+    let last: Bool
+}
+
 /// The stages of a run, wired in the order the flow reads:
 ///
 ///     walk ─► select ─► decode (≤ jobs, in order) ─► cap and cut into sheets
@@ -66,16 +74,19 @@ struct RunStages {
                 .sheets(of: cap, wholeInput: configuration.sheets)
         }
         let canvas = configuration.canvas
-        let decode = Decode(background: configuration.background,
-                            slots: configuration.layout.frames(for: Array(repeating: .unknown, count: cap), on: canvas),
+        let layout = configuration.layout
+        var decode = Decode(background: configuration.background,
                             budget: DecodeBudget(limit: configuration.decodeMemoryBudget, slots: configuration.jobs),
                             instrumentation: instrumentation,
                             keepsFile: Decode.canKeepFiles(cap + 2 * configuration.jobs + 1))
         let decodeFailed = decodeFailed
+        guard layout.placesByCount else { return cutThenDecode(accepted, layout: layout, decode: decode) }
+        decode.slots = layout.frames(for: Array(repeating: .unknown, count: cap), on: canvas)
+        let slotted = decode
         return accepted
             .orderedParallelMap(maxConcurrent: configuration.jobs + 1,
                                 lookahead: configuration.sheets ? configuration.jobs : 0,
-                                workers: workers, queue: queue) { decode($0) }
+                                workers: workers, queue: queue) { slotted($0) }
             .compactMap { result -> SheetItem? in
                 switch result {
                 case .success(let tile): return SheetItem(path: tile.path, header: tile.header, tile: tile)
@@ -85,10 +96,44 @@ struct RunStages {
             .sheets(of: cap, wholeInput: configuration.sheets)
     }
 
+    /// For a layout that needs the whole sheet's shapes: the sheet is cut
+    /// on headers (at most `--max` files open), laid out, and each image
+    /// decoded straight to its frame, the decodes of one sheet at most
+    /// `jobs` at once and ahead into the next by the same window. An image
+    /// that fails to decode leaves its sheet one short (the composer lays
+    /// the rest out again); nothing from the next sheet takes its place.
+    private func cutThenDecode<Accepted: Publisher>(_ accepted: Accepted, layout: any SheetLayout, decode: Decode)
+        -> AnyPublisher<[SheetItem], Never> where Accepted.Output == AcceptedImage, Accepted.Failure == Never {
+        let canvas = configuration.canvas
+        let decodeFailed = decodeFailed
+        return accepted
+            .sheets(of: configuration.effectiveCap, wholeInput: configuration.sheets)
+            .flatMap(maxPublishers: .max(1)) { images in
+                let frames = layout.frames(for: images.map(\.shape), on: canvas)
+                return Publishers.Sequence<[PlannedDecode], Never>(sequence: images.indices.map {
+                    PlannedDecode(image: images[$0], frame: frames[$0], last: $0 == images.count - 1)
+                })
+            }
+            .orderedParallelMap(maxConcurrent: configuration.jobs + 1, lookahead: configuration.jobs,
+                                workers: workers, queue: queue) { planned in
+                (result: decode.decode(planned.image, to: planned.frame), last: planned.last)
+            }
+            .scan((items: [SheetItem](), complete: false)) { sheet, decoded in
+                var items = sheet.complete ? [] : sheet.items
+                switch decoded.result {
+                case .success(let tile): items.append(SheetItem(path: tile.path, header: tile.header, tile: tile))
+                case .failure(let failure): decodeFailed(failure)
+                }
+                return (items, decoded.last)
+            }
+            .compactMap { $0.complete ? $0.items : nil }
+            .eraseToAnyPublisher()
+    }
+
     /// Each sheet's composer: the run's layout on its canvas.
     static func composer(_ configuration: CollageConfiguration, workers: DispatchQueue) -> SheetComposer {
         SheetComposer(layout: configuration.layout, canvas: configuration.canvas, background: configuration.background,
-                      suffix: configuration.saverSuffix!,
+                      suffix: configuration.saverSuffix!, captions: configuration.captions,
                       probe: Probe(maxPixels: configuration.maxPixels, allowPortrait: configuration.allowPortrait),
                       decodeMemory: configuration.decodeMemoryBudget, jobs: configuration.jobs, workers: workers)
     }

@@ -68,7 +68,14 @@ public struct RunState: Equatable, Sendable, Codable {
             "max-pixels=\(configuration.maxPixels)", "quality=\(configuration.quality.map(String.init) ?? "default")",
             "even=\(configuration.requireEven)", "links=\(configuration.followLinks)",
             "recursive=\(configuration.recursive)", "output=" + Data(configuration.output.bytes).base64EncodedString(),
+            "layout=\(configuration.layoutName)", "gap=\(configuration.layoutOptions.gap)",
+            "fit=\(configuration.layoutOptions.fit.rawValue)", "crop=\(configuration.layoutOptions.crop.rawValue)",
+            "tile=\(configuration.layoutOptions.columns.map(String.init) ?? "")x\(configuration.layoutOptions.rows.map(String.init) ?? "")",
         ]
+        let captions = configuration.captions
+        for (name, value) in [("label", captions.label?.source), ("title", captions.title?.source), ("font", captions.font)] {
+            if let value { parts.append(name + "=" + Data(value.utf8).base64EncodedString()) }
+        }
         for input in configuration.inputs {
             switch input {
             case .standardInput: parts.append("input=-")

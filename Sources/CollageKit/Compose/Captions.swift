@@ -1,0 +1,104 @@
+import Glibc
+import Vips
+
+/// What the captions and the title say and how large they are drawn.
+public struct Captions: Equatable, Sendable {
+    /// `--label`: one line under each image.
+    public var label: Template?
+    /// `--title`: one line across the top of each sheet.
+    public var title: Template?
+    /// `--font`: a font description; without a size, the size follows the cell.
+    public var font: String?
+    /// The size the description names, in pixels (points at 72 dpi).
+    public var fontSize: Int?
+
+    public init() {}
+
+    /// The font drawn when `--font` names none.
+    static let defaultFont = "DejaVu Sans"
+
+    var fontDescription: String { font ?? Self.defaultFont }
+
+    /// The caption's text size in a cell (or row) `height` pixels high:
+    /// `--font`'s size if it has one, else about a fourteenth of the cell,
+    /// so it stays readable from 200-pixel cells to 800-pixel ones.
+    func pixelSize(forCell height: Int) -> Int {
+        fontSize ?? min(28, max(10, (height + 7) / 14))
+    }
+
+    /// The band a caption needs under its image.
+    func band(forCell height: Int) -> Int {
+        guard label != nil else { return 0 }
+        return Self.band(forSize: pixelSize(forCell: height))
+    }
+
+    /// The title's band at the top of a sheet `canvasHeight` pixels high.
+    func titleBand(canvasHeight: Int) -> Int {
+        guard title != nil else { return 0 }
+        return Self.band(forSize: titleSize(canvasHeight: canvasHeight))
+    }
+
+    func titleSize(canvasHeight: Int) -> Int {
+        fontSize.map { $0 * 5 / 4 } ?? min(40, max(12, canvasHeight / 30))
+    }
+
+    /// A line of text `size` pixels high, with room for descenders and a margin.
+    static func band(forSize size: Int) -> Int { size * 3 / 2 + 4 }
+}
+
+extension Captions {
+    /// The caption of an image: `--label` with its fields filled in.
+    /// `index` is its 1-based place among the images the run used.
+    func labelText(path: PathName, header: ImageHeader, index: Int) -> String? {
+        label.map { template in
+            template.render { field in
+                switch field {
+                case "name": String(decoding: path.lastComponent, as: UTF8.self)
+                case "stem": Self.split(path.lastComponent).stem
+                case "ext": Self.split(path.lastComponent).ext
+                case "dir": String(decoding: path.folderName, as: UTF8.self)
+                case "path": path.description
+                case "index": String(index)
+                case "width": String(header.displayedWidth)
+                case "height": String(header.displayedHeight)
+                case "format": header.format
+                case "date": nil  // DATE-PENDING
+                default: nil
+                }
+            }
+        }
+    }
+
+    /// The title of sheet `sheet`: `--title` with its fields filled in.
+    func titleText(sheet: Int, images: [PathName]) -> String? {
+        title.map { template in
+            template.render { field in
+                switch field {
+                case "sheet": String(sheet)
+                case "count": String(images.count)
+                case "first": images.first.map { String(decoding: $0.lastComponent, as: UTF8.self) }
+                case "last": images.last.map { String(decoding: $0.lastComponent, as: UTF8.self) }
+                case "date": Self.today()
+                default: nil
+                }
+            }
+        }
+    }
+
+    /// "photo.2026.jpg" → ("photo.2026", "jpg"); a leading dot is not an extension.
+    static func split(_ name: [UInt8]) -> (stem: String, ext: String) {
+        guard let dot = name.lastIndex(of: UInt8(ascii: ".")), dot > 0 else {
+            return (String(decoding: name, as: UTF8.self), "")
+        }
+        return (String(decoding: name[..<dot], as: UTF8.self), String(decoding: name[(dot + 1)...], as: UTF8.self))
+    }
+
+    /// Today's date, local time, YYYY-MM-DD.
+    static func today() -> String {
+        var now = time(nil)
+        var parts = tm()
+        localtime_r(&now, &parts)
+        func two(_ value: Int32) -> String { value < 10 ? "0\(value)" : "\(value)" }
+        return "\(parts.tm_year + 1900)-\(two(parts.tm_mon + 1))-\(two(parts.tm_mday))"
+    }
+}

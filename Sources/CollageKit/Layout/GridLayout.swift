@@ -1,0 +1,68 @@
+import Glibc
+
+/// `C` columns and `R` rows of equal cells. `--tile` fixes either or both;
+/// otherwise, for the `n` images of the sheet, `C` is the value in 1…n
+/// that, with `R = ceil(n / C)`, makes the cell's shape `(W/C) / (H/R)`
+/// closest to 4:3, measured as `|ln(shape / (4/3))|`; a tie goes to more
+/// columns.
+public struct GridLayout: SheetLayout {
+    public var options: LayoutOptions
+
+    public init(options: LayoutOptions = LayoutOptions()) {
+        self.options = options
+    }
+
+    public var placesByCount: Bool { options.fit == .cover }
+
+    public func frames(for shapes: [ImageShape], on canvas: Canvas) -> [Frame] {
+        guard !shapes.isEmpty else { return [] }
+        let area = options.area(canvas)
+        let (columns, rows) = shape(count: shapes.count, area: area)
+        let cells = Cells(columns: columns, rows: rows, area: area, gap: options.gap)
+        return shapes.indices.map { cells.frame($0, shape: shapes[$0], options: options) }
+    }
+
+    /// The columns and rows for `count` images.
+    func shape(count: Int, area: TileRect) -> (columns: Int, rows: Int) {
+        switch (options.columns, options.rows) {
+        case let (columns?, rows?): return (columns, rows)
+        case let (columns?, nil): return (columns, (count + columns - 1) / columns)
+        case let (nil, rows?): return ((count + rows - 1) / rows, rows)
+        case (nil, nil): return Self.nearFourThree(count: count, width: area.width, height: area.height)
+        }
+    }
+
+    static func nearFourThree(count: Int, width: Int, height: Int) -> (columns: Int, rows: Int) {
+        var best = (columns: 1, rows: count)
+        var bestDistance = Double.infinity
+        for columns in 1...max(1, count) {
+            let rows = (count + columns - 1) / columns
+            let shape = (Double(width) / Double(columns)) / (Double(height) / Double(rows))
+            let distance = abs(log(shape / (4.0 / 3.0)))
+            // Ties (within rounding) go to more columns: later wins.
+            if distance <= bestDistance + 1e-12 {
+                best = (columns, rows)
+                bestDistance = min(distance, bestDistance)
+            }
+        }
+        return best
+    }
+}
+
+/// The default: the seed grid for a sheet of up to six images, the near-4:3
+/// grid above (a contact sheet of twelve on 2400x1600 is 4x3 cells of
+/// 600x533, not 6x2 slivers of 400x800).
+public struct AutoLayout: SheetLayout {
+    public var options: LayoutOptions
+
+    public init(options: LayoutOptions = LayoutOptions()) {
+        self.options = options
+    }
+
+    public var placesByCount: Bool { options.fit == .cover }
+
+    public func frames(for shapes: [ImageShape], on canvas: Canvas) -> [Frame] {
+        shapes.count <= 6 ? SeedLayout(options: options).frames(for: shapes, on: canvas)
+                          : GridLayout(options: options).frames(for: shapes, on: canvas)
+    }
+}

@@ -1,0 +1,72 @@
+/// A caption or title template: text with `{field}`s, `{{` and `}}` for
+/// literal braces. Parsed once, before any image is read, so that an
+/// unknown field or an unbalanced brace is a usage error.
+public struct Template: Equatable, Sendable {
+    enum Part: Equatable, Sendable {
+        case text(String)
+        case field(String)
+    }
+
+    let parts: [Part]
+    public let source: String
+
+    /// The fields of `--label`: each image's own.
+    public static let labelFields = ["name", "stem", "ext", "dir", "path", "index", "width", "height", "format", "date"]
+    /// The fields of `--title`: each sheet's.
+    public static let titleFields = ["sheet", "count", "first", "last", "date"]
+
+    public struct ParseError: Error, CustomStringConvertible {
+        public let description: String
+    }
+
+    public init(_ source: String, fields: [String]) throws(ParseError) {
+        self.source = source
+        var parts: [Part] = []
+        var text = ""
+        var index = source.startIndex
+        func fail(_ why: String) -> ParseError { ParseError(description: "'\(source)': \(why)") }
+        while index < source.endIndex {
+            let character = source[index]
+            let next = source.index(after: index)
+            if character == "{" {
+                if next < source.endIndex && source[next] == "{" {
+                    text.append("{")
+                    index = source.index(after: next)
+                    continue
+                }
+                guard let close = source[next...].firstIndex(of: "}") else { throw fail("a '{' is not closed") }
+                let name = String(source[next..<close])
+                guard !name.contains("{") else { throw fail("a '{' is not closed before the next '{'") }
+                guard fields.contains(name) else {
+                    throw fail("unknown field {\(name)}; the fields are " + fields.map { "{\($0)}" }.joined(separator: " "))
+                }
+                if !text.isEmpty { parts.append(.text(text)); text = "" }
+                parts.append(.field(name))
+                index = source.index(after: close)
+            } else if character == "}" {
+                guard next < source.endIndex && source[next] == "}" else {
+                    throw fail("a '}' has no '{' (write '}}' for a brace)")
+                }
+                text.append("}")
+                index = source.index(after: next)
+            } else {
+                text.append(character)
+                index = next
+            }
+        }
+        if !text.isEmpty { parts.append(.text(text)) }
+        self.parts = parts
+    }
+
+    /// The text, each field replaced by its value (empty when it has none).
+    public func render(_ value: (String) -> String?) -> String {
+        parts.map { part in
+            switch part {
+            case .text(let text): return text
+            case .field(let name): return value(name) ?? ""
+            }
+        }.joined()
+    }
+
+    public static func == (lhs: Template, rhs: Template) -> Bool { lhs.source == rhs.source }
+}

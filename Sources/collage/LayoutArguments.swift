@@ -1,0 +1,87 @@
+import ArgumentParser
+import CollageKit
+import Vips
+
+/// The options that say where images go on a sheet and what is written
+/// under them.
+struct LayoutArguments: ParsableArguments {
+    @Option(help: ArgumentHelp("How a sheet's images are placed: auto (seed up to six images, grid above), seed, grid "
+                               + "or justified (rows of whole images at their own aspect ratio).",
+                               valueName: "NAME"),
+            completion: .list(Layouts.names))
+    var layout: String?
+
+    @Option(help: ArgumentHelp("Columns and rows of the grid, such as 4x3; 4x fixes the columns, x3 the rows "
+                               + "(implies --layout grid).", valueName: "CxR"))
+    var tile: String?
+
+    @Option(help: ArgumentHelp("Pixels between cells and around the edge, in the background colour (default 0).",
+                               valueName: "PX"))
+    var gap: Int = 0
+
+    @Option(help: ArgumentHelp("cover fills each cell and crops the overflow; contain shows the whole image, "
+                               + "centred, with the background around it.", valueName: "cover|contain"),
+            completion: .list(Fit.allCases.map(\.rawValue)))
+    var fit: String = "cover"
+
+    @Option(help: ArgumentHelp("Which part of an image cover keeps: centre, or what libvips finds most "
+                               + "interesting (attention, entropy).", valueName: "centre|attention|entropy"),
+            completion: .list(CropMode.allCases.map(\.rawValue)))
+    var crop: String = "centre"
+
+    @Option(help: ArgumentHelp("A caption under each image, such as '{name}'. Fields: {name} {stem} {ext} {dir} {path} "
+                               + "{index} {width} {height} {format} {date}; {{ and }} are braces.",
+                               valueName: "TEMPLATE"))
+    var label: String?
+
+    @Option(help: ArgumentHelp("A line across the top of each sheet, such as 'Sheet {sheet}: {first} to {last}'. "
+                               + "Fields: {sheet} {count} {first} {last} {date}.", valueName: "TEMPLATE"))
+    var title: String?
+
+    @Option(help: ArgumentHelp("The font of captions and titles, such as 'DejaVu Sans 14' or 'Sans Bold'; "
+                               + "without a size, the size follows the cell.", valueName: "DESCRIPTION"))
+    var font: String?
+
+    /// The layout's name: --tile alone means grid.
+    var layoutName: String { layout ?? (tile != nil ? "grid" : "auto") }
+
+    func validate() throws {
+        guard Layouts.names.contains(layoutName) else {
+            throw ValidationError("--layout takes \(Layouts.names.joined(separator: ", ")); not '\(layoutName)'")
+        }
+        if let tile {
+            guard OptionValues.tile(tile) != nil else {
+                throw ValidationError("--tile takes COLUMNSxROWS, such as 4x3, 4x or x3, each at least 1; not '\(tile)'")
+            }
+            guard layoutName == "grid" || layoutName == "auto" else {
+                throw ValidationError("--tile sets the columns and rows of --layout grid, not of \(layoutName)")
+            }
+        }
+        guard gap >= 0 else { throw ValidationError("--gap must be 0 or more pixels, not \(gap)") }
+        guard Fit(rawValue: fit) != nil else { throw ValidationError("--fit takes cover or contain; not '\(fit)'") }
+        guard OptionValues.crop(crop) != nil else {
+            throw ValidationError("--crop takes centre, attention or entropy; not '\(crop)'")
+        }
+        if let label {
+            do { _ = try Template(label, fields: Template.labelFields) } catch { throw ValidationError("--label \(error)") }
+        }
+        if let title {
+            do { _ = try Template(title, fields: Template.titleFields) } catch { throw ValidationError("--title \(error)") }
+        }
+    }
+
+    /// The layout's part of the configuration.
+    func apply(to configuration: inout CollageConfiguration) throws {
+        configuration.layoutName = layoutName == "auto" && tile != nil ? "grid" : layoutName
+        configuration.layoutOptions.gap = gap
+        configuration.layoutOptions.fit = Fit(rawValue: fit)!
+        configuration.layoutOptions.crop = OptionValues.crop(crop)!
+        if let tile, let (columns, rows) = OptionValues.tile(tile) {
+            configuration.layoutOptions.columns = columns
+            configuration.layoutOptions.rows = rows
+        }
+        configuration.captions.label = try label.map { try Template($0, fields: Template.labelFields) }
+        configuration.captions.title = try title.map { try Template($0, fields: Template.titleFields) }
+        configuration.captions.font = font
+    }
+}
