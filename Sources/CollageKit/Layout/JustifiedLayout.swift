@@ -7,10 +7,10 @@ import Vips
 ///
 /// Row breaks by linear partition (dynamic programming): for each number of
 /// rows r, the partition of the images into r consecutive rows whose
-/// heights are closest (least squares) to the height that would fill the
-/// canvas exactly; then the r that fills the canvas best with rows of
-/// similar height, preferring partitions where no row is more than twice
-/// as tall as another. When even one row of everything is taller than the
+/// heights are closest (least squares) to the height they would all have
+/// if each held a r-th of the aspect ratios; then, of the partitions that
+/// fit, the r that fills the canvas best with rows of similar height,
+/// preferring partitions where no row is more than twice as tall as another. When even one row of everything is taller than the
 /// canvas (a few portraits on a wide canvas), the best partition is scaled
 /// down to fit and centred: rows then no longer span the width.
 public struct JustifiedLayout: SheetLayout {
@@ -100,8 +100,8 @@ struct Partition {
         let guess = Int((room / single).squareRoot().rounded())
         var best: (score: Double, partition: Partition)?
         for count in max(1, guess / 2 - 1)...min(n, 2 * guess + 2) {
-            let target = (room - Double(count) * (band + gap)) / Double(count)
-            guard target > 0 || best == nil else { break }
+            // Rows of equal height: each would hold a count-th of the aspect ratios.
+            let target = single * Double(count)
             let partition = split(n, into: count, target: target, row: row)
             let total = partition.height(band: band, gap: gap)
             let heights = partition.rows.map(\.height)
@@ -115,7 +115,7 @@ struct Partition {
             if !fits { score += 100 + total / room }
             if best == nil || score < best!.score { best = (score, partition) }
         }
-        return best?.partition ?? split(n, into: 1, target: room, row: row)
+        return best?.partition ?? split(n, into: 1, target: single, row: row)
     }
 
     /// The split of `n` images into `count` consecutive rows whose heights
