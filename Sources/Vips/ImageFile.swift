@@ -15,8 +15,13 @@ public struct ImageHeader: Sendable, Equatable {
     public let interlaced: Bool
     /// Samples per pixel as stored (1 grey, 3 RGB, 4 CMYK or RGBA, ...).
     public let bands: Int
+    /// The largest buffer the file's structure makes its decoder hold (a
+    /// TIFF strip, a GIF canvas), from `StructureCheck`; 0 when unknown.
+    public let structureBytes: Int
 
-    public init(width: Int, height: Int, orientation: Int, format: String, interlaced: Bool = false, bands: Int = 3) {
+    public init(width: Int, height: Int, orientation: Int, format: String, interlaced: Bool = false, bands: Int = 3,
+                structureBytes: Int = 0) {
+        self.structureBytes = structureBytes
         self.width = width
         self.height = height
         self.orientation = orientation
@@ -44,7 +49,7 @@ public struct ImageHeader: Sendable, Equatable {
         case ("jpeg", false), ("webp", false): bytes = pixels * Double(bands) / 16
         default: bytes = Double(width) * Double(bands) * 2 * 256
         }
-        return Int(min(bytes, Double(Int.max / 2)))
+        return max(structureBytes, Int(min(bytes, Double(Int.max / 2))))
     }
 
     /// Orientations 5-8 turn the picture a quarter, swapping width and height.
@@ -57,11 +62,14 @@ public struct ImageHeader: Sendable, Equatable {
 /// Reads images from file descriptors the caller opened (a path is data:
 /// never a string libvips would parse for `[options]`).
 public enum ImageFile {
-    /// Reads the header only: size, orientation, format.
-    public static func header(descriptor: Int32) throws -> ImageHeader {
+    /// Reads the header only: size, orientation, format. The file's
+    /// structure is checked first (`StructureCheck`): a claim of more than
+    /// `maxPixels` throws `.tooLarge` before libvips reads a byte of it.
+    public static func header(descriptor: Int32, maxPixels: Int = .max) throws -> ImageHeader {
         try Vips.start()
         let source = try rewound(descriptor)
         let format = try allowedFormat(source)
+        let structure = try StructureCheck.check(descriptor: descriptor, format: format, maxPixels: maxPixels)
         guard let raw = cvips_image_new_from_source(source.pointer) else {
             throw VipsError.fromLibvips(.load, "unreadable \(format) header")
         }
@@ -70,7 +78,8 @@ public enum ImageFile {
             throw VipsError(.load, "image has no pixels")
         }
         return ImageHeader(width: image.width, height: image.height, orientation: image.orientation,
-                           format: format, interlaced: image.interlaced, bands: image.bands)
+                           format: format, interlaced: image.interlaced, bands: image.bands,
+                           structureBytes: structure.bufferBytes)
     }
 
     /// Decodes the image to one tile of exactly `width` x `height` 8-bit sRGB
@@ -87,6 +96,8 @@ public enum ImageFile {
         try Vips.start()
         let source = try rewound(descriptor)
         let format = try allowedFormat(source)
+        // Again: the file may have changed since its header was read.
+        try StructureCheck.check(descriptor: descriptor, format: format)
         let thumbnail: Image
         if let header, coverArea(header, width, height) > 8 * Double(width) * Double(height) {
             thumbnail = try croppedThumbnail(source, format: format, width: width, height: height)

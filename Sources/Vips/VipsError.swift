@@ -9,6 +9,8 @@ public struct VipsError: Error, CustomStringConvertible, Sendable {
         case unsupported
         /// A loader recognised the content but could not read it.
         case load
+        /// The file claims more pixels or memory than one image may have.
+        case tooLarge
         /// An operation on pixels failed (decode, convert).
         case operation
         /// Encoding to the output format failed.

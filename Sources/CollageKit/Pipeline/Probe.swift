@@ -89,9 +89,11 @@ struct Probe {
         }
         let header: ImageHeader
         do {
-            header = try ImageFile.header(descriptor: file.descriptor)
+            header = try ImageFile.header(descriptor: file.descriptor, maxPixels: maxPixels)
         } catch let error as VipsError where error.code == .unsupported {
             return .failure(.rejected(.unsupported, error.message))
+        } catch let error as VipsError where error.code == .tooLarge {
+            return .failure(.rejected(.tooLarge, error.message))
         } catch {
             return .failure(.failed(String(describing: error)))
         }
