@@ -1,64 +1,6 @@
 internal import CVipsShim
 import Glibc
 
-/// What the header of an image says, read without decoding pixels.
-public struct ImageHeader: Sendable, Equatable {
-    /// Stored size, before EXIF orientation.
-    public let width: Int
-    public let height: Int
-    /// EXIF orientation, 1-8 (1 when absent).
-    public let orientation: Int
-    /// The loader libvips chose from the content ("jpeg", "png", ...).
-    public let format: String
-    /// Progressive JPEG or interlaced PNG: the decoder must hold the whole
-    /// image (libjpeg keeps every coefficient) before it can shrink it.
-    public let interlaced: Bool
-    /// Samples per pixel as stored (1 grey, 3 RGB, 4 CMYK or RGBA, ...).
-    public let bands: Int
-    /// The largest buffer the file's structure makes its decoder hold (a
-    /// TIFF strip, a GIF canvas), from `StructureCheck`; 0 when unknown.
-    public let structureBytes: Int
-
-    public init(width: Int, height: Int, orientation: Int, format: String, interlaced: Bool = false, bands: Int = 3,
-                structureBytes: Int = 0) {
-        self.structureBytes = structureBytes
-        self.width = width
-        self.height = height
-        self.orientation = orientation
-        self.format = format
-        self.interlaced = interlaced
-        self.bands = bands
-    }
-
-    /// Equal size, orientation and format (what decides the tile).
-    public static func == (lhs: ImageHeader, rhs: ImageHeader) -> Bool {
-        lhs.width == rhs.width && lhs.height == rhs.height && lhs.orientation == rhs.orientation
-            && lhs.format == rhs.format
-    }
-
-    /// About how many bytes decoding this image to a tile holds at its peak:
-    /// the whole image for a progressive JPEG (16-bit coefficients) or an
-    /// interlaced PNG; a fraction of it where libvips shrinks on load or
-    /// streams rows. An estimate for scheduling, not a limit.
-    public var decodeBytes: Int {
-        let pixels = Double(width) * Double(height)
-        let bytes: Double
-        switch (format, interlaced) {
-        case ("jpeg", true): bytes = pixels * Double(max(bands, 3)) * 2
-        case (_, true): bytes = pixels * Double(bands) * 2
-        case ("jpeg", false), ("webp", false): bytes = pixels * Double(bands) / 16
-        default: bytes = Double(width) * Double(bands) * 2 * 256
-        }
-        return max(structureBytes, Int(min(bytes, Double(Int.max / 2))))
-    }
-
-    /// Orientations 5-8 turn the picture a quarter, swapping width and height.
-    public var displayedWidth: Int { orientation >= 5 ? height : width }
-    public var displayedHeight: Int { orientation >= 5 ? width : height }
-    public var isPortrait: Bool { displayedHeight > displayedWidth }
-    public var pixelCount: Int { width.multipliedReportingOverflow(by: height).overflow ? .max : width * height }
-}
-
 /// Reads images from file descriptors the caller opened (a path is data:
 /// never a string libvips would parse for `[options]`).
 public enum ImageFile {
@@ -70,8 +12,11 @@ public enum ImageFile {
         let source = try rewound(descriptor)
         let format = try allowedFormat(source)
         let structure = try StructureCheck.check(descriptor: descriptor, format: format, maxPixels: maxPixels)
-        guard let raw = cvips_image_new_from_source(source.pointer) else {
-            throw VipsError.fromLibvips(.load, "unreadable \(format) header")
+        let raw = try DecoderWarnings().during {
+            guard let raw = cvips_image_new_from_source(source.pointer) else {
+                throw VipsError.fromLibvips(.load, "unreadable \(format) header")
+            }
+            return raw
         }
         let image = Image(owning: raw)
         guard image.width > 0, image.height > 0 else {
@@ -98,47 +43,33 @@ public enum ImageFile {
         let format = try allowedFormat(source)
         // Again: the file may have changed since its header was read.
         try StructureCheck.check(descriptor: descriptor, format: format)
-        let thumbnail: Image
-        if let header, coverArea(header, width, height) > 8 * Double(width) * Double(height) {
-            thumbnail = try croppedThumbnail(source, format: format, width: width, height: height)
-        } else {
-            var out: UnsafeMutablePointer<VipsImage>?
-            guard cvips_thumbnail_source(source.pointer, &out, Int32(width), Int32(height), 1) == 0, let out else {
-                throw VipsError.fromLibvips(.load, "cannot decode \(format)")
+        let warnings = DecoderWarnings()
+        return try warnings.during {
+            let thumbnail: Image
+            if let header, coverArea(header, width, height) > 8 * Double(width) * Double(height) {
+                thumbnail = try croppedThumbnail(source, format: format, width: width, height: height, warnings)
+            } else if let header, coverArea(header, width, height) > Double(header.width) * Double(header.height) {
+                // libvips' thumbnail copies an image it enlarges to memory on
+                // its own threads while it is built; loaded and tagged here
+                // first, what the decoder says there is still this image's.
+                let raw = cvips_image_new_from_source_strict(source.pointer)
+                guard let raw else { throw VipsError.fromLibvips(.load, "cannot decode \(format)") }
+                thumbnail = try warnings.tagged(Image(owning: raw)).apply(.load, "cannot decode \(format)") {
+                    cvips_thumbnail_image($0, $1, Int32(width), Int32(height))
+                }
+            } else {
+                var out: UnsafeMutablePointer<VipsImage>?
+                guard cvips_thumbnail_source(source.pointer, &out, Int32(width), Int32(height), 1) == 0, let out else {
+                    throw VipsError.fromLibvips(.load, "cannot decode \(format)")
+                }
+                // The loader runs when the pixels are pulled, on libvips' threads.
+                thumbnail = try warnings.tagged(Image(owning: out))
             }
-            thumbnail = Image(owning: out)
-        }
-        let image = try normalised(thumbnail, background: background)
-        guard image.width == width, image.height == height else {
-            throw VipsError(.operation, "resized to \(image.width)x\(image.height), not \(width)x\(height)")
-        }
-        return try materialise(image)
-    }
-
-    /// Decodes a whole image to 8-bit sRGB, 3 bands (tests and tools).
-    public static func decode(bytes: [UInt8], background: RGB = .white) throws -> PixelBuffer {
-        try Vips.start()
-        let image: Image = try bytes.withUnsafeBytes { raw in
-            guard let pointer = cvips_image_new_from_buffer(raw.baseAddress, raw.count) else {
-                throw VipsError.fromLibvips(.load, "cannot decode")
+            let image = try normalised(thumbnail, background: background)
+            guard image.width == width, image.height == height else {
+                throw VipsError(.operation, "resized to \(image.width)x\(image.height), not \(width)x\(height)")
             }
-            return Image(owning: pointer)
-        }
-        // The buffer must stay alive while libvips reads it: materialise inside.
-        return try bytes.withUnsafeBytes { _ in
-            try materialise(normalised(image, background: background))
-        }
-    }
-
-    /// The header of an image held in memory (tests and tools).
-    public static func header(bytes: [UInt8]) throws -> (width: Int, height: Int, bands: Int, orientation: Int) {
-        try Vips.start()
-        return try bytes.withUnsafeBytes { raw in
-            guard let pointer = cvips_image_new_from_buffer(raw.baseAddress, raw.count) else {
-                throw VipsError.fromLibvips(.load, "cannot decode")
-            }
-            let image = Image(owning: pointer)
-            return (image.width, image.height, image.bands, image.orientation)
+            return try materialise(image)
         }
     }
 
@@ -157,11 +88,12 @@ public enum ImageFile {
     /// quarter turn) and, when it must be turned, copied to memory first:
     /// turning a sequentially read image makes libvips keep every full row
     /// it covers (a 40000x4000 strip with orientation 6: half a gigabyte).
-    private static func croppedThumbnail(_ source: Source, format: String, width: Int, height: Int) throws -> Image {
+    private static func croppedThumbnail(_ source: Source, format: String, width: Int, height: Int,
+                                         _ warnings: DecoderWarnings) throws -> Image {
         guard let raw = cvips_image_new_from_source_strict(source.pointer) else {
             throw VipsError.fromLibvips(.load, "cannot decode \(format)")
         }
-        let stored = Image(owning: raw)
+        let stored = try warnings.tagged(Image(owning: raw))
         let quarterTurn = stored.orientation >= 5
         let uprightWidth = quarterTurn ? stored.height : stored.width
         let uprightHeight = quarterTurn ? stored.width : stored.height
@@ -208,7 +140,7 @@ public enum ImageFile {
     }
 
     /// Any colour space, depth and alpha to 8-bit sRGB with 3 bands.
-    private static func normalised(_ input: Image, background: RGB) throws -> Image {
+    static func normalised(_ input: Image, background: RGB) throws -> Image {
         var image = input
         if image.interpretation != VIPS_INTERPRETATION_sRGB || image.format != VIPS_FORMAT_UCHAR {
             image = try image.apply(.operation, "cannot convert to sRGB") {
@@ -235,7 +167,7 @@ public enum ImageFile {
     }
 
     /// Runs the pipeline: this is where pixels are decoded.
-    private static func materialise(_ image: Image) throws -> PixelBuffer {
+    static func materialise(_ image: Image) throws -> PixelBuffer {
         var size = 0
         guard let data = vips_image_write_to_memory(image.pointer, &size) else {
             throw VipsError.fromLibvips(.load, "cannot decode")
