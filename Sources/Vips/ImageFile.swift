@@ -9,9 +9,10 @@ public enum ImageFile {
     /// `maxPixels` throws `.tooLarge` before libvips reads a byte of it.
     public static func header(descriptor: Int32, maxPixels: Int = .max) throws -> ImageHeader {
         try Vips.start()
+        // Before libvips' sniffing: for a TIFF, libtiff reads the first IFD there.
+        let structure = try StructureCheck.check(descriptor: descriptor, maxPixels: maxPixels)
         let source = try rewound(descriptor)
         let format = try allowedFormat(source)
-        let structure = try StructureCheck.check(descriptor: descriptor, format: format, maxPixels: maxPixels)
         let raw = try DecoderWarnings().during {
             guard let raw = cvips_image_new_from_source(source.pointer) else {
                 throw VipsError.fromLibvips(.load, "unreadable \(format) header")
@@ -39,10 +40,10 @@ public enum ImageFile {
     public static func tile(descriptor: Int32, width: Int, height: Int, background: RGB,
                             header: ImageHeader? = nil) throws -> PixelBuffer {
         try Vips.start()
+        // Again: the file may have changed since its header was read.
+        try StructureCheck.check(descriptor: descriptor)
         let source = try rewound(descriptor)
         let format = try allowedFormat(source)
-        // Again: the file may have changed since its header was read.
-        try StructureCheck.check(descriptor: descriptor, format: format)
         let warnings = DecoderWarnings()
         return try warnings.during {
             let thumbnail: Image

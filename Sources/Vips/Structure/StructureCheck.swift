@@ -22,13 +22,13 @@ public enum StructureCheck {
         public var bufferBytes: Int = 0
     }
 
-    /// Checks the file open on `descriptor`, whose content libvips' loader
-    /// `format` ("png", "tiff", ...) recognised.
+    /// Checks the file open on `descriptor` as `format` ("png", "tiff",
+    /// as libvips names its loaders), or as what its first bytes announce.
     @discardableResult
-    public static func check(descriptor: Int32, format: String, maxPixels: Int = .max) throws -> Summary {
+    public static func check(descriptor: Int32, format: String? = nil, maxPixels: Int = .max) throws -> Summary {
         let file = try FileBytes(descriptor: descriptor)
         let limits = Limits(maxPixels: maxPixels, bufferBytes: bufferLimit)
-        switch format {
+        switch try format ?? sniff(file) {
         case "png": return try PNGStructure.check(file, limits)
         case "tiff": return try TIFFStructure.check(file, limits)
         case "gif": return try GIFStructure.check(file, limits)
