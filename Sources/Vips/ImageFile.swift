@@ -49,10 +49,13 @@ public enum ImageFile {
             let thumbnail: Image
             if let header, coverArea(header, width, height) > 8 * Double(width) * Double(height) {
                 thumbnail = try croppedThumbnail(source, format: format, width: width, height: height, warnings)
-            } else if let header, coverArea(header, width, height) > Double(header.width) * Double(header.height) {
-                // libvips' thumbnail copies an image it enlarges to memory on
-                // its own threads while it is built; loaded and tagged here
-                // first, what the decoder says there is still this image's.
+            } else if !["jpeg", "webp", "heif", "tiff"].contains(format)
+                        || header.map({ coverArea($0, width, height) > Double($0.width) * Double($0.height) }) == true {
+                // libvips' thumbnail may copy the image to memory on its own
+                // threads while it is built (it does for PNGs, and for any
+                // image it enlarges); loaded and tagged here first, what the
+                // decoder says there is still this image's. Only formats it
+                // cannot shrink on load lose nothing by it.
                 let raw = cvips_image_new_from_source_strict(source.pointer)
                 guard let raw else { throw VipsError.fromLibvips(.load, "cannot decode \(format)") }
                 thumbnail = try warnings.tagged(Image(owning: raw)).apply(.load, "cannot decode \(format)") {
