@@ -8,8 +8,14 @@ internal import CVipsShim
 /// reasons. Used within one call, never shared.
 final class DecoderWarnings {
     private let capture: OpaquePointer
+    /// The loader decoding (libvips' short name): its lines of libvips'
+    /// error buffer left by another image's failure are this image's.
+    private let loader: String?
 
-    init() { capture = cvips_capture_new() }
+    init(loader: String? = nil) {
+        capture = cvips_capture_new()
+        self.loader = loader
+    }
     deinit { cvips_capture_unref(capture) }
 
     /// Runs `body` with this capture current on the calling thread; a
@@ -20,7 +26,8 @@ final class DecoderWarnings {
         do {
             return try body()
         } catch let error as VipsError {
-            throw error.adding(warnings: text)
+            let kept = loader.map { LibvipsErrors.take(for: $0).joined(separator: "\n") } ?? ""
+            throw error.adding(warnings: kept + "\n" + text)
         }
     }
 

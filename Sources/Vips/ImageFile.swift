@@ -13,9 +13,9 @@ public enum ImageFile {
         let structure = try StructureCheck.check(descriptor: descriptor, maxPixels: maxPixels)
         let source = try rewound(descriptor)
         let format = try allowedFormat(source)
-        let raw = try DecoderWarnings().during {
+        let raw = try DecoderWarnings(loader: format).during {
             guard let raw = cvips_image_new_from_source(source.pointer) else {
-                throw VipsError.fromLibvips(.load, "unreadable \(format) header")
+                throw VipsError.fromLibvips(.load, "unreadable \(format) header", loader: format)
             }
             return raw
         }
@@ -44,7 +44,7 @@ public enum ImageFile {
         try StructureCheck.check(descriptor: descriptor)
         let source = try rewound(descriptor)
         let format = try allowedFormat(source)
-        let warnings = DecoderWarnings()
+        let warnings = DecoderWarnings(loader: format)
         return try warnings.during {
             let thumbnail: Image
             if let header, coverArea(header, width, height) > 8 * Double(width) * Double(height) {
@@ -57,14 +57,14 @@ public enum ImageFile {
                 // decoder says there is still this image's. Only formats it
                 // cannot shrink on load lose nothing by it.
                 let raw = cvips_image_new_from_source_strict(source.pointer)
-                guard let raw else { throw VipsError.fromLibvips(.load, "cannot decode \(format)") }
+                guard let raw else { throw VipsError.fromLibvips(.load, "cannot decode \(format)", loader: format) }
                 thumbnail = try warnings.tagged(Image(owning: raw)).apply(.load, "cannot decode \(format)") {
                     cvips_thumbnail_image($0, $1, Int32(width), Int32(height))
                 }
             } else {
                 var out: UnsafeMutablePointer<VipsImage>?
                 guard cvips_thumbnail_source(source.pointer, &out, Int32(width), Int32(height), 1) == 0, let out else {
-                    throw VipsError.fromLibvips(.load, "cannot decode \(format)")
+                    throw VipsError.fromLibvips(.load, "cannot decode \(format)", loader: format)
                 }
                 // The loader runs when the pixels are pulled, on libvips' threads.
                 thumbnail = try warnings.tagged(Image(owning: out))
@@ -95,7 +95,7 @@ public enum ImageFile {
     private static func croppedThumbnail(_ source: Source, format: String, width: Int, height: Int,
                                          _ warnings: DecoderWarnings) throws -> Image {
         guard let raw = cvips_image_new_from_source_strict(source.pointer) else {
-            throw VipsError.fromLibvips(.load, "cannot decode \(format)")
+            throw VipsError.fromLibvips(.load, "cannot decode \(format)", loader: format)
         }
         let stored = try warnings.tagged(Image(owning: raw))
         let quarterTurn = stored.orientation >= 5
@@ -113,7 +113,7 @@ public enum ImageFile {
         var turnable = region
         if stored.orientation != 1 {
             guard let copied = vips_image_copy_memory(region.pointer) else {
-                throw VipsError.fromLibvips(.load, "cannot decode \(format)")
+                throw VipsError.fromLibvips(.load, "cannot decode \(format)", loader: format)
             }
             turnable = Image(owning: copied)
         }

@@ -27,15 +27,10 @@ public struct VipsError: Error, CustomStringConvertible, Sendable {
 
     public var description: String { message }
 
-    /// Takes libvips' error buffer (copy and clear, under libvips' own lock:
-    /// the buffer is global to all threads) and makes it one line.
-    static func fromLibvips(_ code: Code, _ context: String) -> VipsError {
-        var text = ""
-        if let raw = vips_error_buffer_copy() {
-            text = String(cString: raw)
-            g_free(raw)
-        }
-        return VipsError(code, oneLine(context: context, libvips: text))
+    /// Takes libvips' error buffer (see `LibvipsErrors`: another loader's
+    /// lines stay for its own image) and makes it one line.
+    static func fromLibvips(_ code: Code, _ context: String, loader: String? = nil) -> VipsError {
+        VipsError(code, oneLine(context: context, libvips: LibvipsErrors.take(for: loader).joined(separator: "\n")))
     }
 
     static func oneLine(context: String, libvips: String) -> String {
