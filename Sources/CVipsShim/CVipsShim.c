@@ -80,15 +80,102 @@ void cvips_error_append(const char *line) {
     vips_error(NULL, "%s", line);
 }
 
-static void cvips_drop_log(const gchar *domain, GLogLevelFlags level, const gchar *message, gpointer data) {
-    (void) domain; (void) level; (void) message; (void) data;
+/* What the decoders said (libpng, libtiff and the like report their reason
+ * through g_warning, and libvips' error buffer then only says "libpng read
+ * error"), kept per image: each thread has a current capture, set around
+ * each libvips call and, through cvips_capture_image, on whichever libvips
+ * worker thread computes that image's pixels. */
+struct CVipsCapture {
+    gint references;
+    GMutex lock;
+    GString *text;
+};
+
+static _Thread_local CVipsCapture *cvips_current = NULL;
+
+/* Enough for a few decoder messages; a file that makes its decoder warn on
+ * every row must not grow this without bound. */
+#define CVIPS_CAPTURE_MAX 2048
+
+CVipsCapture *cvips_capture_new(void) {
+    CVipsCapture *capture = g_new0(CVipsCapture, 1);
+    capture->references = 1;
+    g_mutex_init(&capture->lock);
+    capture->text = g_string_new(NULL);
+    return capture;
 }
 
-void cvips_silence_warnings(void) {
-    /* libvips also reports each failure through its error buffer, which is
-     * what we show; its g_warning copies would only clutter stderr. */
+static CVipsCapture *cvips_capture_ref(CVipsCapture *capture) {
+    g_atomic_int_inc(&capture->references);
+    return capture;
+}
+
+void cvips_capture_unref(CVipsCapture *capture) {
+    if (!capture || !g_atomic_int_dec_and_test(&capture->references)) return;
+    g_string_free(capture->text, TRUE);
+    g_mutex_clear(&capture->lock);
+    g_free(capture);
+}
+
+CVipsCapture *cvips_capture_enter(CVipsCapture *capture) {
+    CVipsCapture *previous = cvips_current;
+    cvips_current = capture;
+    return previous;
+}
+
+void cvips_capture_leave(CVipsCapture *previous) { cvips_current = previous; }
+
+char *cvips_capture_text(CVipsCapture *capture) {
+    g_mutex_lock(&capture->lock);
+    char *text = capture->text->len ? g_strdup(capture->text->str) : NULL;
+    g_mutex_unlock(&capture->lock);
+    return text;
+}
+
+static void cvips_log(const gchar *domain, GLogLevelFlags level, const gchar *message, gpointer data) {
+    (void) domain; (void) data;
+    CVipsCapture *capture = cvips_current;
+    /* Messages and info (libvips' account of each step) are not reasons. */
+    if (!capture || !message || !(level & G_LOG_LEVEL_WARNING)) return;
+    g_mutex_lock(&capture->lock);
+    if (capture->text->len < CVIPS_CAPTURE_MAX) {
+        if (capture->text->len) g_string_append_c(capture->text, '\n');
+        g_string_append_len(capture->text, message, MIN(strlen(message), CVIPS_CAPTURE_MAX));
+    }
+    g_mutex_unlock(&capture->lock);
+}
+
+void cvips_capture_warnings(void) {
+    /* Never printed: a warning is shown only as part of the failure of the
+     * image it is about. */
     g_log_set_handler("VIPS", G_LOG_LEVEL_WARNING | G_LOG_LEVEL_MESSAGE | G_LOG_LEVEL_INFO,
-                      cvips_drop_log, NULL);
+                      cvips_log, NULL);
+}
+
+static int cvips_capture_generate(VipsRegion *out, void *seq, void *a, void *b, gboolean *stop) {
+    (void) a; (void) stop;
+    VipsRegion *input = (VipsRegion *) seq;
+    VipsRect *area = &out->valid;
+    CVipsCapture *previous = cvips_capture_enter((CVipsCapture *) b);
+    int result = vips_region_prepare(input, area);
+    cvips_capture_leave(previous);
+    if (result) return result;
+    return vips_region_region(out, input, area, area->left, area->top);
+}
+
+int cvips_capture_image(VipsImage *in, VipsImage **out, CVipsCapture *capture) {
+    VipsImage *image = vips_image_new();
+    /* The new image keeps its input and the capture alive as long as it lives. */
+    g_object_set_data_full(G_OBJECT(image), "cvips-input", g_object_ref(in), g_object_unref);
+    g_object_set_data_full(G_OBJECT(image), "cvips-capture", cvips_capture_ref(capture),
+                           (GDestroyNotify) cvips_capture_unref);
+    if (vips_image_pipelinev(image, VIPS_DEMAND_STYLE_THINSTRIP, in, NULL) ||
+        vips_image_generate(image, vips_start_one, cvips_capture_generate, vips_stop_one, in, capture)) {
+        g_object_unref(image);
+        return -1;
+    }
+    *out = image;
+    return 0;
 }
 
 int cvips_colourspace(VipsImage *in, VipsImage **out, VipsInterpretation space) {

@@ -1,76 +1,34 @@
 internal import CVipsShim
 import Glibc
 
-/// What the header of an image says, read without decoding pixels.
-public struct ImageHeader: Sendable, Equatable {
-    /// Stored size, before EXIF orientation.
-    public let width: Int
-    public let height: Int
-    /// EXIF orientation, 1-8 (1 when absent).
-    public let orientation: Int
-    /// The loader libvips chose from the content ("jpeg", "png", ...).
-    public let format: String
-    /// Progressive JPEG or interlaced PNG: the decoder must hold the whole
-    /// image (libjpeg keeps every coefficient) before it can shrink it.
-    public let interlaced: Bool
-    /// Samples per pixel as stored (1 grey, 3 RGB, 4 CMYK or RGBA, ...).
-    public let bands: Int
-
-    public init(width: Int, height: Int, orientation: Int, format: String, interlaced: Bool = false, bands: Int = 3) {
-        self.width = width
-        self.height = height
-        self.orientation = orientation
-        self.format = format
-        self.interlaced = interlaced
-        self.bands = bands
-    }
-
-    /// Equal size, orientation and format (what decides the tile).
-    public static func == (lhs: ImageHeader, rhs: ImageHeader) -> Bool {
-        lhs.width == rhs.width && lhs.height == rhs.height && lhs.orientation == rhs.orientation
-            && lhs.format == rhs.format
-    }
-
-    /// About how many bytes decoding this image to a tile holds at its peak:
-    /// the whole image for a progressive JPEG (16-bit coefficients) or an
-    /// interlaced PNG; a fraction of it where libvips shrinks on load or
-    /// streams rows. An estimate for scheduling, not a limit.
-    public var decodeBytes: Int {
-        let pixels = Double(width) * Double(height)
-        let bytes: Double
-        switch (format, interlaced) {
-        case ("jpeg", true): bytes = pixels * Double(max(bands, 3)) * 2
-        case (_, true): bytes = pixels * Double(bands) * 2
-        case ("jpeg", false), ("webp", false): bytes = pixels * Double(bands) / 16
-        default: bytes = Double(width) * Double(bands) * 2 * 256
-        }
-        return Int(min(bytes, Double(Int.max / 2)))
-    }
-
-    /// Orientations 5-8 turn the picture a quarter, swapping width and height.
-    public var displayedWidth: Int { orientation >= 5 ? height : width }
-    public var displayedHeight: Int { orientation >= 5 ? width : height }
-    public var isPortrait: Bool { displayedHeight > displayedWidth }
-    public var pixelCount: Int { width.multipliedReportingOverflow(by: height).overflow ? .max : width * height }
-}
-
 /// Reads images from file descriptors the caller opened (a path is data:
 /// never a string libvips would parse for `[options]`).
 public enum ImageFile {
-    /// Reads the header only: size, orientation, format.
-    public static func header(descriptor: Int32) throws -> ImageHeader {
+    /// Reads the header only: size, orientation, format. The file's
+    /// structure is checked first (`StructureCheck`): a claim of more than
+    /// `maxPixels` throws `.tooLarge` before libvips reads a byte of it.
+    /// `maxBuffer`: the most one decoder buffer may hold (at least
+    /// `StructureCheck.bufferLimit`).
+    public static func header(descriptor: Int32, maxPixels: Int = .max,
+                              maxBuffer: Int = StructureCheck.bufferLimit) throws -> ImageHeader {
         try Vips.start()
+        // Before libvips' sniffing: for a TIFF, libtiff reads the first IFD there.
+        let structure = try StructureCheck.check(descriptor: descriptor, maxPixels: maxPixels, maxBuffer: maxBuffer)
         let source = try rewound(descriptor)
         let format = try allowedFormat(source)
-        guard let raw = cvips_image_new_from_source(source.pointer) else {
-            throw VipsError.fromLibvips(.load, "unreadable \(format) header")
+        let raw = try DecoderWarnings(loader: format).during {
+            guard let raw = cvips_image_new_from_source(source.pointer) else {
+                throw VipsError.fromLibvips(.load, "unreadable \(format) header", loader: format)
+            }
+            return raw
         }
         let image = Image(owning: raw)
         guard image.width > 0, image.height > 0 else {
             throw VipsError(.load, "image has no pixels")
         }
         return ImageHeader(width: image.width, height: image.height, orientation: image.orientation,
-                           format: format, interlaced: image.interlaced, bands: image.bands)
+                           format: format, interlaced: image.interlaced, bands: image.bands,
+                           structureBytes: structure.bufferBytes)
     }
 
     /// Decodes the image to one tile of exactly `width` x `height` 8-bit sRGB
@@ -83,52 +41,45 @@ public enum ImageFile {
     /// thumbnail would first scale the whole strip to cover the tile (425000
     /// pixels wide) and take seconds.
     public static func tile(descriptor: Int32, width: Int, height: Int, crop: CropMode = .centre, background: RGB,
-                            header: ImageHeader? = nil) throws -> PixelBuffer {
+                            header: ImageHeader? = nil,
+                            maxBuffer: Int = StructureCheck.bufferLimit) throws -> PixelBuffer {
         try Vips.start()
+        // Again: the file may have changed since its header was read.
+        try StructureCheck.check(descriptor: descriptor, maxBuffer: maxBuffer)
         let source = try rewound(descriptor)
         let format = try allowedFormat(source)
-        let thumbnail: Image
-        if let header, coverArea(header, width, height) > 8 * Double(width) * Double(height) {
-            thumbnail = try croppedThumbnail(source, format: format, width: width, height: height, crop: crop)
-        } else {
-            var out: UnsafeMutablePointer<VipsImage>?
-            guard cvips_thumbnail_source(source.pointer, &out, Int32(width), Int32(height), crop.interesting, 1) == 0,
-                  let out else {
-                throw VipsError.fromLibvips(.load, "cannot decode \(format)")
+        let warnings = DecoderWarnings(loader: format)
+        return try warnings.during {
+            let thumbnail: Image
+            if let header, coverArea(header, width, height) > 8 * Double(width) * Double(height) {
+                thumbnail = try croppedThumbnail(source, format: format, width: width, height: height, crop: crop,
+                                                 warnings)
+            } else if !["jpeg", "webp", "heif", "tiff"].contains(format)
+                        || header.map({ coverArea($0, width, height) > Double($0.width) * Double($0.height) }) == true {
+                // libvips' thumbnail may copy the image to memory on its own
+                // threads while it is built (it does for PNGs, and for any
+                // image it enlarges); loaded and tagged here first, what the
+                // decoder says there is still this image's. Only formats it
+                // cannot shrink on load lose nothing by it.
+                let raw = cvips_image_new_from_source_strict(source.pointer)
+                guard let raw else { throw VipsError.fromLibvips(.load, "cannot decode \(format)", loader: format) }
+                thumbnail = try warnings.tagged(Image(owning: raw)).apply(.load, "cannot decode \(format)") {
+                    cvips_thumbnail_image($0, $1, Int32(width), Int32(height), crop.interesting)
+                }
+            } else {
+                var out: UnsafeMutablePointer<VipsImage>?
+                guard cvips_thumbnail_source(source.pointer, &out, Int32(width), Int32(height), crop.interesting, 1) == 0,
+                      let out else {
+                    throw VipsError.fromLibvips(.load, "cannot decode \(format)", loader: format)
+                }
+                // The loader runs when the pixels are pulled, on libvips' threads.
+                thumbnail = try warnings.tagged(Image(owning: out))
             }
-            thumbnail = Image(owning: out)
-        }
-        let image = try normalised(thumbnail, background: background)
-        guard image.width == width, image.height == height else {
-            throw VipsError(.operation, "resized to \(image.width)x\(image.height), not \(width)x\(height)")
-        }
-        return try materialise(image)
-    }
-
-    /// Decodes a whole image to 8-bit sRGB, 3 bands (tests and tools).
-    public static func decode(bytes: [UInt8], background: RGB = .white) throws -> PixelBuffer {
-        try Vips.start()
-        let image: Image = try bytes.withUnsafeBytes { raw in
-            guard let pointer = cvips_image_new_from_buffer(raw.baseAddress, raw.count) else {
-                throw VipsError.fromLibvips(.load, "cannot decode")
+            let image = try normalised(thumbnail, background: background)
+            guard image.width == width, image.height == height else {
+                throw VipsError(.operation, "resized to \(image.width)x\(image.height), not \(width)x\(height)")
             }
-            return Image(owning: pointer)
-        }
-        // The buffer must stay alive while libvips reads it: materialise inside.
-        return try bytes.withUnsafeBytes { _ in
-            try materialise(normalised(image, background: background))
-        }
-    }
-
-    /// The header of an image held in memory (tests and tools).
-    public static func header(bytes: [UInt8]) throws -> (width: Int, height: Int, bands: Int, orientation: Int) {
-        try Vips.start()
-        return try bytes.withUnsafeBytes { raw in
-            guard let pointer = cvips_image_new_from_buffer(raw.baseAddress, raw.count) else {
-                throw VipsError.fromLibvips(.load, "cannot decode")
-            }
-            let image = Image(owning: pointer)
-            return (image.width, image.height, image.bands, image.orientation)
+            return try materialise(image)
         }
     }
 
@@ -148,11 +99,11 @@ public enum ImageFile {
     /// turning a sequentially read image makes libvips keep every full row
     /// it covers (a 40000x4000 strip with orientation 6: half a gigabyte).
     private static func croppedThumbnail(_ source: Source, format: String, width: Int, height: Int,
-                                         crop: CropMode) throws -> Image {
+                                         crop: CropMode, _ warnings: DecoderWarnings) throws -> Image {
         guard let raw = cvips_image_new_from_source_strict(source.pointer) else {
-            throw VipsError.fromLibvips(.load, "cannot decode \(format)")
+            throw VipsError.fromLibvips(.load, "cannot decode \(format)", loader: format)
         }
-        let stored = Image(owning: raw)
+        let stored = try warnings.tagged(Image(owning: raw))
         let quarterTurn = stored.orientation >= 5
         let uprightWidth = quarterTurn ? stored.height : stored.width
         let uprightHeight = quarterTurn ? stored.width : stored.height
@@ -168,7 +119,7 @@ public enum ImageFile {
         var turnable = region
         if stored.orientation != 1 {
             guard let copied = vips_image_copy_memory(region.pointer) else {
-                throw VipsError.fromLibvips(.load, "cannot decode \(format)")
+                throw VipsError.fromLibvips(.load, "cannot decode \(format)", loader: format)
             }
             turnable = Image(owning: copied)
         }
@@ -199,7 +150,7 @@ public enum ImageFile {
     }
 
     /// Any colour space, depth and alpha to 8-bit sRGB with 3 bands.
-    private static func normalised(_ input: Image, background: RGB) throws -> Image {
+    static func normalised(_ input: Image, background: RGB) throws -> Image {
         var image = input
         if image.interpretation != VIPS_INTERPRETATION_sRGB || image.format != VIPS_FORMAT_UCHAR {
             image = try image.apply(.operation, "cannot convert to sRGB") {
@@ -226,7 +177,7 @@ public enum ImageFile {
     }
 
     /// Runs the pipeline: this is where pixels are decoded.
-    private static func materialise(_ image: Image) throws -> PixelBuffer {
+    static func materialise(_ image: Image) throws -> PixelBuffer {
         var size = 0
         guard let data = vips_image_write_to_memory(image.pointer, &size) else {
             throw VipsError.fromLibvips(.load, "cannot decode")

@@ -40,7 +40,7 @@ public enum Vips {
         if started != 0 {
             return .failure(.fromLibvips(.startup, "cannot start libvips"))
         }
-        cvips_silence_warnings()
+        cvips_capture_warnings()
         vips_cache_set_max(0)
         vips_cache_set_max_mem(0)
         vips_cache_set_max_files(0)

@@ -10,6 +10,8 @@ public struct VipsError: Error, CustomStringConvertible, Sendable {
         case unsupported
         /// A loader recognised the content but could not read it.
         case load
+        /// The file claims more pixels or memory than one image may have.
+        case tooLarge
         /// An operation on pixels failed (decode, convert).
         case operation
         /// Encoding to the output format failed.
@@ -26,9 +28,10 @@ public struct VipsError: Error, CustomStringConvertible, Sendable {
 
     public var description: String { message }
 
-    /// Takes libvips' error buffer and makes it one line.
-    static func fromLibvips(_ code: Code, _ context: String) -> VipsError {
-        VipsError(code, oneLine(context: context, libvips: LibvipsErrors.take()))
+    /// Takes libvips' error buffer (see `LibvipsErrors`: another loader's
+    /// lines stay for its own image) and makes it one line.
+    static func fromLibvips(_ code: Code, _ context: String, loader: String? = nil) -> VipsError {
+        VipsError(code, oneLine(context: context, libvips: LibvipsErrors.take(for: loader).joined(separator: "\n")))
     }
 
     static func oneLine(context: String, libvips: String) -> String {
@@ -40,34 +43,5 @@ public struct VipsError: Error, CustomStringConvertible, Sendable {
         }
         if lines.isEmpty { return context }
         return context + ": " + lines.joined(separator: "; ")
-    }
-}
-
-/// libvips keeps one error buffer for the whole process, written by every
-/// thread. Every read and every clear of it goes through here, under one
-/// lock: a failure takes what is there right after it failed (a decode
-/// appends its message just before it returns), and a failure that was
-/// expected (no loader knows the content) removes only its own line,
-/// never another thread's message that has not been taken yet.
-enum LibvipsErrors {
-    private static let lock = Mutex(())
-
-    /// The buffer's text, copied and cleared.
-    static func take() -> String {
-        lock.withLock { _ in takeUnlocked() }
-    }
-
-    /// Drops the lines that hold `fragment`; the rest stay for their threads.
-    static func drop(linesContaining fragment: String) {
-        lock.withLock { _ in
-            let kept = takeUnlocked().split(separator: "\n").filter { !$0.contains(fragment) }
-            for line in kept { cvips_error_append(String(line)) }
-        }
-    }
-
-    private static func takeUnlocked() -> String {
-        guard let raw = vips_error_buffer_copy() else { return "" }
-        defer { g_free(raw) }
-        return String(cString: raw)
     }
 }

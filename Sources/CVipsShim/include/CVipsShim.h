@@ -41,8 +41,24 @@ void cvips_tune_malloc(int arena_max, int mmap_threshold);
 /// Appends one line, as it is, to libvips' error buffer (vips_error is varargs).
 void cvips_error_append(const char *line);
 
-/// Routes libvips' g_warning messages (duplicates of its error buffer) nowhere.
-void cvips_silence_warnings(void);
+
+/// Decoders' warnings, captured per image (see CVipsShim.c). A capture
+/// starts with one reference; cvips_capture_unref releases it.
+typedef struct CVipsCapture CVipsCapture;
+CVipsCapture *cvips_capture_new(void);
+void cvips_capture_unref(CVipsCapture *capture);
+/// Makes `capture` this thread's current one; returns the one it replaces,
+/// for cvips_capture_leave.
+CVipsCapture *cvips_capture_enter(CVipsCapture *capture);
+void cvips_capture_leave(CVipsCapture *previous);
+/// The warnings captured so far, one a line (free with g_free), or NULL.
+char *cvips_capture_text(CVipsCapture *capture);
+/// Routes libvips' g_warning messages to the thread's current capture
+/// (none: nowhere).
+void cvips_capture_warnings(void);
+/// `in` unchanged, except that its pixels are computed with `capture`
+/// current on whichever thread computes them.
+int cvips_capture_image(VipsImage *in, VipsImage **out, CVipsCapture *capture);
 
 int cvips_colourspace(VipsImage *in, VipsImage **out, VipsInterpretation space);
 int cvips_flatten(VipsImage *in, VipsImage **out, double r, double g, double b);

@@ -47,7 +47,8 @@ struct Decode: Sendable {
                 try (instrumentation?.decoding ?? { try $0() }) {
                     try ImageFile.tile(descriptor: image.file.descriptor, width: frame.image.width,
                                        height: frame.image.height, crop: frame.crop,
-                                       background: background, header: image.header)
+                                       background: background, header: image.header,
+                                       maxBuffer: budget?.limit ?? StructureCheck.bufferLimit)
                 }
             }
             let pixels = try budget.map { try $0.withBudget(image.header.decodeBytes, decode) } ?? decode()

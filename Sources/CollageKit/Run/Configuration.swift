@@ -55,6 +55,13 @@ public struct CollageConfiguration: Sendable {
 
     var canvas: Canvas { Canvas(width: canvasWidth, height: canvasHeight) }
 
+    /// The header check of this run's inputs.
+    var probe: Probe {
+        var probe = Probe(maxPixels: maxPixels, allowPortrait: allowPortrait)
+        probe.maxBuffer = max(StructureCheck.bufferLimit, decodeMemoryBudget)
+        return probe
+    }
+
     /// Where each image of a sheet goes: the named layout with its options,
     /// and room for the captions and the title.
     public var layout: any SheetLayout {

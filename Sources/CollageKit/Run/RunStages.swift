@@ -51,7 +51,7 @@ struct RunStages {
         let walk = SharedWalk(instrumentation: instrumentation, inputWalk)
         walkReports.withLock { $0 = walk }
         self.walk = walk
-        let probe = Probe(maxPixels: configuration.maxPixels, allowPortrait: configuration.allowPortrait)
+        let probe = configuration.probe
         let observe: @Sendable (PathName, FileStamp?) -> Void = { path, stamp in
             consider(RunState.Considered(path: path, stamp: stamp))
         }
@@ -134,7 +134,7 @@ struct RunStages {
     static func composer(_ configuration: CollageConfiguration, workers: DispatchQueue) -> SheetComposer {
         SheetComposer(layout: configuration.layout, canvas: configuration.canvas, background: configuration.background,
                       suffix: configuration.saverSuffix!, captions: configuration.captions,
-                      probe: Probe(maxPixels: configuration.maxPixels, allowPortrait: configuration.allowPortrait),
+                      probe: configuration.probe,
                       decodeMemory: configuration.decodeMemoryBudget, jobs: configuration.jobs, workers: workers)
     }
 }

@@ -24,6 +24,8 @@ public struct AcceptedImage: Sendable {
 struct Probe: Sendable {
     let maxPixels: Int
     let allowPortrait: Bool
+    /// The most one image's decoder may hold at once (`--decode-memory`).
+    var maxBuffer = StructureCheck.bufferLimit
 
     func check(_ path: PathName) -> Result<AcceptedImage, ProbeFailure> {
         let file: OpenFile
@@ -36,9 +38,11 @@ struct Probe: Sendable {
         }
         let header: ImageHeader
         do {
-            header = try ImageFile.header(descriptor: file.descriptor)
+            header = try ImageFile.header(descriptor: file.descriptor, maxPixels: maxPixels, maxBuffer: maxBuffer)
         } catch let error as VipsError where error.code == .unsupported {
             return .failure(.rejected(.unsupported, error.message))
+        } catch let error as VipsError where error.code == .tooLarge {
+            return .failure(.rejected(.tooLarge, error.message))
         } catch {
             return .failure(.failed(String(describing: error)))
         }

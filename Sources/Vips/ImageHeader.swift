@@ -1,0 +1,57 @@
+/// What the header of an image says, read without decoding pixels.
+public struct ImageHeader: Sendable, Equatable {
+    /// Stored size, before EXIF orientation.
+    public let width: Int
+    public let height: Int
+    /// EXIF orientation, 1-8 (1 when absent).
+    public let orientation: Int
+    /// The loader libvips chose from the content ("jpeg", "png", ...).
+    public let format: String
+    /// Progressive JPEG or interlaced PNG: the decoder must hold the whole
+    /// image (libjpeg keeps every coefficient) before it can shrink it.
+    public let interlaced: Bool
+    /// Samples per pixel as stored (1 grey, 3 RGB, 4 CMYK or RGBA, ...).
+    public let bands: Int
+    /// The largest buffer the file's structure makes its decoder hold (a
+    /// TIFF strip, a GIF canvas), from `StructureCheck`; 0 when unknown.
+    public let structureBytes: Int
+
+    public init(width: Int, height: Int, orientation: Int, format: String, interlaced: Bool = false, bands: Int = 3,
+                structureBytes: Int = 0) {
+        self.structureBytes = structureBytes
+        self.width = width
+        self.height = height
+        self.orientation = orientation
+        self.format = format
+        self.interlaced = interlaced
+        self.bands = bands
+    }
+
+    /// Equal size, orientation and format (what decides the tile).
+    public static func == (lhs: ImageHeader, rhs: ImageHeader) -> Bool {
+        lhs.width == rhs.width && lhs.height == rhs.height && lhs.orientation == rhs.orientation
+            && lhs.format == rhs.format
+    }
+
+    /// About how many bytes decoding this image to a tile holds at its peak:
+    /// the whole image for a progressive JPEG (16-bit coefficients) or an
+    /// interlaced PNG; a fraction of it where libvips shrinks on load or
+    /// streams rows. An estimate for scheduling, not a limit.
+    public var decodeBytes: Int {
+        let pixels = Double(width) * Double(height)
+        let bytes: Double
+        switch (format, interlaced) {
+        case ("jpeg", true): bytes = pixels * Double(max(bands, 3)) * 2
+        case (_, true): bytes = pixels * Double(bands) * 2
+        case ("jpeg", false), ("webp", false): bytes = pixels * Double(bands) / 16
+        default: bytes = Double(width) * Double(bands) * 2 * 256
+        }
+        return max(structureBytes, Int(min(bytes, Double(Int.max / 2))))
+    }
+
+    /// Orientations 5-8 turn the picture a quarter, swapping width and height.
+    public var displayedWidth: Int { orientation >= 5 ? height : width }
+    public var displayedHeight: Int { orientation >= 5 ? width : height }
+    public var isPortrait: Bool { displayedHeight > displayedWidth }
+    public var pixelCount: Int { width.multipliedReportingOverflow(by: height).overflow ? .max : width * height }
+}

@@ -1,0 +1,67 @@
+internal import CVipsShim
+import Synchronization
+
+/// libvips' error buffer is one for the whole process: when two images
+/// fail at once, the first to read it would take both reasons ("cannot
+/// decode png: VipsJpeg: Corrupt JPEG data"). It is read and cleared under
+/// one lock; a line a loader wrote (its domain names it) is kept for an
+/// image of that format, and lines of other loaders wait here for theirs.
+enum LibvipsErrors {
+    /// Domains each loader writes its errors under, lowercased prefixes.
+    private static let domains: [String: [String]] = [
+        "jpeg": ["vipsjpeg", "jpegload", "jpeg2vips"], "png": ["vipspng", "pngload"],
+        "tiff": ["tiff2vips", "tiffload", "vipstiff"], "gif": ["gifload", "nsgif"],
+        "webp": ["webpload", "webp2vips"], "heif": ["heifload", "heif"],
+    ]
+    /// Lines of a loader not yet taken by an image of its format.
+    private static let waiting = Mutex<[(loader: String, line: String)]>([])
+    private static let maxWaiting = 32
+
+    /// The loader whose domain starts `line` ("VipsJpeg: ..."), if any.
+    static func loader(of line: Substring) -> String? {
+        guard let colon = line.firstIndex(of: ":") else { return nil }
+        let domain = line[..<colon].lowercased()
+        return domains.first { $0.value.contains { domain.hasPrefix($0) } }?.key
+    }
+
+    /// Reads and clears libvips' buffer: its lines that belong to `loader`
+    /// or to no loader (libvips' own operations); other loaders' lines are
+    /// kept for them. With `loader`, also the lines kept for it.
+    static func take(for loader: String?) -> [Substring] {
+        waiting.withLock { waiting in
+            var text = ""
+            if let raw = vips_error_buffer_copy() {
+                text = String(cString: raw)
+                g_free(raw)
+            }
+            var mine: [Substring] = []
+            if let loader {
+                mine += waiting.filter { $0.loader == loader }.map { Substring($0.line) }
+                waiting.removeAll { $0.loader == loader }
+            }
+            for line in text.split(separator: "\n") {
+                let owner = Self.loader(of: line.drop { $0 == " " })
+                if owner == nil || owner == loader { mine.append(line) } else { waiting.append((owner!, String(line))) }
+            }
+            if waiting.count > maxWaiting { waiting.removeFirst(waiting.count - maxWaiting) }
+            return mine
+        }
+    }
+
+    /// Drops the lines that hold `fragment` (an expected failure, such as
+    /// no loader knowing the content); every other line stays for its image.
+    static func drop(linesContaining fragment: String) {
+        waiting.withLock { waiting in
+            guard let raw = vips_error_buffer_copy() else { return }
+            let text = String(cString: raw)
+            g_free(raw)
+            for line in text.split(separator: "\n") where !line.contains(fragment) {
+                if let owner = Self.loader(of: line.drop { $0 == " " }) {
+                    waiting.append((owner, String(line)))
+                } else {
+                    cvips_error_append(String(line))
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,85 @@
+/// Checks a file's structure before libvips hands it to a decoder, where
+/// the decoder would trust what the file says: libpng allocates a chunk's
+/// declared length before reading it, libtiff a strip's or tile's decoded
+/// size, libnsgif the logical screen, libjpeg a progressive image's every
+/// coefficient. A 57-byte PNG declaring a 1 GB text chunk cost 1 GB.
+///
+/// A length or offset that points past the end of the file is truncated or
+/// corrupt data (`VipsError.Code.load`, reported as failed); a claim of more
+/// pixels than `maxPixels`, or of one buffer bigger than `bufferLimit`, is
+/// too large (`.tooLarge`, rejected). Only headers and tables are read,
+/// with `pread`, never the whole file.
+public enum StructureCheck {
+    /// The most one decoder may be made to hold at once (a strip, a tile, a
+    /// GIF canvas, a progressive JPEG's coefficients, an interlaced PNG):
+    /// with the process itself (about 50 MB) a file cannot take a run past
+    /// 200 MiB, and decodes larger than the decode budget take turns.
+    public static let bufferLimit = 100 << 20
+
+    /// What the check learnt: the largest buffer the decoder will hold
+    /// because of the file's structure (0 when nothing stands out).
+    public struct Summary: Sendable, Equatable {
+        public var bufferBytes: Int = 0
+    }
+
+    /// Checks the file open on `descriptor` as `format` ("png", "tiff",
+    /// as libvips names its loaders), or as what its first bytes announce.
+    @discardableResult
+    public static func check(descriptor: Int32, format: String? = nil, maxPixels: Int = .max,
+                             maxBuffer: Int = bufferLimit) throws -> Summary {
+        let file = try FileBytes(descriptor: descriptor)
+        let limits = Limits(maxPixels: maxPixels, bufferBytes: max(bufferLimit, maxBuffer))
+        switch try format ?? sniff(file) {
+        case "png": return try PNGStructure.check(file, limits)
+        case "tiff": return try TIFFStructure.check(file, limits)
+        case "gif": return try GIFStructure.check(file, limits)
+        case "webp": return try WebPStructure.check(file, limits)
+        case "heif": return try HEIFStructure.check(file, limits)
+        case "jpeg": return try JPEGStructure.check(file, limits)
+        default: return Summary()
+        }
+    }
+}
+
+/// The limits one file is held to.
+struct Limits {
+    let maxPixels: Int
+    let bufferBytes: Int
+
+    /// Throws `.tooLarge` when `width` x `height` is over the pixel limit.
+    func pixels(_ kind: String, _ width: Int, _ height: Int) throws {
+        let (pixels, overflow) = width.multipliedReportingOverflow(by: height)
+        if overflow || pixels > maxPixels {
+            throw VipsError(.tooLarge, "\(kind) claims \(width)x\(height) pixels, over --max-pixels \(maxPixels)")
+        }
+    }
+
+    /// Throws `.tooLarge` when one buffer of `bytes` is over the budget.
+    func buffer(_ what: String, _ bytes: Int) throws {
+        if bytes > bufferBytes {
+            throw VipsError(.tooLarge, "\(what) needs \(bytes >> 20) MiB at once, over the \(bufferBytes >> 20) MiB "
+                            + "a single image may use (--decode-memory raises it)")
+        }
+    }
+}
+
+/// Multiplies sizes taken from a file without trapping on overflow.
+func product(_ values: Int...) -> Int {
+    var result = 1
+    for value in values {
+        let (next, overflow) = result.multipliedReportingOverflow(by: max(0, value))
+        if overflow { return .max }
+        result = next
+    }
+    return result
+}
+
+/// The error for data that a length or offset places outside the file.
+func truncated(_ format: String, _ what: String, _ file: FileBytes) -> VipsError {
+    VipsError(.load, "truncated \(format): \(what) in a \(file.size)-byte file")
+}
+
+/// The error for a structure no writer makes.
+func corrupt(_ format: String, _ what: String) -> VipsError {
+    VipsError(.load, "corrupt \(format): \(what)")
+}
