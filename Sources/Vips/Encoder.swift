@@ -1,7 +1,7 @@
 internal import CVipsShim
 
 /// Encoded bytes libvips produced; one owner of the buffer.
-public final class EncodedImage: @unchecked Sendable {
+public final class EncodedImage: @unchecked Sendable {  // owns a g_malloc buffer, never written after init
     let base: UnsafeMutableRawPointer
     public let count: Int
 

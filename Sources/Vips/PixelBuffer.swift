@@ -3,7 +3,7 @@ import Synchronization
 
 /// 8-bit sRGB pixels, `bands` interleaved samples per pixel, rows packed.
 /// One owner of its memory, whether Swift or libvips allocated it.
-public final class PixelBuffer: @unchecked Sendable {
+public final class PixelBuffer: @unchecked Sendable {  // owns its pixel memory; callers write only while they own it alone
     public let width: Int
     public let height: Int
     public let bands: Int

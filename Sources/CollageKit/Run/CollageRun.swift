@@ -158,7 +158,7 @@ public final class CollageRun: CollageJob, Sendable {
         }
         let path = configuration.naming.path(forSheet: number)
         if configuration.dryRun {
-            report(.planned(plan(items, sheet: number, firstIndex: used + 1, to: path)))
+            report(.planned(configuration.plan(items, sheet: number, firstIndex: used + 1, to: path)))
             queue.async { self.feed(.saved(.written)) }
             return
         }
@@ -171,21 +171,6 @@ public final class CollageRun: CollageJob, Sendable {
                   },
                   receiveValue: { [self] sheet in queue.async { self.saved(.success(sheet)) } })
         owned.withLock { $0.saving = subscription }
-    }
-
-    /// `--dry-run`: what sheet `number` would be, from the headers alone.
-    private func plan(_ items: [SheetItem], sheet number: Int, firstIndex: Int, to path: PathName) -> PlannedSheet {
-        let frames = configuration.layout.frames(for: items.map { ImageShape($0.header) }, on: configuration.canvas)
-        var planned = PlannedSheet(output: path, sheet: number, images: items.map(\.path),
-                                   width: configuration.canvasWidth, height: configuration.canvasHeight)
-        planned.rects = frames.map(\.image)
-        if configuration.captions.label != nil {
-            planned.labels = items.indices.map {
-                configuration.captions.labelText(path: items[$0].path, header: items[$0].header,
-                                                 index: firstIndex + $0) ?? ""
-            }
-        }
-        return planned
     }
 
     private func saved(_ result: Result<SavedSheet?, OutputError>) {
