@@ -141,7 +141,7 @@ public final class CollageRun: @unchecked Sendable {
         }
         let output = configuration.output
         switch OutputLock.acquire(for: output,
-                                  waiting: { subject.send(.notice("waiting for another collage run writing '\(output)' to finish")) },
+                                  waiting: { subject.send(.notice(OutputLock.waitingNotice(for: output))) },
                                   shouldStop: { stopRequested.withLock { $0 } != nil }) {
         case .success(let lock):
             self.lock = lock
