@@ -95,13 +95,17 @@ size=$(vipsheader -f width "$work/out/collage.jpg" 2>/dev/null)x$(vipsheader -f 
 check "vipsheader: collage.jpg is a 1200x800 image (got $size)" test "$size" = "1200x800"
 check "vipsheader: it is a JPEG" sh -c "vipsheader '$work/out/collage.jpg' | grep -q jpegload"
 
-# No toolchain: with /opt/swift hidden (a private mount namespace) it still runs.
-if [ -d /opt/swift ] && unshare -m true 2>/dev/null; then
-  unshare -m sh -c "mount -t tmpfs none /opt/swift && cd '$work/out' && env -i PATH=/usr/bin:/bin \
-    /usr/bin/collage '$ROOT/samples' -o hidden.jpg >/dev/null 2>&1"
-  check "with /opt/swift hidden, collage still makes a collage" test $? -eq 0
+# No toolchain: with the Swift toolchain's folder hidden under an empty
+# tmpfs (in a private mount namespace) it still runs.
+swift_bin=$(source scripts/lib/common.sh >/dev/null 2>&1 && ensure_swift >/dev/null 2>&1 && command -v swift)
+toolchain=$(dirname "$(dirname "$(dirname "$(realpath "${swift_bin:-/nonexistent}" 2>/dev/null || echo /x/x/x/x)")")")
+if [ -d "$toolchain" ] && [ "$toolchain" != / ] && [ "$toolchain" != /usr ] \
+    && unshare -m sh -c "mount -t tmpfs none '$toolchain'" 2>/dev/null; then
+  unshare -m sh -c "mount -t tmpfs none '$toolchain' && cd '$work/out' && env -i PATH=/usr/bin:/bin \
+    /usr/bin/collage '$ROOT/samples' -o hidden.jpg >/dev/null 2>&1 && test -s hidden.jpg"
+  check "with the toolchain ($toolchain) hidden, collage still makes a collage" test $? -eq 0
 else
-  echo "package test: note: /opt/swift cannot be hidden here (no toolchain there, or no mount namespace); ldd below stands for it"
+  echo "package test: note: the Swift toolchain's folder cannot be hidden here; the ldd checks stand for it"
 fi
 
 libraries=$(ldd /usr/bin/collage 2>&1)
