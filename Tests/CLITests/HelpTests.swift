@@ -140,4 +140,17 @@ final class HelpTests: CLITestCase {
             XCTAssertTrue(named, "docs/collage.1 does not mention \(option)")
         }
     }
+
+    /// The manual's synopsis is the contract's, `collage [OPTIONS] INPUT...
+    /// [-o OUTPUT]`, and nothing in it speaks of a subcommand (collage has
+    /// none; scripts/manual rewrites what the generator assumes).
+    func testManualSynopsisIsTheContracts() throws {
+        let page = String(decoding: try XCTUnwrap(contents(Package.root + "/docs/collage.1"), "docs/collage.1"),
+                          as: UTF8.self)
+        let lines = page.split(separator: "\n").map(String.init)
+        let start = try XCTUnwrap(lines.firstIndex(of: ".Sh SYNOPSIS"), "a SYNOPSIS section")
+        let synopsis = lines[(start + 1)...].prefix { !$0.hasPrefix(".Sh ") }
+        XCTAssertEqual(Array(synopsis), [".Nm", ".Op Ar OPTIONS", ".Ar INPUT...", ".Op Fl o Ar OUTPUT"])
+        XCTAssertFalse(page.contains("subcommand"), "no subcommand anywhere in docs/collage.1")
+    }
 }

@@ -134,6 +134,21 @@ final class QuietAndProgressTests: CLITestCase {
         XCTAssertFalse(text.contains("\n"), "a good run leaves no line behind\n\(result.summary)")
     }
 
+    /// Small images go faster than the line's ten redraws a second, so
+    /// counts are skipped; the last line drawn before the clear still holds
+    /// the final ones.
+    func testProgressLineShowsTheFinalCountsLast() throws {
+        makeFolder("in")
+        for index in 0..<12 { writeImage(palette[index % 4], to: "in/\(String(format: "%02d", index)).png") }
+        let result = try collageOnTerminal(["in", "--sheets", "--max", "4", "-o", "sheet.png"], environment: ["NO_COLOR": "1"])
+        XCTAssertEqual(result.status, 0, result.summary)
+        let text = result.terminalText
+        let draws = text.components(separatedBy: "\r\u{1B}[K").filter { $0.hasPrefix("collage: ") }
+        XCTAssertTrue(draws.last?.hasPrefix("collage: 12 scanned, 12 used, 0 rejected, 0 failed, 3 sheets") ?? false,
+                      "the last line drawn: \(draws.last ?? "none")\n\(result.summary)")
+        XCTAssertTrue(text.hasSuffix("\r\u{1B}[K"), "then it is cleared\n\(result.summary)")
+    }
+
     /// NO_COLOR set: a warning on the terminal is plain text.
     func testNoColourWithNO_COLOR() throws {
         makeWarningFolder()

@@ -62,6 +62,9 @@ public final class ProgressReporter {
         case .planned(let sheet): sheets += 1; used += sheet.images.count
         case .notice: break
         case .finished:
+            // The throttle may have skipped the last counts: draw them once
+            // before clearing, so the final tally is what was shown last.
+            line.show(text(now: DispatchTime.now().uptimeNanoseconds))
             line.clear()
             return
         }

@@ -7,11 +7,15 @@ public struct TextReporter {
     public let logger: Logger
     public let printPaths: Bool
     public let output: StandardStream
+    /// Whether someone may be watching standard error as the run goes.
+    public let interactive: Bool
 
-    public init(logger: Logger, printPaths: Bool, output: StandardStream = .output) {
+    public init(logger: Logger, printPaths: Bool, output: StandardStream = .output,
+                interactive: Bool = StandardStream.error.isTerminal) {
         self.logger = logger
         self.printPaths = printPaths
         self.output = output
+        self.interactive = interactive
     }
 
     public func handle(_ event: PipelineEvent) {
@@ -41,6 +45,11 @@ public struct TextReporter {
         case .unchanged(let path, _):
             logger.info("\(path) is up to date")
             if printPaths { ProgressLine.shared.around { output.write(bytes: path.bytes + [UInt8(ascii: "\n")]) } }
+        case .notice(let message) where !interactive && message.hasPrefix(OutputLock.waitingPrefix):
+            // Off a terminal nobody sees the wait as it happens, and cron would
+            // mail it though the run then ends well (an interrupted wait says
+            // so in its exit line): only --verbose tells it.
+            logger.info("\(message)")
         case .notice(let message):
             logger.notice("\(message)")
         case .finished(let outcome):

@@ -58,7 +58,7 @@ public final class CollageRun: CollageJob, Sendable {
             let output = configuration.output
             let opening = OutputSession.open(
                 configuration,
-                waiting: { hub.send(.notice("waiting for another collage run writing '\(output)' to finish")) },
+                waiting: { hub.send(.notice(OutputLock.waitingNotice(for: output))) },
                 stop: { stopRequested.withLock { $0 } })
             switch opening {
             case .failed(let outcome):

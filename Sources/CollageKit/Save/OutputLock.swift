@@ -27,6 +27,12 @@ public final class OutputLock: Sendable {
         Sidecar.lock(for: output)
     }
 
+    /// The notice of a run that waits; text reporters recognise it by this.
+    public static func waitingNotice(for output: PathName) -> String {
+        waitingPrefix + " writing '\(output)' to finish"
+    }
+    public static let waitingPrefix = "waiting for another collage run"
+
     public enum Failure: Error {
         case cannotCreate(String)
         case stopped
