@@ -5,6 +5,8 @@ import PackageDescription
 // also pass "-pthread", which SwiftPM refuses with a warning.
 let vipsLinker: [LinkerSetting] = [
     .linkedLibrary("vips"), .linkedLibrary("gobject-2.0"), .linkedLibrary("glib-2.0"), .linkedLibrary("gmodule-2.0"),
+    // Captions: the font check (fontconfig) and font descriptions (Pango), both libvips' own dependencies.
+    .linkedLibrary("fontconfig"), .linkedLibrary("pango-1.0"),
 ]
 
 let package = Package(

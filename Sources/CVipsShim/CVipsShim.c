@@ -1,5 +1,7 @@
 #define _GNU_SOURCE
 #include "CVipsShim.h"
+#include <fontconfig/fontconfig.h>
+#include <pango/pango-font.h>
 #include <dlfcn.h>
 #include <malloc.h>
 #include <stdio.h>
@@ -74,6 +76,38 @@ int cvips_extract_area(VipsImage *in, VipsImage **out, int left, int top, int wi
 int cvips_thumbnail_image(VipsImage *in, VipsImage **out, int width, int height, VipsInteresting crop) {
     return vips_thumbnail_image(in, out, width, "height", height,
                                 "crop", crop, "size", VIPS_SIZE_BOTH, NULL);
+}
+
+int cvips_text(VipsImage **out, const char *text, const char *font) {
+    return vips_text(out, text, "font", font, "dpi", 72, NULL);
+}
+
+int cvips_font_match(const char *description, char *family, int family_size, char *matched, int matched_size,
+                     int *points) {
+    PangoFontDescription *parsed = pango_font_description_from_string(description);
+    if (!parsed) return -1;
+    const char *families = pango_font_description_get_family(parsed);
+    snprintf(family, family_size, "%s", families ? families : "");
+    char *comma = strchr(family, ',');
+    if (comma) *comma = '\0';
+    int size = pango_font_description_get_size(parsed);
+    *points = size > 0 ? (size + PANGO_SCALE / 2) / PANGO_SCALE : 0;
+    pango_font_description_free(parsed);
+
+    matched[0] = '\0';
+    FcPattern *pattern = FcNameParse((const FcChar8 *) (family[0] ? family : "sans"));
+    if (!pattern) return -1;
+    FcConfigSubstitute(NULL, pattern, FcMatchPattern);
+    FcDefaultSubstitute(pattern);
+    FcResult result;
+    FcPattern *match = FcFontMatch(NULL, pattern, &result);
+    FcPatternDestroy(pattern);
+    if (!match) return -1;
+    FcChar8 *name = NULL;
+    if (FcPatternGetString(match, FC_FAMILY, 0, &name) == FcResultMatch && name)
+        snprintf(matched, matched_size, "%s", (const char *) name);
+    FcPatternDestroy(match);
+    return 0;
 }
 
 void cvips_error_append(const char *line) {

@@ -28,6 +28,18 @@ final class Image {
     }
 
     /// EXIF orientation 1-8 as libvips parsed it; 1 when absent or odd.
+    /// EXIF DateTimeOriginal ("2019:05:03 14:22:01 (…)") as "2019-05-03".
+    var dateTaken: String? {
+        guard vips_image_get_typeof(pointer, "exif-ifd2-DateTimeOriginal") != 0 else { return nil }
+        var raw: UnsafePointer<CChar>?
+        guard vips_image_get_string(pointer, "exif-ifd2-DateTimeOriginal", &raw) == 0, let raw else { return nil }
+        let text = Array(String(decoding: UnsafeRawBufferPointer(start: raw, count: strlen(raw)), as: UTF8.self).prefix(10))
+        guard text.count == 10, text[4] == ":", text[7] == ":",
+              text.enumerated().allSatisfy({ [4, 7].contains($0.offset) || $0.element.isASCII && $0.element.isNumber })
+        else { return nil }
+        return String(text[0..<4]) + "-" + String(text[5..<7]) + "-" + String(text[8..<10])
+    }
+
     var orientation: Int {
         var value: Int32 = 1
         guard vips_image_get_typeof(pointer, "orientation") != 0,

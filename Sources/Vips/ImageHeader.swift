@@ -15,10 +15,13 @@ public struct ImageHeader: Sendable, Equatable {
     /// The largest buffer the file's structure makes its decoder hold (a
     /// TIFF strip, a GIF canvas), from `StructureCheck`; 0 when unknown.
     public let structureBytes: Int
+    /// EXIF DateTimeOriginal as YYYY-MM-DD, nil when absent or malformed.
+    public let dateTaken: String?
 
     public init(width: Int, height: Int, orientation: Int, format: String, interlaced: Bool = false, bands: Int = 3,
-                structureBytes: Int = 0) {
+                structureBytes: Int = 0, dateTaken: String? = nil) {
         self.structureBytes = structureBytes
+        self.dateTaken = dateTaken
         self.width = width
         self.height = height
         self.orientation = orientation

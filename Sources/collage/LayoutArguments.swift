@@ -68,6 +68,9 @@ struct LayoutArguments: ParsableArguments {
         if let title {
             do { _ = try Template(title, fields: Template.titleFields) } catch { throw ValidationError("--title \(error)") }
         }
+        if let font, case .failure(let error) = TextRenderer.resolveFont(font) {
+            throw ValidationError("--font: \(error)")
+        }
     }
 
     /// The layout's part of the configuration.
@@ -83,5 +86,8 @@ struct LayoutArguments: ParsableArguments {
         configuration.captions.label = try label.map { try Template($0, fields: Template.labelFields) }
         configuration.captions.title = try title.map { try Template($0, fields: Template.titleFields) }
         configuration.captions.font = font
+        if let font, case .success(let points?) = TextRenderer.resolveFont(font) {
+            configuration.captions.fontSize = points
+        }
     }
 }

@@ -60,6 +60,17 @@ void cvips_capture_warnings(void);
 /// current on whichever thread computes them.
 int cvips_capture_image(VipsImage *in, VipsImage **out, CVipsCapture *capture);
 
+/// One line of text rendered by libvips' text renderer (Pango) at 72 dpi, so
+/// a font size in points is in pixels: a 1-band coverage mask. `text` is
+/// Pango markup: the caller escapes it.
+int cvips_text(VipsImage **out, const char *text, const char *font);
+
+/// For a Pango font description ("DejaVu Sans Bold 12"): its first family
+/// into `family`, its size in points into `*points` (0 when it has none),
+/// and the family fontconfig would really use into `matched`. 0 on success.
+int cvips_font_match(const char *description, char *family, int family_size, char *matched, int matched_size,
+                     int *points);
+
 int cvips_colourspace(VipsImage *in, VipsImage **out, VipsInterpretation space);
 int cvips_flatten(VipsImage *in, VipsImage **out, double r, double g, double b);
 int cvips_cast(VipsImage *in, VipsImage **out, VipsBandFormat format);

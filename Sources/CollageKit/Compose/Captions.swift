@@ -29,21 +29,38 @@ public struct Captions: Equatable, Sendable {
     /// The band a caption needs under its image.
     func band(forCell height: Int) -> Int {
         guard label != nil else { return 0 }
-        return Self.band(forSize: pixelSize(forCell: height))
+        return band(forSize: pixelSize(forCell: height))
     }
 
     /// The title's band at the top of a sheet `canvasHeight` pixels high.
     func titleBand(canvasHeight: Int) -> Int {
         guard title != nil else { return 0 }
-        return Self.band(forSize: titleSize(canvasHeight: canvasHeight))
+        return band(forSize: titleSize(canvasHeight: canvasHeight))
     }
 
     func titleSize(canvasHeight: Int) -> Int {
         fontSize.map { $0 * 5 / 4 } ?? min(40, max(12, canvasHeight / 30))
     }
 
-    /// A line of text `size` pixels high, with room for descenders and a margin.
-    static func band(forSize size: Int) -> Int { size * 3 / 2 + 4 }
+    /// A line of text `size` pixels high, ascenders to descenders, and a margin.
+    func band(forSize size: Int) -> Int { TextRenderer.lineHeight(font: fontDescription, pixelSize: size) + 4 }
+
+    /// The largest text whose band fits in `height` (a layout may give a
+    /// band of its own size): what is drawn in it.
+    func size(forBand height: Int) -> Int {
+        var low = 4, high = max(4, fontSize ?? 200)
+        while low < high {
+            let middle = (low + high + 1) / 2
+            if band(forSize: middle) <= height { low = middle } else { high = middle - 1 }
+        }
+        return low
+    }
+
+    /// Black on a light background, white on a dark one.
+    static func ink(on background: RGB) -> RGB {
+        let luminance = 0.2126 * Double(background.red) + 0.7152 * Double(background.green) + 0.0722 * Double(background.blue)
+        return luminance > 140 ? .black : .white
+    }
 }
 
 extension Captions {
@@ -62,7 +79,7 @@ extension Captions {
                 case "width": String(header.displayedWidth)
                 case "height": String(header.displayedHeight)
                 case "format": header.format
-                case "date": nil  // DATE-PENDING
+                case "date": header.dateTaken
                 default: nil
                 }
             }
