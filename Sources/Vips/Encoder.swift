@@ -23,8 +23,10 @@ public enum Encoder {
     /// Encodes 8-bit sRGB pixels in the format `suffix` names (".jpg",
     /// ".png", ".webp", ".tif", ...), with libvips' options in brackets if
     /// any (".jpg[Q=90]"). `orientation` writes an EXIF orientation tag
-    /// (tests make rotated images with it).
-    public static func encode(_ pixels: PixelBuffer, suffix: String, orientation: Int? = nil) throws -> EncodedImage {
+    /// (tests make rotated images with it); `exif` other EXIF fields, by
+    /// libvips' names ("exif-ifd2-DateTimeOriginal": "2019:05:03 14:22:01").
+    public static func encode(_ pixels: PixelBuffer, suffix: String, orientation: Int? = nil,
+                              exif: [String: String] = [:]) throws -> EncodedImage {
         try Vips.start()
         guard let raw = vips_image_new_from_memory(pixels.base, pixels.byteCount, Int32(pixels.width),
                                                   Int32(pixels.height), Int32(pixels.bands), VIPS_FORMAT_UCHAR) else {
@@ -34,6 +36,7 @@ public enum Encoder {
         if let orientation {
             vips_image_set_int(image.pointer, "orientation", Int32(orientation))
         }
+        for (name, value) in exif { vips_image_set_string(image.pointer, name, value) }
         var buffer: UnsafeMutableRawPointer?
         var length = 0
         let status = withExtendedLifetime(pixels) {
