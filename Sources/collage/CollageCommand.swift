@@ -17,7 +17,8 @@ struct CollageCommand: ParsableCommand {
 
         Examples:
           collage ~/Photos/2026-08 -o august.jpg
-          collage --sheets --max 12 --size 2400x1600 renders/ -o 'sheets/sheet-{n}.png'
+          collage --sheets --max 12 --size 2400x1600 --label '{name}' renders/ -o 'sheets/sheet-{n}.png'
+          collage --layout justified --gap 8 --title '{count} photos' trip/ -o trip.jpg
           find ~/Photos -newer stamp -print0 | collage -0 - -o today.jpg
 
         Shell completions: collage --generate-completion-script bash|zsh|fish

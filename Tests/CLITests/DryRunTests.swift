@@ -3,7 +3,7 @@ import Glibc
 import Vips
 import XCTest
 
-/// Issue 5, `--dry-run`: headers only. It prints `OUTPUT<TAB>IMAGE` lines
+/// `--dry-run`: headers only. It prints `OUTPUT<TAB>IMAGE` lines
 /// (or `planned` events) that match what a real run would use, writes
 /// nothing at all, and decodes no pixels.
 final class DryRunTests: CLITestCase {

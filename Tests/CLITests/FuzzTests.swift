@@ -4,7 +4,7 @@ import Vips
 import CollageTestSupport
 import XCTest
 
-/// Issue 4, fuzzing: a few hundred files mutated from the sample photos and
+/// fuzzing: a few hundred files mutated from the sample photos and
 /// from small PNG, GIF, TIFF and WebP images made here (their bytes, and
 /// their structure: `StructureMutation`), with a fixed seed
 /// (SplitMix64, not the system's random numbers: the same files on every

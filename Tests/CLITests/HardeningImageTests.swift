@@ -3,7 +3,7 @@ import Glibc
 import Vips
 import XCTest
 
-/// Issue 4, images that are broken, hostile or merely odd (README, "What
+/// images that are broken, hostile or merely odd (README, "What
 /// happens when…"): truncated and corrupt files fail and are replaced by
 /// the next good image; decompression bombs are rejected from their header
 /// in milliseconds and little memory; an extreme strip is cheap; CMYK,

@@ -3,7 +3,7 @@ import Glibc
 import Vips
 import XCTest
 
-/// Issue 4, inputs that are not what they claim (README, "What happens
+/// inputs that are not what they claim (README, "What happens
 /// when…"): empty and one-byte files, text, HTML, SVG, PDF, PostScript and
 /// ImageMagick scripts named like images are `rejected`/`unsupported` and
 /// never rendered; FIFOs, sockets, devices and folders with image names

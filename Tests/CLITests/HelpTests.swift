@@ -3,7 +3,7 @@ import Glibc
 import Vips
 import XCTest
 
-/// Issue 5, help and completions: `--help` names every option of README's
+/// help and completions: `--help` names every option of README's
 /// options table and shows examples; completion scripts for bash, zsh and
 /// fish, which complete paths where the command takes paths; the manual
 /// page names every option.

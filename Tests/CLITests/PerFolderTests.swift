@@ -3,7 +3,7 @@ import Glibc
 import Vips
 import XCTest
 
-/// Issue 5, `--per-folder`: one collage per folder holding eligible images,
+/// `--per-folder`: one collage per folder holding eligible images,
 /// named by the `-o` template's `{path}` (the path below INPUT, `/` → `_`)
 /// or `{dir}` (the folder's name), in walk order; folders with nothing
 /// eligible are skipped and reported.

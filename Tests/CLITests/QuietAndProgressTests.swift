@@ -3,7 +3,7 @@ import Glibc
 import Vips
 import XCTest
 
-/// Issue 5, "quiet and progress": off a terminal a good run says nothing on
+/// "quiet and progress": off a terminal a good run says nothing on
 /// stderr (cron mails nothing); --quiet keeps only the error line of a
 /// failed run; --verbose tells every image's fate; on a terminal a progress
 /// line is drawn with carriage returns and cleared at the end, coloured

@@ -3,7 +3,7 @@ import Glibc
 import Vips
 import XCTest
 
-/// Issue 5, `--require-even`: a collage is saved only with an even number
+/// `--require-even`: a collage is saved only with an even number
 /// of photos; an odd set loses its last image (with a notice naming it) and
 /// an odd --max rounds down.
 final class RequireEvenTests: CLITestCase {

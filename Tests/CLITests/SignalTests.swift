@@ -3,7 +3,7 @@ import Glibc
 import Vips
 import XCTest
 
-/// Issue 4, SIGINT and SIGTERM (README: "the pipeline is cancelled through
+/// SIGINT and SIGTERM (README: "the pipeline is cancelled through
 /// its subscriptions, a save in progress removes its temporary file";
 /// 130 / 143). ExitStatusTests covers a signal after the first event; here
 /// the signal comes at other moments: after a sheet was written, while a

@@ -3,7 +3,7 @@ import Glibc
 import Vips
 import XCTest
 
-/// Issue 5, `--skip-unchanged`: a rerun with the same inputs (paths, sizes,
+/// `--skip-unchanged`: a rerun with the same inputs (paths, sizes,
 /// modification times) and options does nothing but print the path (and an
 /// `unchanged` event); any change to an input, the input list, an option or
 /// the output itself redoes the work.

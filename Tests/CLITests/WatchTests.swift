@@ -3,7 +3,7 @@ import Glibc
 import Vips
 import XCTest
 
-/// Issue 5, `--watch`: after the first run, rescan every --interval seconds
+/// `--watch`: after the first run, rescan every --interval seconds
 /// and redo the collage when its inputs changed, and only then; SIGINT and
 /// SIGTERM end it at once with 130 / 143 and one line, leaving no
 /// temporary or lock file.
