@@ -3,40 +3,63 @@ extension CollageConfiguration {
     /// read: a gap (or a caption, or a title) that leaves a cell no room.
     /// Checked for a full sheet, the one with the most cells.
     public var layoutProblem: String? {
-        let options = layout.options
-        let cap = effectiveCap
-        let area = options.area(canvas)
         if let columns = layoutOptions.columns, let rows = layoutOptions.rows, maxImages > columns * rows {
             return "--max \(maxImages) does not fit --tile \(columns)x\(rows) (\(columns * rows) cells)"
         }
         guard captions.titleBand(canvasHeight: canvasHeight) < canvasHeight else {
             return "--title leaves no room for the images on a \(canvasHeight)-pixel-high canvas"
         }
-        let cells: Cells
-        switch layoutName {
-        case "justified":
-            guard 2 * options.gap < area.width && 2 * options.gap < area.height else {
-                return "--gap \(options.gap) leaves no room for an image on a \(canvasWidth)x\(canvasHeight) canvas"
-            }
-            return nil
-        case "seed":
-            cells = SeedLayout.cells(count: cap, area: area, gap: options.gap)
-        case "grid":
-            let (columns, rows) = GridLayout(options: options).shape(count: cap, area: area)
-            cells = Cells(columns: columns, rows: rows, area: area, gap: options.gap)
-        default:
-            let (columns, rows) = cap <= 6 ? (SeedLayout.cells(count: cap, area: area, gap: 0).columns,
-                                              SeedLayout.cells(count: cap, area: area, gap: 0).rows)
-                                           : GridLayout(options: options).shape(count: cap, area: area)
-            cells = Cells(columns: columns, rows: rows, area: area, gap: options.gap)
-        }
+        return layout.problem(count: effectiveCap, on: canvas)
+    }
+}
+
+extension SheetLayout {
+    /// A layout of cells: the gap must leave each cell a pixel, and the
+    /// caption band must leave the image one.
+    func cellsProblem(_ cells: Cells, on canvas: Canvas) -> String? {
         guard cells.fits else {
             return "--gap \(options.gap) leaves no room for a cell: \(cells.columns) columns and \(cells.rows) rows "
-                + "on a \(canvasWidth)x\(canvasHeight) canvas"
+                + "on a \(canvas.width)x\(canvas.height) canvas"
         }
-        if captions.label != nil, captions.band(forCell: cells.cellHeight) >= cells.cellHeight {
+        if options.captionBand(cells.cellHeight) >= cells.cellHeight {
             return "--label leaves no room for the images in cells \(cells.cellHeight) pixels high; "
                 + "use a smaller --font or fewer rows"
+        }
+        return nil
+    }
+}
+
+extension SeedLayout {
+    public func problem(count: Int, on canvas: Canvas) -> String? {
+        cellsProblem(Self.cells(count: count, area: options.area(canvas), gap: options.gap), on: canvas)
+    }
+}
+
+extension GridLayout {
+    public func problem(count: Int, on canvas: Canvas) -> String? {
+        let area = options.area(canvas)
+        let (columns, rows) = shape(count: count, area: area)
+        return cellsProblem(Cells(columns: columns, rows: rows, area: area, gap: options.gap), on: canvas)
+    }
+}
+
+extension AutoLayout {
+    public func problem(count: Int, on canvas: Canvas) -> String? {
+        // Every sheet size it may meet: the seed grid up to six, the grid above.
+        for sheet in 1...max(1, count) {
+            let problem = sheet <= 6 ? SeedLayout(options: options).problem(count: sheet, on: canvas)
+                                     : GridLayout(options: options).problem(count: sheet, on: canvas)
+            if let problem { return problem }
+        }
+        return nil
+    }
+}
+
+extension JustifiedLayout {
+    public func problem(count: Int, on canvas: Canvas) -> String? {
+        let area = options.area(canvas)
+        guard 2 * options.gap < area.width && 2 * options.gap < area.height else {
+            return "--gap \(options.gap) leaves no room for an image on a \(canvas.width)x\(canvas.height) canvas"
         }
         return nil
     }

@@ -29,6 +29,10 @@ public protocol SheetLayout: Sendable {
     var placesByCount: Bool { get }
     /// The frames of `shapes.count` images on `canvas`, in input order.
     func frames(for shapes: [ImageShape], on canvas: Canvas) -> [Frame]
+    /// Why sheets of up to `count` images cannot be laid out on `canvas`
+    /// (a gap or a band that leaves no room), checked before any image is
+    /// read; nil when they can.
+    func problem(count: Int, on canvas: Canvas) -> String?
 }
 
 /// The canvas of one sheet, in pixels.
