@@ -5,19 +5,26 @@ import FoundationEssentials
 /// with U+FFFD in its usual field and kept exactly, base64-encoded, in a
 /// `_base64` field.
 public enum JSONEvents {
-    public static func line(for event: PipelineEvent) -> String {
+    public static func line(for event: PipelineEvent) -> String { line(for: event, shard: nil) }
+
+    /// `shard`: the run's `--shard`, which the summary names.
+    public static func line(for event: PipelineEvent, shard: Shard?) -> String {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.withoutEscapingSlashes]  // paths read as paths
         // Every field is a string, a number or a list of strings: encoding cannot fail.
-        return String(decoding: try! encoder.encode(EventRecord(event)), as: UTF8.self)
+        return String(decoding: try! encoder.encode(EventRecord(event, shard: shard)), as: UTF8.self)
     }
 }
 
 /// One event's fields, encoded in the order they are written here.
 private struct EventRecord: Encodable {
     let event: PipelineEvent
+    let shard: Shard?
 
-    init(_ event: PipelineEvent) { self.event = event }
+    init(_ event: PipelineEvent, shard: Shard?) {
+        self.event = event
+        self.shard = shard
+    }
 
     private struct Key: CodingKey {
         let stringValue: String
@@ -101,6 +108,7 @@ private struct EventRecord: Encodable {
             try add("failed", outcome.summary.failed)
             try add("unchanged", outcome.summary.unchanged)
             try add("planned", outcome.summary.planned)
+            if let shard { try add("shard", shard.description) }
             try add("status", Int(outcome.status.rawValue))
             if let message = outcome.message { try add("message", message) }
         }
