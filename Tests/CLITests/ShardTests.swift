@@ -122,4 +122,25 @@ final class ShardTests: CLITestCase {
         XCTAssertEqual(planned.compactMap { field($0, "output") }, ["out/s-0002.png", "out/s-0005.png"])
         XCTAssertFalse(exists("out"), "a dry run writes nothing")
     }
+
+    /// A shard's sheets are planned as one run plans them: the same images,
+    /// rectangles and captions, `{index}` counting the other shards' images.
+    func testDryRunShardsPlanWhatOneRunPlans() throws {
+        makeShardPhotos("in", count: 17, folders: 2)
+        let arguments = ["--sheets", "--max", "4", "--layout", "justified", "--label", "{index} {name}", "--dry-run",
+                         "--json", "in", "-o", "out/s.png"]
+        let whole = try collage(arguments)
+        XCTAssertEqual(whole.status, 0, whole.summary)
+        let expected = events(jsonEvents(whole), "planned").map(NSDictionary.init(dictionary:))
+        XCTAssertEqual(expected.count, 5)
+        var planned: [Int: NSDictionary] = [:]
+        for index in 0..<2 {
+            let result = try collage(arguments + ["--shard", "\(index)/2"])
+            XCTAssertEqual(result.status, 0, result.summary)
+            for event in events(jsonEvents(result), "planned") {
+                planned[event["sheet"] as? Int ?? 0] = NSDictionary(dictionary: event)
+            }
+        }
+        XCTAssertEqual((1...5).compactMap { planned[$0] }, expected)
+    }
 }
