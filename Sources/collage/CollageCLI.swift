@@ -25,8 +25,9 @@ enum CollageCLI {
         // Three observers of one shared event stream.
         var observers: [AnyCancellable] = []
         if options.json {
+            let shard = configuration.shard
             observers.append(run.events.sink { event in
-                ProgressLine.shared.around { StandardStream.output.write(line: JSONEvents.line(for: event)) }
+                ProgressLine.shared.around { StandardStream.output.write(line: JSONEvents.line(for: event, shard: shard)) }
             })
         }
         if StandardStream.error.isTerminal && !options.quiet {

@@ -85,6 +85,8 @@ struct CollageOptions: ParsableArguments {
                              discussion: "Example: collage --per-folder ~/Photos -o 'albums/{path}.jpg'"))
     var perFolder = false
 
+    @OptionGroup(title: "Sharding") var shardArguments: ShardArguments
+
     @Flag(help: "After the first run, rescan every --interval seconds and redo a collage when its inputs changed; SIGINT or SIGTERM stops.")
     var watch = false
 
@@ -167,6 +169,7 @@ struct CollageOptions: ParsableArguments {
         configuration.requireEven = requireEven
         configuration.dryRun = dryRun
         configuration.skipUnchanged = skipUnchanged
+        configuration.shard = try shardArguments.resolve(sheets: sheets, perFolder: perFolder)
         try layoutArguments.apply(to: &configuration)
     }
 }

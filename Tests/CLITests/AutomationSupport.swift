@@ -183,7 +183,7 @@ enum EventSchema {
     static let optional: [String: [String: Kind]] = [
         "placed": ["label": .string],
         "planned": ["rects": .rects, "labels": .strings],
-        "summary": ["message": .string],
+        "summary": ["message": .string, "shard": .string],
     ]
 
     /// Path fields, which may carry a `_base64` twin when not UTF-8.

@@ -6,9 +6,12 @@ import FoundationEssentials
 /// `_base64` field. Values are encoded by JSONEncoder; the object is put
 /// together here, because a keyed container does not keep its keys' order.
 public enum JSONEvents {
-    public static func line(for event: PipelineEvent) -> String {
+    public static func line(for event: PipelineEvent) -> String { line(for: event, shard: nil) }
+
+    /// `shard`: the run's `--shard`, which the summary names.
+    public static func line(for event: PipelineEvent, shard: Shard?) -> String {
         var object = EventObject()
-        object.add(event)
+        object.add(event, shard: shard)
         return "{" + object.fields.joined(separator: ",") + "}"
     }
 }
@@ -27,7 +30,7 @@ private struct EventObject {
         fields.append(name + ":" + String(decoding: try! encoder.encode(value), as: UTF8.self))
     }
 
-    mutating func add(_ event: PipelineEvent) {
+    mutating func add(_ event: PipelineEvent, shard: Shard?) {
         func add(_ key: String, _ value: String) { field(key, value) }
         func add(_ key: String, _ value: Int) { field(key, value) }
         func add(_ key: String, path: PathName) {
@@ -100,6 +103,7 @@ private struct EventObject {
             add("failed", outcome.summary.failed)
             add("unchanged", outcome.summary.unchanged)
             add("planned", outcome.summary.planned)
+            if let shard { add("shard", shard.description) }
             add("status", Int(outcome.status.rawValue))
             if let message = outcome.message { add("message", message) }
         }

@@ -16,7 +16,7 @@ import Vips
 /// out in order. Only decoding and saving run elsewhere.
 public final class CollageRun: CollageJob, Sendable {
     public let configuration: CollageConfiguration
-    private let logger: Logger
+    let logger: Logger
     private let queue = DispatchQueue(label: "collage.pipeline")
     private let workers = DispatchQueue(label: "collage.decode", attributes: .concurrent)
     private let saveQueue = DispatchQueue(label: "collage.save")
@@ -27,7 +27,7 @@ public final class CollageRun: CollageJob, Sendable {
     let instrumentation = RunInstrumentation()
 
     /// Touched on `queue` only (and read by `run` once the run has ended).
-    private struct Owned {
+    struct Owned {
         var machine: RunMachine
         var tally = Tally()
         var sink: (any Pausable)?
@@ -38,15 +38,18 @@ public final class CollageRun: CollageJob, Sendable {
         /// The sheet the sink received, until it is saved.
         var sheet: [SheetItem] = []
         var sheetNumber = 0
+        /// With `--shard`: the received sheet's place in the whole run.
+        var place: SheetPlace?
         var outcome: RunOutcome?
     }
-    private let owned: Locked<Owned>
+    let owned: Locked<Owned>
 
     public init(configuration: CollageConfiguration, logger: Logger = Logger(label: "collage")) {
         self.configuration = configuration
         self.logger = logger
-        writer = AtomicWriter(queue: saveQueue, stem: configuration.output)
-        owned = Locked(Owned(machine: RunMachine(sheets: configuration.sheets)))
+        writer = AtomicWriter(queue: saveQueue, stem: configuration.sidecarOutput)
+        owned = Locked(Owned(machine: RunMachine(sheets: configuration.sheets),
+                             tally: Tally(sharded: configuration.sheets && configuration.shard != nil)))
     }
 
     public var events: AnyPublisher<PipelineEvent, Never> { hub.events }
@@ -120,7 +123,7 @@ public final class CollageRun: CollageJob, Sendable {
     }
 
     private func start() {
-        let stages = RunStages(configuration: configuration, instrumentation: instrumentation,
+        var stages = RunStages(configuration: configuration, instrumentation: instrumentation,
                                workers: workers, queue: queue, stop: { [self] in stop != nil },
                                report: { [self] in report($0) },
                                consider: { [self] considered in owned.withLock { $0.tally.considered.append(considered) } },
@@ -128,33 +131,25 @@ public final class CollageRun: CollageJob, Sendable {
                                    owned.withLock { $0.tally.decodeFailures += 1 }
                                    report(.failed(path: failure.path, error: failure.message))
                                })
-        owned.withLock { $0.walk = stages.walk; $0.selection = stages.selection }
+        owned.withLock { ($0.walk, $0.selection, stages.previous) = (stages.walk, stages.selection, $0.session?.previous) }
         feed(.start)
         guard owned.withLock({ $0.machine.state }) != .ended else { return }
         let sink = stages.sheets().pausableSink(
             receiveCompletion: { [self] _ in feed(.upstreamFinished(stop: stop)) },
-            receiveValue: { [self] items in
-                let kept = evenSet(items)
-                owned.withLock { $0.sheet = kept }
+            receiveValue: { [self] sheet in
+                let kept = items(of: sheet)
+                owned.withLock { $0.sheet = kept; $0.place = sheet.place }
                 feed(.sheet(empty: kept.isEmpty, stop: stop))
                 return false  // paused until the machine asks for the next sheet
             })
         owned.withLock { $0.sink = sink }
     }
 
-    /// `--require-even`: an odd set loses its last image, and says so.
-    private func evenSet(_ items: [SheetItem]) -> [SheetItem] {
-        guard configuration.requireEven, items.count % 2 == 1, let last = items.last else { return items }
-        owned.withLock { $0.tally.droppedForEven += 1 }
-        report(.notice("--require-even: left out \(last.path) to keep an even number of images"))
-        return Array(items.dropLast())
-    }
-
     private func save() {
         let (items, number, used) = owned.withLock { owned -> ([SheetItem], Int, Int) in
-            owned.sheetNumber += 1
+            owned.sheetNumber = owned.place?.number ?? owned.sheetNumber + 1
             defer { owned.sheet = [] }
-            return (owned.sheet, owned.sheetNumber, owned.tally.summary.used)
+            return (owned.sheet, owned.sheetNumber, (owned.place?.firstIndex).map { $0 - 1 } ?? owned.tally.summary.used)
         }
         let path = configuration.naming.path(forSheet: number)
         if configuration.dryRun {
@@ -183,7 +178,7 @@ public final class CollageRun: CollageJob, Sendable {
             }
             if configuration.keepsState, let stamp = FileStamp.of(sheet.record.output) {
                 let output = RunState.Output(path: sheet.record.output, stamp: stamp, images: sheet.record.images)
-                owned.withLock { $0.tally.outputs.append(output) }
+                recordOutput(output)
             }
             for (index, (tile, frame)) in zip(sheet.composed.tiles, sheet.composed.frames).enumerated() {
                 report(.placed(path: tile.path, sheet: sheet.record.sheet, index: index, rect: frame.image,
@@ -202,7 +197,7 @@ public final class CollageRun: CollageJob, Sendable {
         }
     }
 
-    private func report(_ event: PipelineEvent) {
+    func report(_ event: PipelineEvent) {
         owned.withLock { $0.tally.count(event) }
         hub.send(event)
     }

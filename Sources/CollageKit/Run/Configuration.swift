@@ -43,6 +43,8 @@ public struct CollageConfiguration: Sendable {
     public var layoutOptions = LayoutOptions()
     /// `--label`, `--title`, `--font`.
     public var captions = Captions()
+    /// `--shard I/N`: only this shard's sheets (or folders) are made.
+    public var shard: Shard?
 
     public init(inputs: [Input]) {
         self.inputs = inputs
@@ -77,6 +79,18 @@ public struct CollageConfiguration: Sendable {
     /// The cap as applied: rounded down to even under `requireEven`.
     public var effectiveCap: Int {
         requireEven && maxImages % 2 == 1 && maxImages > 1 ? maxImages - 1 : maxImages
+    }
+
+    /// The path whose hidden companions (lock, state, temporary files) this
+    /// run uses: the output's, or with `--shard` the output's name with the
+    /// shard's tag, so that the shards of one job, which share the sheets'
+    /// PATH, never share a lock or a state. The name is cut so that every
+    /// companion's name still fits in 255 bytes (see `Sidecar`).
+    var sidecarOutput: PathName {
+        guard let shard else { return output }
+        let name = output.lastComponent
+        let folder = output.bytes.dropLast(name.count)
+        return PathName(bytes: Array(folder) + name.prefix(229 - shard.tag.count) + shard.tag)
     }
 
     public var naming: OutputNaming { OutputNaming(path: output, sheets: sheets) }

@@ -40,7 +40,8 @@ public struct RunOutcome: Sendable {
                 + (summary.written > 0 ? " (\(summary.written) collage(s) written before)" : "")
         } else if let failure {
             (status, message) = (failure.status, failure.message)
-        } else if summary.written == 0 && summary.planned == 0 {
+        } else if summary.written == 0 && summary.planned == 0 && summary.unchanged == 0
+                    && !(tally.sharded && tally.accepted > 0) {
             var counts: [String] = []
             if summary.rejected > 0 { counts.append("\(summary.rejected) rejected") }
             if summary.failed > 0 { counts.append("\(summary.failed) failed") }

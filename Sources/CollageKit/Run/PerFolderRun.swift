@@ -30,12 +30,17 @@ public final class PerFolderRun: CollageJob, Sendable {
 
     /// The output for `folder`, found under the INPUT `root`.
     public static func output(template: PathName, folder: PathName, root: PathName) -> PathName {
-        var relative = Array(folder.bytes.dropFirst(root.bytes.count))
-        while relative.first == UInt8(ascii: "/") { relative.removeFirst() }
+        var relative = relativePath(folder: folder, root: root)
         if relative.isEmpty { relative = root.ownName }
         relative = relative.map { $0 == UInt8(ascii: "/") ? UInt8(ascii: "_") : $0 }
         let named = replace(template.bytes, Array("{dir}".utf8), with: folder.ownName)
         return PathName(bytes: replace(named, Array("{path}".utf8), with: relative))
+    }
+
+    /// The folder's path below the INPUT `root`; empty for `root` itself
+    /// (what `--shard` hashes).
+    public static func relativePath(folder: PathName, root: PathName) -> [UInt8] {
+        Array(folder.bytes.dropFirst(root.bytes.count).drop { $0 == UInt8(ascii: "/") })
     }
 
     public func interrupt(_ status: ExitStatus) {
@@ -49,6 +54,7 @@ public final class PerFolderRun: CollageJob, Sendable {
     public func run() -> RunOutcome {
         var summary = Summary()
         var written = 0
+        var othersFolders = 0
         var fatal: RunOutcome?
         var outputs: [PathName: PathName] = [:]
         let send: (PipelineEvent) -> Void = { [hub] event in
@@ -64,7 +70,17 @@ public final class PerFolderRun: CollageJob, Sendable {
                     send(.failed(path: folder, error: "its collage '\(output)' would replace the one of '\(other)'; use {path} in --output"))
                     continue
                 }
+                if let shard = configuration.shard,
+                   !shard.owns(folder: Self.relativePath(folder: folder, root: root)) {
+                    // Another shard's: its output is taken all the same, so that a
+                    // folder of this shard that would replace it is refused here
+                    // too, and no file is written by two shards.
+                    outputs[output] = folder
+                    othersFolders += 1
+                    continue
+                }
                 var single = configuration
+                single.shard = nil  // the folder is this shard's whole
                 single.inputs = [.path(folder)]
                 single.recursive = false
                 single.output = output
@@ -102,7 +118,7 @@ public final class PerFolderRun: CollageJob, Sendable {
             outcome = RunOutcome(status: stopped, message: "interrupted: no partial output left", summary: summary)
         } else if let fatal {
             outcome = RunOutcome(status: fatal.status, message: fatal.message, summary: summary)
-        } else if written == 0 {
+        } else if written == 0 && othersFolders == 0 {
             outcome = RunOutcome(status: .noInput, message: "no folder holds an eligible image", summary: summary)
         } else if summary.failed > 0 {
             outcome = RunOutcome(status: .someInputsFailed,

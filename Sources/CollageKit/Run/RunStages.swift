@@ -15,6 +15,11 @@ struct PlannedDecode: Sendable {
     let frame: Frame
     /// The sheet's last image: its sheet is complete once this is decoded.
     let last: Bool
+    /// With `--shard`: the sheet's place in the whole run.
+    var place: SheetPlace?
+    /// With `--shard` and `--skip-unchanged`: the sheet as the last run
+    /// wrote it, kept; nothing of it is decoded.
+    var kept: RunState.Output?
 }
 
 /// The stages of a run, wired in the order the flow reads:
@@ -28,6 +33,8 @@ struct RunStages {
     let queue: DispatchQueue
     let instrumentation: RunInstrumentation
     let decodeFailed: @Sendable (DecodeFailure) -> Void
+    /// With `--shard` and `--skip-unchanged`: what an earlier run of this shard wrote.
+    var previous: RunState?
 
     init(configuration: CollageConfiguration, instrumentation: RunInstrumentation,
          workers: DispatchQueue, queue: DispatchQueue, stop: @escaping @Sendable () -> Bool,
@@ -39,10 +46,17 @@ struct RunStages {
         self.queue = queue
         self.instrumentation = instrumentation
         self.decodeFailed = decodeFailed
+        // With --sheets, every shard reads every header; only shard 0 reports
+        // what the scan finds wrong, so that the shards' summaries add up.
+        let mutes = configuration.mutesScan
+        let scanReport: @Sendable (PipelineEvent) -> Void = { event in
+            if case .accepted = event {} else if mutes { return }
+            report(event)
+        }
         let walkReports = Locked<SharedWalk?>(nil)
         let reportWalk: (PipelineEvent) -> Void = { event in
             // The look past the cap only counts: it reports nothing.
-            if walkReports.withLock({ $0 })?.muted != true { report(event) }
+            if walkReports.withLock({ $0 })?.muted != true { scanReport(event) }
         }
         // A signal ends the walk, even one blocked on standard input.
         let inputWalk = InputWalk(inputs: configuration.inputs, followLinks: configuration.followLinks,
@@ -55,7 +69,7 @@ struct RunStages {
         let observe: @Sendable (PathName, FileStamp?) -> Void = { path, stamp in
             consider(RunState.Considered(path: path, stamp: stamp))
         }
-        selection = Selection(probe: probe, report: report, observe: configuration.keepsState ? observe : nil)
+        selection = Selection(probe: probe, report: scanReport, observe: configuration.keepsState ? observe : nil)
     }
 
     /// The run's sheets, each asked for by the sink. Decoding runs ahead of
@@ -65,13 +79,15 @@ struct RunStages {
     /// more is scanned). Without --sheets there is no next sheet to work
     /// ahead for. One more is dispatched than `jobs`: the budget lets at most
     /// `jobs` run, and a small image takes a slot a giant waits for.
-    func sheets() -> AnyPublisher<[SheetItem], Never> {
+    func sheets() -> AnyPublisher<CutSheet, Never> {
         let cap = configuration.effectiveCap
         let (walk, selection) = (walk, selection)
         let accepted = Publishers.Pull { walk }.compactMap { selection($0) }
+        let shard = configuration.sheets ? configuration.shard : nil
         if configuration.dryRun {
+            if let shard { return planShard(accepted, shard) }
             return accepted.map { SheetItem(path: $0.path, header: $0.header, tile: nil) }  // lets go of the file
-                .sheets(of: cap, wholeInput: configuration.sheets)
+                .sheets(of: cap, wholeInput: configuration.sheets).map { CutSheet(items: $0) }.eraseToAnyPublisher()
         }
         let canvas = configuration.canvas
         let layout = configuration.layout
@@ -80,7 +96,11 @@ struct RunStages {
                             instrumentation: instrumentation,
                             keepsFile: Decode.canKeepFiles(cap + 2 * configuration.jobs + 1))
         let decodeFailed = decodeFailed
-        guard layout.placesByCount else { return cutThenDecode(accepted, layout: layout, decode: decode) }
+        if let shard { return cutThenDecode(cutShard(accepted, shard), layout: layout, decode: decode) }
+        guard layout.placesByCount else {
+            let cut = accepted.sheets(of: cap, wholeInput: configuration.sheets).map { CutImages(images: $0) }
+            return cutThenDecode(cut, layout: layout, decode: decode)
+        }
         decode.slots = layout.frames(for: Array(repeating: .unknown, count: cap), on: canvas)
         let slotted = decode
         return accepted
@@ -93,7 +113,7 @@ struct RunStages {
                 case .failure(let failure): decodeFailed(failure); return nil
                 }
             }
-            .sheets(of: cap, wholeInput: configuration.sheets)
+            .sheets(of: cap, wholeInput: configuration.sheets).map { CutSheet(items: $0) }.eraseToAnyPublisher()
     }
 
     /// For a layout that needs the whole sheet's shapes: the sheet is cut
@@ -102,31 +122,37 @@ struct RunStages {
     /// `jobs` at once and ahead into the next by the same window. An image
     /// that fails to decode leaves its sheet one short (the composer lays
     /// the rest out again); nothing from the next sheet takes its place.
-    private func cutThenDecode<Accepted: Publisher>(_ accepted: Accepted, layout: any SheetLayout, decode: Decode)
-        -> AnyPublisher<[SheetItem], Never> where Accepted.Output == AcceptedImage, Accepted.Failure == Never {
+    /// (With `--shard`, the sheets of other shards are gone before this, and a
+    /// sheet kept from the last run passes as one element, not decoded.)
+    private func cutThenDecode<Cut: Publisher>(_ cut: Cut, layout: any SheetLayout, decode: Decode)
+        -> AnyPublisher<CutSheet, Never> where Cut.Output == CutImages, Cut.Failure == Never {
         let canvas = configuration.canvas
         let decodeFailed = decodeFailed
-        return accepted
-            .sheets(of: configuration.effectiveCap, wholeInput: configuration.sheets)
-            .flatMap(maxPublishers: .max(1)) { images in
+        return cut
+            .flatMap(maxPublishers: .max(1)) { cut in
+                let images = cut.kept == nil ? cut.images : Array(cut.images.prefix(1))
                 let frames = layout.frames(for: images.map(\.shape), on: canvas)
                 return Publishers.Sequence<[PlannedDecode], Never>(sequence: images.indices.map {
-                    PlannedDecode(image: images[$0], frame: frames[$0], last: $0 == images.count - 1)
+                    PlannedDecode(image: images[$0], frame: frames[$0], last: $0 == images.count - 1,
+                                  place: cut.place, kept: cut.kept)
                 })
             }
             .orderedParallelMap(maxConcurrent: configuration.jobs + 1, lookahead: configuration.jobs,
                                 workers: workers, queue: queue) { planned in
-                (result: decode.decode(planned.image, to: planned.frame), last: planned.last)
+                (result: planned.kept == nil ? decode.decode(planned.image, to: planned.frame) : nil,
+                 last: planned.last, place: planned.place, kept: planned.kept)
             }
-            .scan((items: [SheetItem](), complete: false)) { sheet, decoded in
-                var items = sheet.complete ? [] : sheet.items
+            .scan(CutSheet(items: [], complete: false)) { sheet, decoded in
+                var next = CutSheet(items: sheet.complete ? [] : sheet.items, place: decoded.place, kept: decoded.kept,
+                                    complete: decoded.last)
                 switch decoded.result {
-                case .success(let tile): items.append(SheetItem(path: tile.path, header: tile.header, tile: tile))
-                case .failure(let failure): decodeFailed(failure)
+                case .success(let tile)?: next.items.append(SheetItem(path: tile.path, header: tile.header, tile: tile))
+                case .failure(let failure)?: decodeFailed(failure)
+                case nil: break
                 }
-                return (items, decoded.last)
+                return next
             }
-            .compactMap { $0.complete ? $0.items : nil }
+            .filter(\.complete)
             .eraseToAnyPublisher()
     }
 

@@ -10,6 +10,9 @@ struct Tally: Sendable {
     /// For `--skip-unchanged`: every input checked, and every output written.
     var considered: [RunState.Considered] = []
     var outputs: [RunState.Output] = []
+    /// A shard of a `--sheets` run: eligible images whose sheets are all
+    /// other shards' leave it nothing to do, which is not a failure.
+    var sharded = false
 
     mutating func count(_ event: PipelineEvent) {
         if case .accepted = event { accepted += 1 }

@@ -14,17 +14,22 @@ final class OutputSession: Sendable {
 
     private let configuration: CollageConfiguration
     private let lock: OutputLock
+    /// With `--shard` and `--skip-unchanged`: the state of an earlier run of
+    /// this shard with the same options (finished or cut short), whose
+    /// sheets are kept where their images have not changed.
+    let previous: RunState?
 
-    private init(configuration: CollageConfiguration, lock: OutputLock) {
+    private init(configuration: CollageConfiguration, lock: OutputLock, previous: RunState?) {
         self.configuration = configuration
         self.lock = lock
+        self.previous = previous
     }
 
     /// Waits for the lock (`waiting` is told once if it is busy; `stop` is
     /// polled while waiting, so that a signal still ends the run).
     static func open(_ configuration: CollageConfiguration, waiting: () -> Void,
                      stop: () -> ExitStatus?) -> Opening {
-        let output = configuration.output
+        let output = configuration.sidecarOutput
         let lock: OutputLock
         switch OutputLock.acquire(for: output, waiting: waiting, shouldStop: { stop() != nil }) {
         case .success(let held):
@@ -37,10 +42,13 @@ final class OutputSession: Sendable {
         // Holding the lock, no live run is writing: what temporary files
         // remain were left by a run that was killed.
         AtomicWriter.removeLeftovers(beside: output)
-        if configuration.skipUnchanged, let state = RunState.load(for: output), state.matches(configuration) {
+        let state = configuration.skipUnchanged ? RunState.load(for: output) : nil
+        if let state, state.matches(configuration) {
             return .unchanged(state)  // the lock goes with `lock`
         }
-        return .ready(OutputSession(configuration: configuration, lock: lock))
+        let previous = configuration.shard != nil && configuration.sheets
+            && state?.options == RunState.options(of: configuration) ? state : nil
+        return .ready(OutputSession(configuration: configuration, lock: lock, previous: previous))
     }
 
     /// After a clean run, what it was made from goes beside the output; after
@@ -48,7 +56,13 @@ final class OutputSession: Sendable {
     func keepState(_ outcome: RunOutcome, _ tally: Tally, logger: Logger) {
         guard configuration.keepsState else { return }
         guard outcome.status == .success, !tally.outputs.isEmpty else {
-            RunState.remove(for: configuration.output)
+            // A shard keeps what it wrote before it stopped: run again, it
+            // redoes only the rest (see `keepProgress`).
+            if configuration.shard == nil || tally.outputs.isEmpty {
+                RunState.remove(for: configuration.sidecarOutput)
+            } else {
+                keepProgress(tally, logger: logger)
+            }
             return
         }
         var inputs = tally.considered
@@ -57,11 +71,26 @@ final class OutputSession: Sendable {
            let index = inputs.lastIndex(where: { $0.path == last }) {
             inputs = Array(inputs[...index])
         }
-        let state = RunState(options: RunState.options(of: configuration), complete: !stoppedAtCap,
-                             outputs: tally.outputs, inputs: inputs)
+        write(RunState(options: RunState.options(of: configuration), complete: !stoppedAtCap,
+                       outputs: tally.outputs, inputs: inputs), logger: logger)
+    }
+
+    /// With `--shard`, after each sheet: the sheets written so far, marked
+    /// partial (never enough for the whole run to be skipped), so that a
+    /// shard killed half-way and run again keeps them instead of redoing
+    /// them (a batch system retries a task from its start).
+    func keepProgress(_ tally: Tally, logger: Logger) {
+        guard configuration.keepsState, configuration.shard != nil, !tally.outputs.isEmpty else { return }
+        var state = RunState(options: RunState.options(of: configuration), complete: false,
+                             outputs: tally.outputs, inputs: tally.considered)
+        state.partial = true
+        write(state, logger: logger)
+    }
+
+    private func write(_ state: RunState, logger: Logger) {
+        let output = configuration.sidecarOutput
         do {
-            _ = try AtomicWriter(stem: configuration.output).write(state.serialised,
-                                                                   to: RunState.path(for: configuration.output))
+            _ = try AtomicWriter(stem: output).write(state.serialised, to: RunState.path(for: output))
         } catch {
             logger.warning("cannot keep the state for --skip-unchanged: \(error)")
         }

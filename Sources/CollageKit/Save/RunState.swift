@@ -54,6 +54,9 @@ public struct RunState: Equatable, Sendable, Codable {
     public var complete: Bool
     public var outputs: [Output]
     public var inputs: [Considered]
+    /// Kept by a shard after each sheet (see `OutputSession.keepProgress`):
+    /// the run had not ended, so only its sheets, one by one, may be kept.
+    public var partial: Bool?
 
     public static func path(for output: PathName) -> PathName {
         Sidecar.state(for: output)
@@ -72,6 +75,8 @@ public struct RunState: Equatable, Sendable, Codable {
             "fit=\(configuration.layoutOptions.fit.rawValue)", "crop=\(configuration.layoutOptions.crop.rawValue)",
             "tile=\(configuration.layoutOptions.columns.map(String.init) ?? "")x\(configuration.layoutOptions.rows.map(String.init) ?? "")",
         ]
+        // Only when sharded, so that the states of earlier runs still match.
+        if let shard = configuration.shard { parts.append("shard=\(shard)") }
         let captions = configuration.captions
         for (name, value) in [("label", captions.label?.source), ("title", captions.title?.source), ("font", captions.font)] {
             if let value { parts.append(name + "=" + Data(value.utf8).base64EncodedString()) }
@@ -106,7 +111,7 @@ public struct RunState: Equatable, Sendable, Codable {
 
     /// The state kept beside `output`, if there is a readable one.
     public static func load(for output: PathName) -> RunState? {
-        let path = Self.path(for: output)
+        let path = Self.path(for: output)  // `output`: the run's `sidecarOutput`
         let descriptor = path.withCString { $0.map { open($0, O_RDONLY | O_CLOEXEC | O_NOFOLLOW) } ?? -1 }
         guard descriptor >= 0 else { return nil }
         defer { close(descriptor) }
@@ -130,7 +135,7 @@ public struct RunState: Equatable, Sendable, Codable {
     /// options, outputs untouched, and a fresh walk of the inputs (stat
     /// only, no image is opened) meets the same files with the same stamps.
     public func matches(_ configuration: CollageConfiguration) -> Bool {
-        guard options == Self.options(of: configuration), !outputs.isEmpty,
+        guard options == Self.options(of: configuration), partial != true, !outputs.isEmpty,
               outputs.allSatisfy({ FileStamp.of($0.path) == $0.stamp }) else { return false }
         var walk = InputWalk(inputs: configuration.inputs, followLinks: configuration.followLinks,
                              nulSeparated: configuration.nulSeparated, recursive: configuration.recursive,

@@ -1,0 +1,113 @@
+@preconcurrency import OpenCombine
+
+/// A sheet's place in the whole run: its number and the index of its first
+/// image among the images used (`{index}`). Without `--shard` the run counts
+/// them as sheets are written; a shard sees only its own sheets, so it is
+/// told, and its sheets are named and captioned as one run's would be.
+struct SheetPlace: Equatable, Sendable {
+    let number: Int
+    let firstIndex: Int
+}
+
+/// A sheet cut on headers, before decoding.
+struct CutImages: Sendable {
+    let images: [AcceptedImage]
+    var place: SheetPlace?
+    var kept: RunState.Output?
+}
+
+/// A sheet as the sink receives it.
+struct CutSheet: Sendable {
+    var items: [SheetItem]
+    var place: SheetPlace?
+    /// Kept as the last run of this shard wrote it: reported, not written.
+    var kept: RunState.Output?
+    /// For the decode's scan: the sheet's last image is in.
+    var complete = true
+}
+
+extension CollageConfiguration {
+    /// A shard other than the first reads every header of a `--sheets` run
+    /// but reports none of what it finds wrong (shard 0 does).
+    var mutesScan: Bool { sheets && (shard?.index ?? 0) != 0 }
+
+    /// The images a sheet of `count` keeps under `--require-even`.
+    func evenCount(_ count: Int) -> Int { requireEven && count % 2 == 1 ? count - 1 : count }
+}
+
+extension RunStages {
+    /// `--shard` with `--sheets`: every header is read and cut into the
+    /// run's sheets, so that every shard agrees on the cut; each sheet is
+    /// numbered over the whole run (those of other shards too, and their
+    /// first indices, as `--require-even` leaves them), and only this
+    /// shard's go on, before anything is decoded. The open files of the
+    /// others' images are let go here.
+    func cutShard<Accepted: Publisher>(_ accepted: Accepted, _ shard: Shard) -> AnyPublisher<CutImages, Never>
+        where Accepted.Output == AcceptedImage, Accepted.Failure == Never {
+        let configuration = configuration
+        let keeper = SheetKeeper(configuration: configuration, previous: previous)
+        // The next sheet's place (a counter rather than `scan`, which would
+        // hold on to the last sheet's open files).
+        let next = Locked(SheetPlace(number: 1, firstIndex: 1))
+        return accepted
+            .sheets(of: configuration.effectiveCap, wholeInput: true)
+            .map { images in
+                next.withLock { place in
+                    defer {
+                        place = SheetPlace(number: place.number + 1,
+                                           firstIndex: place.firstIndex + configuration.evenCount(images.count))
+                    }
+                    return CutImages(images: images, place: place)
+                }
+            }
+            .filter { shard.owns(sheet: $0.place!.number) }
+            .map { cut in
+                var cut = cut
+                cut.kept = keeper.kept(cut)
+                return cut
+            }
+            .eraseToAnyPublisher()
+    }
+
+    /// `--dry-run --shard`: this shard's sheets, from the headers alone.
+    func planShard<Accepted: Publisher>(_ accepted: Accepted, _ shard: Shard) -> AnyPublisher<CutSheet, Never>
+        where Accepted.Output == AcceptedImage, Accepted.Failure == Never {
+        cutShard(accepted, shard)
+            .map { cut in
+                CutSheet(items: cut.images.map { SheetItem(path: $0.path, header: $0.header, tile: nil) },
+                         place: cut.place)
+            }
+            .eraseToAnyPublisher()
+    }
+}
+
+/// `--skip-unchanged` for one sheet of a shard: the sheet the last run of
+/// this shard wrote is kept when it is still there as written (same size
+/// and time) and was made from the same images, each unchanged since. The
+/// options are the same (checked when the state was read), and the sheet's
+/// number and first index follow from the options alone (every sheet before
+/// it is full), so the same images make the same bytes.
+struct SheetKeeper: Sendable {
+    private let outputs: [PathName: RunState.Output]
+    private let stamps: [PathName: FileStamp]
+    private let configuration: CollageConfiguration
+
+    init(configuration: CollageConfiguration, previous: RunState?) {
+        self.configuration = configuration
+        var outputs: [PathName: RunState.Output] = [:]
+        var stamps: [PathName: FileStamp] = [:]
+        for output in previous?.outputs ?? [] { outputs[output.path] = output }
+        for input in previous?.inputs ?? [] { stamps[input.path] = input.stamp }
+        self.outputs = outputs
+        self.stamps = stamps
+    }
+
+    func kept(_ cut: CutImages) -> RunState.Output? {
+        guard let place = cut.place,
+              let output = outputs[configuration.naming.path(forSheet: place.number)],
+              output.images == cut.images.prefix(configuration.evenCount(cut.images.count)).map(\.path),
+              FileStamp.of(output.path) == output.stamp else { return nil }
+        for image in cut.images where stamps[image.path] != FileStamp(image.file.status()) { return nil }
+        return output
+    }
+}
