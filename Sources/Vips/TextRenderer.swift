@@ -54,14 +54,31 @@ public enum TextRenderer {
         let box = try lineBox(described)
         guard let whole = try render(String(characters), font: described, box: box) else { return nil }
         if whole.width <= maxWidth && !tooLong { return whole }
-        // The longest start of the text that fits with an ellipsis: width
-        // grows with the number of clusters, so a binary search finds it.
+        // The longest start of the text that fits with an ellipsis. Width
+        // grows with the number of clusters, about in proportion: the first
+        // guesses interpolate between the widest start known to fit and the
+        // narrowest known not to (most cuts take two or three renders),
+        // then a binary search finishes whatever they left.
         var low = 0, high = characters.count - 1
+        var fits = (count: 0, width: box.ellipsis), fails = (count: characters.count, width: whole.width + box.ellipsis)
         var best: RenderedText?
+        var guesses = 0
         while low <= high {
-            let middle = (low + high) / 2
-            let attempt = try render(String(characters[..<middle]).trimmingTrailingSpaces + "…", font: described, box: box)
-            if let attempt, attempt.width <= maxWidth { best = attempt; low = middle + 1 } else { high = middle - 1 }
+            let span = max(fails.width - fits.width, 1)
+            let guess = fits.count + (maxWidth - fits.width) * (fails.count - fits.count) / span
+            let middle = guesses < 4 ? min(max(guess, low), high) : (low + high) / 2
+            guesses += 1
+            let candidate = String(characters[..<middle]).trimmingTrailingSpaces + "…"
+            // A start that differs from the one that fits only by spaces is that one.
+            let attempt = candidate == best?.text ? best : try render(candidate, font: described, box: box)
+            if let attempt, attempt.width <= maxWidth {
+                best = attempt
+                low = middle + 1
+                fits = (middle, attempt.width)
+            } else {
+                high = middle - 1
+                fails = (middle, attempt?.width ?? fails.width)
+            }
         }
         return best
     }
@@ -81,19 +98,23 @@ public enum TextRenderer {
     /// One lock for every call into Pango and fontconfig (see above).
     static let pango = Mutex(())
 
-    /// Line boxes (top and height of "ÁÇgjpqy|" below the layout's top) by
-    /// font description: measured once each.
-    private static let boxes = Mutex<[String: (top: Int, height: Int)]>([:])
+    typealias LineBox = (top: Int, height: Int, ellipsis: Int)
 
-    private static func lineBox(_ font: String) throws -> (top: Int, height: Int) {
+    /// Line boxes (top and height of "ÁÇgjpqy|" below the layout's top, and
+    /// the width of "…") by font description: measured once each.
+    private static let boxes = Mutex<[String: LineBox]>([:])
+
+    private static func lineBox(_ font: String) throws -> LineBox {
         if let known = boxes.withLock({ $0[font] }) { return known }
-        guard let ink = try ink("ÁÇgjpqy|", font: font) else { throw VipsError(.operation, "font '\(font)' draws nothing") }
-        let box = (top: ink.top, height: ink.height)
+        guard let tall = try ink("ÁÇgjpqy|", font: font), let ellipsis = try ink("…", font: font) else {
+            throw VipsError(.operation, "font '\(font)' draws nothing")
+        }
+        let box = (top: tall.top, height: tall.height, ellipsis: ellipsis.width)
         boxes.withLock { $0[font] = box }
         return box
     }
 
-    private static func render(_ text: String, font: String, box: (top: Int, height: Int)) throws -> RenderedText? {
+    private static func render(_ text: String, font: String, box: LineBox) throws -> RenderedText? {
         guard let ink = try ink(text, font: font) else { return nil }
         return RenderedText(text: text, width: ink.width, height: box.height, coverage: ink.coverage,
                             inkTop: ink.top - box.top, inkHeight: ink.height)
