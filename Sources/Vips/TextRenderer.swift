@@ -34,7 +34,7 @@ public struct RenderedText: Sendable {
 /// releases draw with one private font map under a lock instead). All text
 /// and font calls here go through one lock of our own, so no two threads
 /// are ever in Pango or fontconfig at once whichever libvips is linked: a
-/// caption takes well under a millisecond, so the lock costs nothing.
+/// render holds it for about a third of a millisecond.
 public enum TextRenderer {
     /// `text` in one line of `font` (a Pango font description such as
     /// "DejaVu Sans 14"; without a size, `pixelSize` is used), at most
@@ -43,14 +43,18 @@ public enum TextRenderer {
     /// become spaces, and markup is drawn as text. nil when there is
     /// nothing to draw (empty or blank text, or not even "…" fits).
     public static func line(_ text: String, font: String, pixelSize: Int, maxWidth: Int) throws -> RenderedText? {
-        // A glyph is at least a pixel wide: more clusters than twice the
-        // width cannot fit, and are not drawn only to be cut.
-        let limit = min(maxWidth, 1 << 16) * 2 + 16
+        // cairo draws at most 32767 pixels wide. A visible cluster is at
+        // least a sixth of the size wide: more than that many clusters
+        // cannot fit, and are not drawn only to be cut; nor are more than
+        // half of cairo's width at two sizes a cluster.
+        let maxWidth = min(maxWidth, 32767)
+        let described = describe(font, pixelSize: pixelSize)
+        let em = max(size(of: described) ?? pixelSize, 1)
+        let limit = min(maxWidth * 6, 16383) / em + 16
         var characters = Array(text.lazy.map(oneLine).prefix(limit + 1))
         let tooLong = characters.count > limit
         if tooLong { characters.removeLast() }
         guard maxWidth > 0, !characters.allSatisfy(isBlank) else { return nil }
-        let described = describe(font, pixelSize: pixelSize)
         let box = try lineBox(described)
         guard let whole = try render(String(characters), font: described, box: box) else { return nil }
         if whole.width <= maxWidth && !tooLong { return whole }

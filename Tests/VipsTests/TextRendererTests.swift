@@ -84,6 +84,11 @@ final class TextRendererTests: XCTestCase {
         let short = try line("short.jpg", maxWidth: 283)
         XCTAssertEqual(short.text, "short.jpg")
         XCTAssertNil(try TextRenderer.line(long, font: font, pixelSize: 14, maxWidth: 2), "not even … fits")
+        // Wider than cairo can draw at once, and a path of thousands of clusters: cut all the same.
+        let huge = try line(String(repeating: "W", count: 5000), maxWidth: 40000)
+        XCTAssertEqual(huge.text.last, "…")
+        XCTAssertLessThanOrEqual(huge.width, 32767)
+        XCTAssertLessThanOrEqual(try line(String(repeating: "il.", count: 3000), maxWidth: 900).width, 900)
     }
 
     func testGraphemeClustersAreNotSplitByTheCut() throws {
