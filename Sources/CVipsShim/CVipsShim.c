@@ -82,32 +82,39 @@ int cvips_text(VipsImage **out, const char *text, const char *font) {
     return vips_text(out, text, "font", font, "dpi", 72, NULL);
 }
 
-int cvips_font_match(const char *description, char *family, int family_size, char *matched, int matched_size,
-                     int *points) {
+int cvips_font_describe(const char *description, char *family, int family_size, int *size) {
     PangoFontDescription *parsed = pango_font_description_from_string(description);
     if (!parsed) return -1;
     const char *families = pango_font_description_get_family(parsed);
     snprintf(family, family_size, "%s", families ? families : "");
     char *comma = strchr(family, ',');
     if (comma) *comma = '\0';
-    int size = pango_font_description_get_size(parsed);
-    *points = size > 0 ? (size + PANGO_SCALE / 2) / PANGO_SCALE : 0;
+    /* Points, or pixels for "14px"; the same at the 72 dpi text is drawn at. */
+    int units = pango_font_description_get_size(parsed);
+    *size = units > 0 ? (units + PANGO_SCALE / 2) / PANGO_SCALE : 0;
     pango_font_description_free(parsed);
+    return 0;
+}
 
+int cvips_font_match(const char *family, char *matched, int matched_size) {
     matched[0] = '\0';
-    FcPattern *pattern = FcNameParse((const FcChar8 *) (family[0] ? family : "sans"));
+    /* Loads the configuration and the font list on first use. */
+    FcConfig *config = FcConfigGetCurrent();
+    if (!config) return -1;
+    FcPattern *pattern = FcPatternCreate();
     if (!pattern) return -1;
-    FcConfigSubstitute(NULL, pattern, FcMatchPattern);
+    FcPatternAddString(pattern, FC_FAMILY, (const FcChar8 *) (family[0] ? family : "sans"));
+    FcConfigSubstitute(config, pattern, FcMatchPattern);
     FcDefaultSubstitute(pattern);
     FcResult result;
-    FcPattern *match = FcFontMatch(NULL, pattern, &result);
+    FcPattern *match = FcFontMatch(config, pattern, &result);
     FcPatternDestroy(pattern);
     if (!match) return -1;
     FcChar8 *name = NULL;
     if (FcPatternGetString(match, FC_FAMILY, 0, &name) == FcResultMatch && name)
         snprintf(matched, matched_size, "%s", (const char *) name);
     FcPatternDestroy(match);
-    return 0;
+    return matched[0] ? 0 : -1;
 }
 
 void cvips_error_append(const char *line) {

@@ -27,19 +27,31 @@ final class Image {
         return value != 0
     }
 
-    /// EXIF orientation 1-8 as libvips parsed it; 1 when absent or odd.
-    /// EXIF DateTimeOriginal ("2019:05:03 14:22:01 (…)") as "2019-05-03".
+    /// EXIF DateTimeOriginal ("2019:05:03 14:22:01 (2019:05:03 14:22:01,
+    /// ASCII, 20 components, 20 bytes)" as libvips shows it) as
+    /// "2019-05-03"; nil when absent, blank ("    :  :  ", as cameras
+    /// without a clock write) or not a date.
     var dateTaken: String? {
-        guard vips_image_get_typeof(pointer, "exif-ifd2-DateTimeOriginal") != 0 else { return nil }
+        let field = "exif-ifd2-DateTimeOriginal"
         var raw: UnsafePointer<CChar>?
-        guard vips_image_get_string(pointer, "exif-ifd2-DateTimeOriginal", &raw) == 0, let raw else { return nil }
-        let text = Array(String(decoding: UnsafeRawBufferPointer(start: raw, count: strlen(raw)), as: UTF8.self).prefix(10))
-        guard text.count == 10, text[4] == ":", text[7] == ":",
-              text.enumerated().allSatisfy({ [4, 7].contains($0.offset) || $0.element.isASCII && $0.element.isNumber })
+        guard vips_image_get_typeof(pointer, field) != 0,
+              vips_image_get_string(pointer, field, &raw) == 0, let raw else { return nil }
+        let text = Array(String(cString: raw).utf8.prefix(11))
+        guard text.count >= 10, text[4] == UInt8(ascii: ":"), text[7] == UInt8(ascii: ":"),
+              text.count == 10 || text[10] == UInt8(ascii: " "),
+              let year = Self.number(text[0..<4]), let month = Self.number(text[5..<7]), let day = Self.number(text[8..<10]),
+              year > 0, (1...12).contains(month), (1...31).contains(day)
         else { return nil }
-        return String(text[0..<4]) + "-" + String(text[5..<7]) + "-" + String(text[8..<10])
+        return String(decoding: text[0..<4] + [UInt8(ascii: "-")] + text[5..<7] + [UInt8(ascii: "-")] + text[8..<10],
+                      as: UTF8.self)
     }
 
+    private static func number(_ digits: ArraySlice<UInt8>) -> Int? {
+        guard digits.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }) else { return nil }
+        return digits.reduce(0) { $0 * 10 + Int($1 - UInt8(ascii: "0")) }
+    }
+
+    /// EXIF orientation 1-8 as libvips parsed it; 1 when absent or odd.
     var orientation: Int {
         var value: Int32 = 1
         guard vips_image_get_typeof(pointer, "orientation") != 0,

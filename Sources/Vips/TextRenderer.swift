@@ -1,104 +1,170 @@
 internal import CVipsShim
 import Synchronization
 
-/// One line of text as libvips' text renderer (Pango, real fonts) draws it:
-/// its coverage, 0 (none) to 255 (full), `width` x `height`.
+/// One line of text as libvips' text renderer (Pango, real fonts) drew it.
+/// `width` is the ink's width; `height` is the font's line height, the same
+/// for every text of that font, so captions drawn at the same y share a
+/// baseline whatever letters they hold.
 public struct RenderedText: Sendable {
+    /// What was drawn: after control characters became spaces and the cut.
     public let text: String
     public let width: Int
     public let height: Int
+    /// The ink's coverage, 0 (none) to 255 (full), `width` x `inkHeight`,
+    /// its top row `inkTop` rows below the line's top (negative for a glyph
+    /// taller than the font's accented capitals).
     let coverage: [UInt8]
+    let inkTop: Int
+    let inkHeight: Int
+
+    /// The coverage at (x, y) of the line's box, 0 outside the ink.
+    public func coverage(x: Int, y: Int) -> UInt8 {
+        let row = y - inkTop
+        guard x >= 0, x < width, row >= 0, row < inkHeight else { return 0 }
+        return coverage[row * width + x]
+    }
 }
 
-public struct FontError: Error, CustomStringConvertible, Sendable {
-    public let description: String
-}
-
-/// Captions and titles: text rendered by libvips (which serialises its
-/// Pango calls under its own lock, so any thread may call these).
+/// Captions and titles, drawn by libvips' `text` operation at 72 dpi (a
+/// size in points is a size in pixels).
+///
+/// Threads: libvips 8.14.1 (Debian bookworm's) takes no lock around Pango's
+/// layout and drawing; it relies on Pango's per-thread default font map,
+/// with fontconfig, cairo and FreeType shared underneath (later 8.14
+/// releases draw with one private font map under a lock instead). All text
+/// and font calls here go through one lock of our own, so no two threads
+/// are ever in Pango or fontconfig at once whichever libvips is linked: a
+/// render holds it for about a third of a millisecond.
 public enum TextRenderer {
-    /// `text` in one line of `font` (a font description such as "DejaVu
-    /// Sans 14"; without a size, `pixelSize` is used), at most `maxWidth`
-    /// pixels wide: a text too wide is cut and ends with "…". Control
-    /// characters become spaces and markup is drawn as text. nil when
-    /// there is nothing to draw.
+    /// `text` in one line of `font` (a Pango font description such as
+    /// "DejaVu Sans 14"; without a size, `pixelSize` is used), at most
+    /// `maxWidth` pixels wide: a text too wide is cut between grapheme
+    /// clusters and ends with "…". Control characters and line breaks
+    /// become spaces, and markup is drawn as text. nil when there is
+    /// nothing to draw (empty or blank text, or not even "…" fits).
     public static func line(_ text: String, font: String, pixelSize: Int, maxWidth: Int) throws -> RenderedText? {
-        let clean = String(text.map { $0.isNewline || $0.unicodeScalars.contains { $0.properties.generalCategory == .control }
-                                      ? " " : $0 })
-        guard maxWidth > 0, !clean.allSatisfy({ $0 == " " }) else { return nil }
+        // cairo draws at most 32767 pixels wide. A visible cluster is at
+        // least a sixth of the size wide: more than that many clusters
+        // cannot fit, and are not drawn only to be cut; nor are more than
+        // half of cairo's width at two sizes a cluster.
+        let maxWidth = min(maxWidth, 32767)
         let described = describe(font, pixelSize: pixelSize)
-        let whole = try render(clean, font: described)
-        if whole.width <= maxWidth { return whole }
-        // The longest start of the text that fits with an ellipsis.
-        let characters = Array(clean)
+        let em = max(size(of: described) ?? pixelSize, 1)
+        let limit = min(maxWidth * 6, 16383) / em + 16
+        var characters = Array(text.lazy.map(oneLine).prefix(limit + 1))
+        let tooLong = characters.count > limit
+        if tooLong { characters.removeLast() }
+        guard maxWidth > 0, !characters.allSatisfy(isBlank) else { return nil }
+        let box = try lineBox(described)
+        guard let whole = try render(String(characters), font: described, box: box) else { return nil }
+        if whole.width <= maxWidth && !tooLong { return whole }
+        // The longest start of the text that fits with an ellipsis. Width
+        // grows with the number of clusters, about in proportion: the first
+        // guesses interpolate between the widest start known to fit and the
+        // narrowest known not to (most cuts take two or three renders),
+        // then a binary search finishes whatever they left.
         var low = 0, high = characters.count - 1
+        var fits = (count: 0, width: box.ellipsis), fails = (count: characters.count, width: whole.width + box.ellipsis)
         var best: RenderedText?
+        var guesses = 0
         while low <= high {
-            let middle = (low + high) / 2
-            let attempt = try render(String(characters[..<middle]).trimmingTrailingSpaces + "…", font: described)
-            if attempt.width <= maxWidth { best = attempt; low = middle + 1 } else { high = middle - 1 }
+            let span = max(fails.width - fits.width, 1)
+            let guess = fits.count + (maxWidth - fits.width) * (fails.count - fits.count) / span
+            let middle = guesses < 4 ? min(max(guess, low), high) : (low + high) / 2
+            guesses += 1
+            let candidate = String(characters[..<middle]).trimmingTrailingSpaces + "…"
+            // A start that differs from the one that fits only by spaces is that one.
+            let attempt = candidate == best?.text ? best : try render(candidate, font: described, box: box)
+            if let attempt, attempt.width <= maxWidth {
+                best = attempt
+                low = middle + 1
+                fits = (middle, attempt.width)
+            } else {
+                high = middle - 1
+                fails = (middle, attempt?.width ?? fails.width)
+            }
         }
         return best
     }
 
-    /// The height of a line of `font` at `pixelSize`, with ascenders and
-    /// descenders: the band a caption needs before its text is known.
+    /// The height of a line of `font` at `pixelSize` (the band a caption
+    /// needs before its text is known): from the top of an accented capital
+    /// to the bottom of a descender.
     public static func lineHeight(font: String, pixelSize: Int) -> Int {
-        let described = describe(font, pixelSize: pixelSize)
-        if let known = heights.withLock({ $0[described] }) { return known }
-        let height = (try? render("ÁÉgjpqy|", font: described).height) ?? pixelSize * 3 / 2
-        heights.withLock { $0[described] = height }
-        return height
-    }
-
-    private static let heights = Mutex<[String: Int]>([:])
-
-    /// Checks a font description: its size (points, nil when it has none),
-    /// and an error when it names a family that is not installed (saying
-    /// which fontconfig would use instead). Generic families always do.
-    public static func resolveFont(_ description: String) -> Result<Int?, FontError> {
-        var family = [CChar](repeating: 0, count: 512), matched = [CChar](repeating: 0, count: 512)
-        var points: Int32 = 0
-        guard (try? Vips.start()) != nil,
-              cvips_font_match(description, &family, Int32(family.count), &matched, Int32(matched.count), &points) == 0
-        else { return .failure(FontError(description: "cannot read the font description '\(description)'")) }
-        func text(_ bytes: [CChar]) -> String {
-            String(decoding: bytes.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        }
-        let requested = text(family), used = text(matched)
-        let generic = ["", "sans", "sans-serif", "serif", "monospace", "mono", "system-ui", "cursive", "fantasy"]
-        if !generic.contains(requested.lowercased()) && requested.lowercased() != used.lowercased() {
-            return .failure(FontError(description: "font '\(requested)' is not installed (fontconfig would use '\(used)' "
-                                      + "instead); fc-list lists the fonts there are"))
-        }
-        return .success(points > 0 ? Int(points) : nil)
+        (try? lineBox(describe(font, pixelSize: pixelSize)))?.height ?? pixelSize * 3 / 2
     }
 
     /// The description with `pixelSize` when it names no size of its own.
     static func describe(_ font: String, pixelSize: Int) -> String {
-        if let last = font.split(separator: " ").last, Double(last.trimmingSuffix("px")) != nil { return font }
-        return font + " \(pixelSize)"
+        size(of: font) == nil ? font + " \(max(pixelSize, 1))" : font
     }
 
-    private static func render(_ text: String, font: String) throws -> RenderedText {
+    /// One lock for every call into Pango and fontconfig (see above).
+    static let pango = Mutex(())
+
+    typealias LineBox = (top: Int, height: Int, ellipsis: Int)
+
+    /// Line boxes (top and height of "ÁÇgjpqy|" below the layout's top, and
+    /// the width of "…") by font description: measured once each.
+    private static let boxes = Mutex<[String: LineBox]>([:])
+
+    private static func lineBox(_ font: String) throws -> LineBox {
+        if let known = boxes.withLock({ $0[font] }) { return known }
+        guard let tall = try ink("ÁÇgjpqy|", font: font), let ellipsis = try ink("…", font: font) else {
+            throw VipsError(.operation, "font '\(font)' draws nothing")
+        }
+        let box = (top: tall.top, height: tall.height, ellipsis: ellipsis.width)
+        boxes.withLock { $0[font] = box }
+        return box
+    }
+
+    private static func render(_ text: String, font: String, box: LineBox) throws -> RenderedText? {
+        guard let ink = try ink(text, font: font) else { return nil }
+        return RenderedText(text: text, width: ink.width, height: box.height, coverage: ink.coverage,
+                            inkTop: ink.top - box.top, inkHeight: ink.height)
+    }
+
+    /// The ink of `text`: its coverage and its top below the layout's top;
+    /// nil when it has none (only spaces or invisible characters).
+    private static func ink(_ text: String, font: String) throws -> (coverage: [UInt8], width: Int, height: Int, top: Int)? {
         try Vips.start()
+        if text.allSatisfy(isBlank) { return nil }
         var out: UnsafeMutablePointer<VipsImage>?
-        guard cvips_text(&out, escaped(text), font) == 0, let out else {
-            throw VipsError.fromLibvips(.operation, "cannot render text")
+        let status = pango.withLock { _ in cvips_text(&out, escaped(text), font) }
+        guard status == 0, let out else {
+            let error = VipsError.fromLibvips(.operation, "cannot draw text in font '\(font)'")
+            // libvips' word for a text whose ink is empty (a zero-width space).
+            if error.message.contains("no text to render") { return nil }
+            throw error
         }
         let image = Image(owning: out)
         var size = 0
         guard let data = vips_image_write_to_memory(image.pointer, &size) else {
-            throw VipsError.fromLibvips(.operation, "cannot render text")
+            throw VipsError.fromLibvips(.operation, "cannot draw text in font '\(font)'")
         }
         defer { g_free(data) }
-        let coverage = Array(UnsafeRawBufferPointer(start: data, count: size).prefix(image.width * image.height))
-        return RenderedText(text: text, width: image.width, height: image.height, coverage: coverage)
+        let count = image.width * image.height
+        guard image.bands == 1, size >= count else { throw VipsError(.operation, "text drawn with \(image.bands) bands") }
+        let coverage = Array(UnsafeRawBufferPointer(start: data, count: count))
+        return (coverage, image.width, image.height, Int(vips_image_get_yoffset(image.pointer)))
+    }
+
+    /// One line: a control character or line break (a grapheme holding one)
+    /// is a space, so a name with a newline or a tab stays on its line.
+    private static func oneLine(_ character: Character) -> Character {
+        character.isNewline || character.unicodeScalars.contains { $0.properties.generalCategory == .control }
+            ? " " : character
+    }
+
+    /// Draws no ink: white space and format characters (zero-width space, joiners, marks of direction).
+    private static func isBlank(_ character: Character) -> Bool {
+        character.isWhitespace || character.unicodeScalars.allSatisfy { $0.properties.generalCategory == .format }
     }
 
     /// libvips' text is Pango markup: a name is drawn as it is written.
     private static func escaped(_ text: String) -> String {
         var out = ""
+        out.reserveCapacity(text.utf8.count)
         for character in text {
             switch character {
             case "&": out += "&amp;"
@@ -111,39 +177,10 @@ public enum TextRenderer {
     }
 }
 
-extension PixelBuffer {
-    /// Draws `text` in `colour` with its top-left corner at (x, y), blended
-    /// by its coverage and clipped to `clip` and to the buffer.
-    public func draw(_ text: RenderedText, colour: RGB, x: Int, y: Int,
-                     clip: (x: Int, y: Int, width: Int, height: Int)) {
-        let left = max(x, clip.x, 0), top = max(y, clip.y, 0)
-        let right = min(x + text.width, clip.x + clip.width, width)
-        let bottom = min(y + text.height, clip.y + clip.height, height)
-        guard left < right, top < bottom, bands >= 3 else { return }
-        let pixels = base.assumingMemoryBound(to: UInt8.self)
-        let ink = [Int(colour.red), Int(colour.green), Int(colour.blue)]
-        for row in top..<bottom {
-            for column in left..<right {
-                let alpha = Int(text.coverage[(row - y) * text.width + (column - x)])
-                guard alpha > 0 else { continue }
-                let offset = (row * width + column) * bands
-                for band in 0..<3 {
-                    let old = Int(pixels[offset + band])
-                    pixels[offset + band] = UInt8((old * (255 - alpha) + ink[band] * alpha + 127) / 255)
-                }
-            }
-        }
-    }
-}
-
 extension String {
     var trimmingTrailingSpaces: String {
         var copy = self
         while copy.last == " " { copy.removeLast() }
         return copy
     }
-}
-
-extension Substring {
-    func trimmingSuffix(_ suffix: String) -> Substring { hasSuffix(suffix) ? dropLast(suffix.count) : self }
 }

@@ -86,7 +86,7 @@ struct LayoutArguments: ParsableArguments {
         configuration.captions.label = try label.map { try Template($0, fields: Template.labelFields) }
         configuration.captions.title = try title.map { try Template($0, fields: Template.titleFields) }
         configuration.captions.font = font
-        if let font, case .success(let points?) = TextRenderer.resolveFont(font) {
+        if let font, let points = TextRenderer.size(of: font) {
             configuration.captions.fontSize = points
         }
     }

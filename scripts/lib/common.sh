@@ -31,8 +31,15 @@ ensure_swift() {
   fi
 }
 
-# What building and running collage needs.
+# What building and running collage needs. The shim includes Pango's and
+# fontconfig's headers and links them (the font check): libvips-dev pulls
+# them in today, named here so that stays true.
 ensure_build_deps() {
-  ensure_packages libvips-dev pkg-config
+  ensure_packages libvips-dev libpango1.0-dev libfontconfig-dev pkg-config
   ensure_swift
+}
+
+# A real font for captions and titles (the tests and the pictures name DejaVu Sans).
+ensure_fonts() {
+  ensure_packages fonts-dejavu-core
 }

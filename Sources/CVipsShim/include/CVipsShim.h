@@ -65,11 +65,14 @@ int cvips_capture_image(VipsImage *in, VipsImage **out, CVipsCapture *capture);
 /// Pango markup: the caller escapes it.
 int cvips_text(VipsImage **out, const char *text, const char *font);
 
-/// For a Pango font description ("DejaVu Sans Bold 12"): its first family
-/// into `family`, its size in points into `*points` (0 when it has none),
-/// and the family fontconfig would really use into `matched`. 0 on success.
-int cvips_font_match(const char *description, char *family, int family_size, char *matched, int matched_size,
-                     int *points);
+/// A Pango font description ("DejaVu Sans Bold 12"): its first family
+/// into `family` ("" when it names none) and its size into `*size`, in
+/// points or pixels ("12px"), 0 when it has none. 0 on success.
+int cvips_font_describe(const char *description, char *family, int family_size, int *size);
+
+/// The family fontconfig really uses for `family` ("" is sans) into
+/// `matched`. 0 on success.
+int cvips_font_match(const char *family, char *matched, int matched_size);
 
 int cvips_colourspace(VipsImage *in, VipsImage **out, VipsInterpretation space);
 int cvips_flatten(VipsImage *in, VipsImage **out, double r, double g, double b);
