@@ -30,6 +30,7 @@ final class HTMLPageTests: CLITestCase {
         var html = contents(page) ?? []
         html += b("""
             <script>
+            window.addEventListener('load', () => {  /* the sheets loaded */
             const areas = [], sheets = [];
             for (const img of document.images) {
               sheets.push([img.src, img.naturalWidth, img.getBoundingClientRect().width, img.width]);
@@ -40,10 +41,12 @@ final class HTMLPageTests: CLITestCase {
                 img.parentElement.scrollLeft = Math.max(0, x1 - 10);  /* the sheet's own scroll */
                 const r = img.getBoundingClientRect();
                 const hit = document.elementFromPoint(r.left + (x1 + x2) / 2, r.top + (y1 + y2) / 2);
-                areas.push([a.href, a.coords, a.title, a.alt, hit ? hit.tagName : '', hit && hit.href ? hit.href : '']);
+                areas.push([a.href, a.coords, a.title, a.alt, hit ? hit.tagName : '', hit && hit.href ? hit.href : '',
+                            a.pathname, a.search + a.hash]);
               }
             }
             document.body.textContent = JSON.stringify({areas, sheets});
+            });
             </script>
             """)
         write(html, to: copy)
@@ -114,7 +117,10 @@ final class HTMLPageTests: CLITestCase {
             XCTAssertEqual(area[3] as? String, event["label"] as? String, "alt is the caption")
             XCTAssertEqual(area[4] as? String, "AREA", "a click at the tile's centre lands on its area: \(href)")
             XCTAssertEqual(area[5] as? String, href)
-            let target = fileBytes(href)
+            // The file the browser would open: the URL's path (a query or a
+            // fragment would mean the name was cut at a `?` or `#`).
+            XCTAssertEqual(area[7] as? String, "", "\(href) has no query or fragment")
+            let target = fileBytes("file://" + (area[6] as? String ?? ""))
             let input = path(b("work/")) + (pathBytes(event, "path") ?? [])
             XCTAssertNotNil(inode(target), "\(href) resolves to a file")
             XCTAssertEqual(inode(target), inode(input), "\(href) is the placed input")
