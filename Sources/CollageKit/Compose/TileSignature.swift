@@ -29,29 +29,39 @@ public struct TileSignature: Sendable, Equatable {
         var squares = [UInt64](repeating: 0, count: bands)
         pixels.withUnsafeBytes { raw in
             let bytes = raw.bindMemory(to: UInt8.self)
-            var rowBoxes = [UInt64](repeating: 0, count: 9)
-            var rowSums = [UInt64](repeating: 0, count: bands)
-            var rowSquares = [UInt64](repeating: 0, count: bands)
-            for y in 0..<height {
-                for index in 0..<9 { rowBoxes[index] = 0 }
-                for band in 0..<bands { rowSums[band] = 0; rowSquares[band] = 0 }
-                var offset = y * width * bands
-                for x in 0..<width {
-                    var grey: UInt64 = 0
-                    for band in 0..<bands {
-                        let value = UInt64(bytes[offset + band])
-                        rowSums[band] &+= value
-                        rowSquares[band] &+= value &* value
-                        grey &+= value
+            columnBox.withUnsafeBufferPointer { columnBox in
+                for y in 0..<height {
+                    var rowBoxes = [UInt64](repeating: 0, count: 9)
+                    var offset = y * width * bands
+                    if bands == 3 {
+                        // The tiles' case in scalars: one pass, no array in the loop.
+                        var s0: UInt64 = 0, s1: UInt64 = 0, s2: UInt64 = 0, q0: UInt64 = 0, q1: UInt64 = 0, q2: UInt64 = 0
+                        var current = 0, grey: UInt64 = 0
+                        for x in 0..<width {
+                            let r = UInt64(bytes[offset]), g = UInt64(bytes[offset + 1]), b = UInt64(bytes[offset + 2])
+                            s0 &+= r; s1 &+= g; s2 &+= b
+                            q0 &+= r &* r; q1 &+= g &* g; q2 &+= b &* b
+                            if columnBox[x] != current { rowBoxes[current] = grey; grey = 0; current = columnBox[x] }
+                            grey &+= r &+ g &+ b
+                            offset += 3
+                        }
+                        rowBoxes[current] = grey
+                        sums[0] &+= s0; sums[1] &+= s1; sums[2] &+= s2
+                        squares[0] &+= q0; squares[1] &+= q1; squares[2] &+= q2
+                    } else {
+                        for x in 0..<width {
+                            for band in 0..<bands {
+                                let value = UInt64(bytes[offset + band])
+                                sums[band] &+= value
+                                squares[band] &+= value &* value
+                                rowBoxes[columnBox[x]] &+= value
+                            }
+                            offset += bands
+                        }
                     }
-                    rowBoxes[columnBox[x]] &+= grey
-                    offset += bands
+                    let row = y * 8 / height
+                    for column in 0..<9 { boxes[row * 9 + column] &+= rowBoxes[column] }
                 }
-                let row = y * 8 / height
-                for column in 0..<9 {
-                    boxes[row * 9 + column] &+= rowBoxes[column]
-                }
-                for band in 0..<bands { sums[band] &+= rowSums[band]; squares[band] &+= rowSquares[band] }
             }
         }
         let total = Double(width * height)
