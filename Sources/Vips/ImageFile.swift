@@ -141,7 +141,7 @@ public enum ImageFile {
     private static func allowedFormat(_ source: Source) throws -> String {
         guard let loader = source.loader,
               let allowed = Vips.allowedLoaders.first(where: { loader.hasPrefix($0) }) else {
-            throw VipsError(.unsupported, "not a JPEG, PNG, WebP, GIF, TIFF or HEIF/AVIF image")
+            throw VipsError(.unsupported, "not a JPEG, PNG, WebP, GIF, TIFF, HEIF/AVIF or JPEG XL image")
         }
         switch allowed {
         case "VipsForeignLoadNsgif": return "gif"

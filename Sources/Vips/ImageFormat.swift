@@ -25,6 +25,7 @@ public struct ImageFormat: Sendable, Equatable {
                     saverSuffix: ".heic", hasQuality: true),
         // AVIF is HEIF with AV1 inside: the same loader; its own saver suffix.
         ImageFormat(name: "avif", extensions: ["avif"], loader: "VipsForeignLoadHeif", saverSuffix: ".avif", hasQuality: true),
+        ImageFormat(name: "jxl", extensions: ["jxl"], loader: "VipsForeignLoadJxl", saverSuffix: ".jxl", hasQuality: true),
     ]
 
     /// Every extension of every format, lower case (the folder walk's filter).

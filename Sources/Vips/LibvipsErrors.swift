@@ -12,6 +12,7 @@ enum LibvipsErrors {
         "jpeg": ["vipsjpeg", "jpegload", "jpeg2vips"], "png": ["vipspng", "pngload"],
         "tiff": ["tiff2vips", "tiffload", "vipstiff"], "gif": ["gifload", "nsgif"],
         "webp": ["webpload", "webp2vips"], "heif": ["heifload", "heif"],
+        "jxl": ["jxlload", "vipsjxl", "jxl"],
     ]
     /// Lines of a loader not yet taken by an image of its format.
     private static let waiting = Mutex<[(loader: String, line: String)]>([])

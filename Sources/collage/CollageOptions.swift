@@ -87,6 +87,8 @@ struct CollageOptions: ParsableArguments {
 
     @OptionGroup(title: "Sharding") var shardArguments: ShardArguments
 
+    @OptionGroup(title: "For CI and archives") var archiveArguments: ArchiveArguments
+
     @Flag(help: "After the first run, rescan every --interval seconds and redo a collage when its inputs changed; SIGINT or SIGTERM stops.")
     var watch = false
 
@@ -132,6 +134,7 @@ struct CollageOptions: ParsableArguments {
         guard interval >= 0.1 && interval <= 86_400 else {
             throw ValidationError("--interval must be 0.1 to 86400 seconds, not \(interval)")
         }
+        try archiveArguments.validate(dryRun: dryRun, watch: watch)
         guard !(quiet && verbose) else { throw ValidationError("--quiet and --verbose cannot be used together") }
         guard inputs.filter({ $0 == "-" }).count <= 1 else {
             throw ValidationError("- (standard input) can be given once")
@@ -171,5 +174,6 @@ struct CollageOptions: ParsableArguments {
         configuration.skipUnchanged = skipUnchanged
         configuration.shard = try shardArguments.resolve(sheets: sheets, perFolder: perFolder)
         try layoutArguments.apply(to: &configuration)
+        try archiveArguments.apply(to: &configuration)
     }
 }

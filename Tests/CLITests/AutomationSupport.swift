@@ -175,6 +175,7 @@ enum EventSchema {
         "unchanged": ["output": .string, "images": .strings],
         "planned": ["output": .string, "images": .strings, "width": .int, "height": .int, "sheet": .int],
         "notice": ["message": .string],
+        "flagged": ["path": .string, "reason": .string],
         "summary": ["written": .int, "used": .int, "rejected": .int, "failed": .int, "unchanged": .int,
                     "planned": .int, "status": .int],
     ]
@@ -183,11 +184,12 @@ enum EventSchema {
     static let optional: [String: [String: Kind]] = [
         "placed": ["label": .string],
         "planned": ["rects": .rects, "labels": .strings],
-        "summary": ["message": .string, "shard": .string],
+        "summary": ["message": .string, "shard": .string, "flagged": .int],
+        "flagged": ["of": .string],
     ]
 
     /// Path fields, which may carry a `_base64` twin when not UTF-8.
-    static let pathFields: Set<String> = ["path", "output", "images"]
+    static let pathFields: Set<String> = ["path", "output", "images", "of"]
 
     static func text(_ event: [String: Any]) -> String {
         (try? JSONSerialization.data(withJSONObject: event, options: [.sortedKeys]))
@@ -230,6 +232,11 @@ enum EventSchema {
             let status = event["status"] as? Int ?? -1
             if status != 0 && !(event["message"] is String) { problems.append("status \(status) without a message") }
             if status == 0 && event["message"] != nil { problems.append("a message with status 0") }
+        }
+        if name == "flagged" {
+            let reason = event["reason"] as? String
+            if !["blank", "duplicate"].contains(reason ?? "") { problems.append("unknown flag '\(reason ?? "nil")'") }
+            if (reason == "duplicate") != (event["of"] != nil) { problems.append("'of' goes with a duplicate, only") }
         }
         if name == "rejected", let reason = event["reason"] as? String,
            !["portrait", "too-large", "unsupported"].contains(reason) {
@@ -301,6 +308,9 @@ enum EventSchema {
             if summary[name] as? Int != named(name).count {
                 problems.append("summary \(name) = \(summary[name] ?? "nil"), but \(named(name).count) '\(name)' events")
             }
+        }
+        if summary["flagged"] as? Int ?? 0 != named("flagged").count {
+            problems.append("summary flagged = \(summary["flagged"] ?? "nil"), but \(named("flagged").count) 'flagged' events")
         }
         let used = (named("written") + named("unchanged") + named("planned"))
             .reduce(0) { $0 + (($1["images"] as? [Any])?.count ?? 0) }

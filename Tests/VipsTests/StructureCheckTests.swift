@@ -109,3 +109,36 @@ final class StructureCheckTests: XCTestCase {
         }
     }
 }
+
+/// JPEG XL's pre-check: the codestream's size header and the container's boxes.
+final class JXLStructureTests: XCTestCase {
+    private func check(_ bytes: [UInt8]) throws -> StructureCheck.Summary {
+        let folder = try TemporaryDirectory()
+        let path = folder.file("x.jxl")
+        try writeBytes(bytes, to: path)
+        return try withDescriptor(path) { try StructureCheck.check(descriptor: $0, maxPixels: 268_402_689) }
+    }
+
+    func testWhatLibvipsWritesPassesWithItsSize() throws {
+        guard Vips.canSave(suffix: ".jxl") else { throw XCTSkip("no JPEG XL saver") }
+        let picture = PixelBuffer(width: 300, height: 200) { x, y in RGB(red: UInt8(x % 256), green: UInt8(y), blue: 9) }
+        let bytes = try Encoder.encode(picture, suffix: ".jxl").bytes
+        XCTAssertEqual(try check(bytes).bufferBytes, 300 * 200 * 3)
+        // The same codestream in a container.
+        let box = [UInt8](repeating: 0, count: 4).enumerated().map { UInt8(truncatingIfNeeded: (bytes.count + 8) >> (24 - 8 * $0.offset)) }
+        let container = JXLStructure.containerSignature + [0, 0, 0, 20] + Array("ftypjxl ".utf8) + [0, 0, 0, 0]
+            + Array("jxl ".utf8) + box + Array("jxlc".utf8) + bytes
+        XCTAssertEqual(try check(container).bufferBytes, 300 * 200 * 3)
+        XCTAssertThrowsError(try check(container.dropLast(10))) { error in
+            XCTAssertEqual((error as? VipsError)?.code, .load)
+            XCTAssertTrue("\(error)".contains("box jxlc"), "\(error)")
+        }
+    }
+
+    func testAHugeSizeHeaderIsTooLargeFromTwelveBytes() {
+        // Not small, 30-bit height of all ones, ratio 1:1: 2^30 x 2^30.
+        XCTAssertThrowsError(try check([0xFF, 0x0A, 0xFE, 0xFF, 0xFF, 0xFF, 0x03, 0, 0, 0, 0, 0])) { error in
+            XCTAssertEqual((error as? VipsError)?.code, .tooLarge)
+        }
+    }
+}

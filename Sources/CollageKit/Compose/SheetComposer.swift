@@ -110,7 +110,8 @@ struct SheetComposer: Sendable {
                         result = .failure(DecodeFailure(path: tile.path, message: message))
                     }
                 }
-                results.withLock { $0[index] = result }
+                // The flags are the image's, taken once: a frame redone keeps them.
+                results.withLock { $0[index] = result.map { var redone = $0; redone.signature = tile.signature; return redone } }
             }
         }
         group.wait()

@@ -15,6 +15,8 @@ public struct DecodedTile: Sendable {
     let file: OpenFile?
     /// Counts the tile as held by its run while it lives.
     var token: TileToken? = nil
+    /// With `--flag`: taken from the pixels where they were decoded.
+    var signature: TileSignature? = nil
 }
 
 /// The resize stage: libvips' thumbnail straight to the frame's size, with
@@ -34,6 +36,8 @@ struct Decode: Sendable {
     var instrumentation: RunInstrumentation? = nil
     /// Whether the tile keeps its image's file open (see `DecodedTile.file`).
     var keepsFile = true
+    /// `--flag`: take each tile's signature on the worker that decoded it.
+    var signs = false
 
     /// Decodes to the frame of the image's slot in a full sheet.
     func callAsFunction(_ image: AcceptedImage) -> Result<DecodedTile, DecodeFailure> {
@@ -53,7 +57,8 @@ struct Decode: Sendable {
             }
             let pixels = try budget.map { try $0.withBudget(image.header.decodeBytes, decode) } ?? decode()
             return .success(DecodedTile(path: image.path, header: image.header, pixels: pixels, frame: frame,
-                                        file: keepsFile ? image.file : nil, token: instrumentation?.tileToken()))
+                                        file: keepsFile ? image.file : nil, token: instrumentation?.tileToken(),
+                                        signature: signs ? TileSignature(pixels) : nil))
         } catch {
             return .failure(DecodeFailure(path: image.path, message: String(describing: error)))
         }

@@ -70,6 +70,11 @@ private struct EventObject {
             add("width", rect.width)
             add("height", rect.height)
             if let label { add("label", label) }
+        case .flagged(let flag):
+            add("event", "flagged")
+            add("path", path: flag.path)
+            add("reason", flag.reason.rawValue)
+            if let original = flag.of { add("of", path: original) }
         case .written(let sheet):
             add("event", "written")
             add("output", path: sheet.output)
@@ -103,6 +108,7 @@ private struct EventObject {
             add("failed", outcome.summary.failed)
             add("unchanged", outcome.summary.unchanged)
             add("planned", outcome.summary.planned)
+            if outcome.summary.flagged > 0 { add("flagged", outcome.summary.flagged) }
             if let shard { add("shard", shard.description) }
             add("status", Int(outcome.status.rawValue))
             if let message = outcome.message { add("message", message) }

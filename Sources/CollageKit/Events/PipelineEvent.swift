@@ -18,6 +18,8 @@ public enum PipelineEvent: Sendable {
     /// (inside its cell, without its caption), captioned `label` if captions are drawn.
     case placed(path: PathName, sheet: Int, index: Int, rect: TileRect, label: String?)
     case written(WrittenSheet)
+    /// `--flag`: a placed image looks suspicious (sent before its `placed`).
+    case flagged(ImageFlag)
     /// `--dry-run`: what would be written, from headers alone.
     case planned(PlannedSheet)
     /// The output exists, made from the same inputs and options.
@@ -57,6 +59,8 @@ public struct Summary: Sendable, Equatable {
     public var failed = 0
     public var unchanged = 0
     public var planned = 0
+    /// Images flagged by `--flag` (one image may be flagged for two reasons).
+    public var flagged = 0
     public var considered = 0
     /// Of `rejected`, how many were portrait.
     public var portraits = 0
@@ -74,6 +78,7 @@ public struct Summary: Sendable, Equatable {
         case .written(let sheet): written += 1; used += sheet.images.count
         case .unchanged(_, let images): unchanged += 1; used += images.count
         case .planned(let sheet): planned += 1; used += sheet.images.count
+        case .flagged: flagged += 1
         case .placed, .notice, .finished: break
         }
     }

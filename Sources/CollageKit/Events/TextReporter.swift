@@ -30,6 +30,11 @@ public struct TextReporter {
             logger.warning("\(path): \(error)")
         case .placed:
             break
+        case .flagged(let flag):
+            switch flag.reason {
+            case .blank: logger.warning("\(flag.path): flagged blank: one flat colour")
+            case .duplicate: logger.warning("\(flag.path): flagged duplicate: looks the same as \(flag.of.map(String.init(describing:)) ?? "an earlier image")")
+            }
         case .written(let sheet):
             logger.info("wrote \(sheet.output): \(sheet.images.count) images, \(sheet.bytes) bytes, \(sheet.milliseconds) ms")
             if printPaths { ProgressLine.shared.around { output.write(bytes: sheet.output.bytes + [UInt8(ascii: "\n")]) } }

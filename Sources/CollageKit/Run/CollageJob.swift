@@ -22,7 +22,11 @@ public enum Jobs {
             perFolder ? PerFolderRun(configuration: configuration, logger: logger)
                       : CollageRun(configuration: configuration, logger: logger)
         }
-        guard let interval else { return make(configuration) }
+        guard let interval else {
+            let job = make(configuration)
+            let finishes = configuration.htmlPage != nil || configuration.failOnFlag
+            return finishes ? FinishingJob(job, configuration: configuration) : job
+        }
         return WatchRun(interval: interval) { first in
             var pass = configuration
             pass.recordState = true
@@ -43,5 +47,6 @@ extension Summary {
         considered += other.considered
         portraits += other.portraits
         planned += other.planned
+        flagged += other.flagged
     }
 }

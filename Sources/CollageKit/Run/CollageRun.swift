@@ -180,7 +180,9 @@ public final class CollageRun: CollageJob, Sendable {
                 let output = RunState.Output(path: sheet.record.output, stamp: stamp, images: sheet.record.images)
                 recordOutput(output)
             }
+            let flags = configuration.flagger?.check(sheet.composed.tiles)
             for (index, (tile, frame)) in zip(sheet.composed.tiles, sheet.composed.frames).enumerated() {
+                for flag in flags?[index] ?? [] { report(.flagged(flag)) }
                 report(.placed(path: tile.path, sheet: sheet.record.sheet, index: index, rect: frame.image,
                                label: sheet.composed.labels?[index]))
             }

@@ -45,6 +45,12 @@ public struct CollageConfiguration: Sendable {
     public var captions = Captions()
     /// `--shard I/N`: only this shard's sheets (or folders) are made.
     public var shard: Shard?
+    /// `--flag`: the checker shared by every run of the job; nil without it.
+    public var flagger: Flagger?
+    /// `--fail-on-flag`: any flag ends the run with status 65.
+    public var failOnFlag = false
+    /// `--html`: the page that shows the sheets the run wrote.
+    public var htmlPage: PathName?
 
     public init(inputs: [Input]) {
         self.inputs = inputs

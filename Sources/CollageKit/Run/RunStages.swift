@@ -94,7 +94,8 @@ struct RunStages {
         var decode = Decode(background: configuration.background,
                             budget: DecodeBudget(limit: configuration.decodeMemoryBudget, slots: configuration.jobs),
                             instrumentation: instrumentation,
-                            keepsFile: Decode.canKeepFiles(cap + 2 * configuration.jobs + 1))
+                            keepsFile: Decode.canKeepFiles(cap + 2 * configuration.jobs + 1),
+                            signs: configuration.flagger != nil)
         let decodeFailed = decodeFailed
         if let shard { return cutThenDecode(cutShard(accepted, shard), layout: layout, decode: decode) }
         guard layout.placesByCount else {

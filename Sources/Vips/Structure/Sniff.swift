@@ -10,6 +10,8 @@ extension StructureCheck {
         if head.starts(with: PNGStructure.signature.prefix(head.count)) && head.count >= 8 { return "png" }
         if head.starts(with: [0xFF, 0xD8, 0xFF]) { return "jpeg" }
         if head.starts(with: Array("GIF8".utf8)) { return "gif" }
+        if head.starts(with: JXLStructure.codestreamSignature) { return "jxl" }
+        if head.starts(with: JXLStructure.containerSignature.prefix(head.count)) && head.count >= 12 { return "jxl" }
         if head.starts(with: [0x49, 0x49, 0x2A, 0x00]) || head.starts(with: [0x4D, 0x4D, 0x00, 0x2A])
             || head.starts(with: [0x49, 0x49, 0x2B, 0x00]) || head.starts(with: [0x4D, 0x4D, 0x00, 0x2B]) {
             return "tiff"

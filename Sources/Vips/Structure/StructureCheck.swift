@@ -36,6 +36,7 @@ public enum StructureCheck {
         case "webp": return try WebPStructure.check(file, limits)
         case "heif": return try HEIFStructure.check(file, limits)
         case "jpeg": return try JPEGStructure.check(file, limits)
+        case "jxl": return try JXLStructure.check(file, limits)
         default: return Summary()
         }
     }
