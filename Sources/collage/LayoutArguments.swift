@@ -62,12 +62,7 @@ struct LayoutArguments: ParsableArguments {
         guard OptionValues.crop(crop) != nil else {
             throw ValidationError("--crop takes centre, attention or entropy; not '\(crop)'")
         }
-        if let label {
-            do { _ = try Template(label, fields: Template.labelFields) } catch { throw ValidationError("--label \(error)") }
-        }
-        if let title {
-            do { _ = try Template(title, fields: Template.titleFields) } catch { throw ValidationError("--title \(error)") }
-        }
+        _ = try templates()
         if let font, case .failure(let error) = TextRenderer.resolveFont(font) {
             throw ValidationError("--font: \(error)")
         }
@@ -83,11 +78,19 @@ struct LayoutArguments: ParsableArguments {
             configuration.layoutOptions.columns = columns
             configuration.layoutOptions.rows = rows
         }
-        configuration.captions.label = try label.map { try Template($0, fields: Template.labelFields) }
-        configuration.captions.title = try title.map { try Template($0, fields: Template.titleFields) }
+        (configuration.captions.label, configuration.captions.title) = try templates()
         configuration.captions.font = font
         if let font, let points = TextRenderer.size(of: font) {
             configuration.captions.fontSize = points
         }
+    }
+
+    /// `--label` and `--title` parsed; an unknown field or a lone brace is a usage error.
+    private func templates() throws -> (label: Template?, title: Template?) {
+        func parse(_ text: String?, _ option: String, _ fields: [String]) throws -> Template? {
+            guard let text else { return nil }
+            do { return try Template(text, fields: fields) } catch { throw ValidationError("\(option) \(error)") }
+        }
+        return (try parse(label, "--label", Template.labelFields), try parse(title, "--title", Template.titleFields))
     }
 }

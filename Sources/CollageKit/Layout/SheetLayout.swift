@@ -126,7 +126,7 @@ public enum Fit: String, Sendable, CaseIterable {
 }
 
 /// What the command line says about layout.
-public struct LayoutOptions: Equatable, Sendable {
+public struct LayoutOptions: Sendable {
     /// Space between cells and around the edge, in pixels.
     public var gap = 0
     public var fit = Fit.cover
@@ -141,11 +141,6 @@ public struct LayoutOptions: Equatable, Sendable {
     public var titleBand = 0
 
     public init() {}
-
-    public static func == (lhs: LayoutOptions, rhs: LayoutOptions) -> Bool {
-        lhs.gap == rhs.gap && lhs.fit == rhs.fit && lhs.crop == rhs.crop && lhs.columns == rhs.columns
-            && lhs.rows == rhs.rows && lhs.titleBand == rhs.titleBand
-    }
 
     /// The part of the canvas the cells share: all of it but the title band.
     func area(_ canvas: Canvas) -> TileRect {
