@@ -13,6 +13,11 @@ void cvips_tune_malloc(int arena_max, int mmap_threshold) {
     if (mmap_threshold > 0) mallopt(M_MMAP_THRESHOLD, mmap_threshold);
 }
 
+void cvips_malloc_pressure(int mmap_threshold) {
+    mallopt(M_MMAP_THRESHOLD, mmap_threshold);
+    malloc_trim(0);
+}
+
 int cvips_init(const char *argv0) { return VIPS_INIT(argv0); }
 
 int cvips_init_with_modules(const char *argv0, const char *const *modules, int count) {

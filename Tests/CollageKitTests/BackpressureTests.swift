@@ -8,11 +8,12 @@ import XCTest
 
 /// The sink's demand bounds everything upstream: with the sink held (a gate
 /// the test opens one sheet at a time), the scanner has emitted at most what
-/// was demanded plus the decode window, at most `jobs` decodes ran at once,
-/// and no more than the window plus one sheet of decoded tiles were alive at
-/// once. Every figure is the run's own (its instrumentation), never a
-/// process-wide counter, and nothing is timed: the bounds are high-water
-/// marks kept by the run while it ran.
+/// was demanded plus the decode window's images, at most `jobs` decodes ran
+/// at once, the decodes running held at most the memory budget (or one ran
+/// alone), and the decoded tiles alive never held more bytes than the
+/// window plus one sheet. Every figure is the run's own (its
+/// instrumentation and its budget), never a process-wide counter, and
+/// nothing is timed: the bounds are high-water marks kept by the run.
 final class BackpressureTests: XCTestCase {
     private var folder: TemporaryDirectory!
     private var outputs: TemporaryDirectory!
@@ -64,6 +65,11 @@ final class BackpressureTests: XCTestCase {
         }
     }
 
+    /// Sheets of six 100x100 tiles (30000 bytes each); a window of three
+    /// tiles' bytes and four images.
+    private static let tileBytes = 100 * 100 * 3
+    private static let window = (bytes: 3 * tileBytes, images: 4)
+
     private func configuration(jobs: Int, sheets: Bool) -> CollageConfiguration {
         var configuration = CollageConfiguration(inputs: [.path(folder.pathName)])
         configuration.sheets = sheets
@@ -71,6 +77,8 @@ final class BackpressureTests: XCTestCase {
         configuration.jobs = jobs
         configuration.canvasWidth = 300
         configuration.canvasHeight = 200
+        configuration.decodeWindowBytes = Self.window.bytes
+        configuration.decodeWindowImages = Self.window.images
         configuration.output = outputs("sheet.png")
         return configuration
     }
@@ -79,16 +87,24 @@ final class BackpressureTests: XCTestCase {
         let jobs = 2
         let held = GatedRun(configuration(jobs: jobs, sheets: true))
         held.start()
+        let oneSheet = 6 * Self.tileBytes
 
         for sheet in 1...5 {
             held.waitForSave()
-            // While the sheet is held, the decode window fills (the walk
-            // reaches the demanded sheets plus `jobs` images, or the end)
-            // and then every decoder is idle: the pipeline is at rest.
-            let window = min(30, sheet * 6 + jobs)
-            let atRest = held.wait { $0.scanned >= window && $0.decoding == 0 }
-            XCTAssertEqual(atRest.scanned, window, "sheet \(sheet): the walk did not stop at the window")
+            // While the sheet is held, the window fills (the walk reaches the
+            // demanded sheets plus the window's images, or the end; tiles are
+            // decoded ahead until they hold the window's bytes) and then every
+            // decoder is idle: the pipeline is at rest.
+            let scan = min(30, sheet * 6 + Self.window.images)
+            let atRest = held.wait { $0.scanned >= scan && $0.decoding == 0 }
+            XCTAssertEqual(atRest.scanned, scan, "sheet \(sheet): the walk did not stop at the window")
             XCTAssertEqual(atRest.decoding, 0, "sheet \(sheet): still decoding while the sink was paused")
+            XCTAssertLessThanOrEqual(atRest.heldTileBytes, oneSheet + Self.window.bytes,
+                                     "sheet \(sheet): more tiles held than the sheet and the window")
+            if sheet < 5 {
+                XCTAssertEqual(atRest.heldTileBytes, oneSheet + Self.window.bytes,
+                               "sheet \(sheet): the window should have decoded ahead to its bytes")
+            }
             held.gate.signal()
         }
         XCTAssertEqual(held.done.wait(timeout: .now() + 60), .success)
@@ -96,16 +112,58 @@ final class BackpressureTests: XCTestCase {
         XCTAssertEqual(held.outcome?.summary.written, 5)
         let counts = held.run.instrumentation.snapshot
         XCTAssertEqual(counts.scanned, 30)
-        // Demand while sheet n is written: n sheets of 6, plus the window.
+        // Demand while sheet n is written: n sheets of 6, plus the window's images.
         for (index, scanned) in counts.scannedBySave.enumerated() {
-            XCTAssertLessThanOrEqual(scanned, (index + 1) * 6 + jobs, "sheet \(index + 1): scanned past demand and window while paused")
+            XCTAssertLessThanOrEqual(scanned, (index + 1) * 6 + Self.window.images,
+                                     "sheet \(index + 1): scanned past demand and window while paused")
         }
         XCTAssertLessThanOrEqual(counts.peakDecoding, jobs, "more decodes at once than --jobs")
         XCTAssertGreaterThanOrEqual(counts.peakDecoding, 1)
-        // Decoded tiles alive at once: one sheet and the window.
-        XCTAssertLessThanOrEqual(counts.peakHeldTiles, 6 + jobs, "more decoded images alive than the bound")
+        XCTAssertLessThanOrEqual(counts.peakHeldTileBytes, oneSheet + Self.window.bytes,
+                                 "decoded tiles held more than one sheet and the window")
         // The save queue lets go of the last sheet just after the run reports its end.
         XCTAssertEqual(held.wait { $0.heldTiles == 0 }.heldTiles, 0, "tiles still held after the run")
+    }
+
+    /// Giant progressive JPEGs among small PNGs: the giants never decode two
+    /// at once within the budget, small ones decode beside them, and the
+    /// tiles held stay within the window plus one sheet.
+    func testGiantsAndSmallImagesStayWithinTheBudgetAndTheWindow() throws {
+        let mixed = try TemporaryDirectory()
+        for index in 0..<24 {
+            let colour = RGB(red: UInt8(20 + index * 9), green: 90, blue: UInt8(200 - index * 7))
+            let name = "img\(index < 10 ? "0" : "")\(index)"
+            if index % 5 == 2 {
+                // 1600x1200 progressive 4:2:0: 5.8 MB of coefficients, plus libvips' working set.
+                try writeFlatImage(mixed(name + ".jpg"), colour, width: 1600, height: 1200, suffix: ".jpg[interlace]")
+            } else {
+                try writeFlatImage(mixed(name + ".png"), colour, width: 150, height: 100, suffix: ".png")
+            }
+        }
+        var configuration = configuration(jobs: 2, sheets: true)
+        configuration.inputs = [.path(mixed.pathName)]
+        func estimate(_ path: PathName) throws -> Int {
+            let file = try OpenFile.open(path).get()
+            return try withExtendedLifetime(file) { try ImageFile.header(descriptor: file.descriptor).decodeBytes }
+        }
+        let giant = try estimate(mixed("img02.jpg")), small = try estimate(mixed("img00.png"))
+        XCTAssertGreaterThan(giant, 10 << 20, "the giant's estimate counts its coefficients")
+        configuration.decodeMemoryBudget = giant + small + (1 << 20)  // a giant and a small one, never two giants
+        let held = GatedRun(configuration)
+        held.start()
+        for _ in 1...4 {
+            held.waitForSave()
+            held.gate.signal()
+        }
+        XCTAssertEqual(held.done.wait(timeout: .now() + 60), .success)
+        XCTAssertEqual(held.outcome?.status, .success)
+        XCTAssertEqual(held.outcome?.summary.written, 4)
+        XCTAssertLessThanOrEqual(held.run.budget.used.peak, configuration.decodeMemoryBudget,
+                                 "decodes held more than the budget at once")
+        XCTAssertGreaterThan(held.run.budget.used.peak, giant, "a small image never decoded beside a giant")
+        let counts = held.run.instrumentation.snapshot
+        XCTAssertLessThanOrEqual(counts.peakHeldTileBytes, 6 * Self.tileBytes + Self.window.bytes,
+                                 "decoded tiles held more than one sheet and the window")
     }
 
     func testTheCapStopsTheScanAtTheWindow() throws {

@@ -4,180 +4,277 @@ import XCTest
 @testable import CollageKit
 
 /// The state machine behind orderedParallelMap, alone: how much it asks of
-/// upstream, what it emits and when, completion and cancellation.
+/// upstream (demand, and the window ahead of it in bytes and images), which
+/// value starts within the memory budget, what it emits and when,
+/// completion and cancellation.
 final class OrderedWindowTests: XCTestCase {
-    func testAsksNothingWithoutDemand() {
-        var window = OrderedWindow<String>(limit: 3)
-        XCTAssertEqual(window.upstreamRequest(), 0)
-        XCTAssertEqual(window.window, 0)
+    typealias Window = OrderedWindow<String, String>
+
+    /// A memory budget as `DecodeBudget` keeps it: a value fits beside what
+    /// runs, or alone.
+    struct Budget {
+        let limit: Int
+        var used = 0
+        var running = 0
+        mutating func tryAcquire(_ bytes: Int) -> Bool {
+            guard running == 0 || used + bytes <= limit else { return false }
+            used += bytes
+            running += 1
+            return true
+        }
+        mutating func release(_ bytes: Int) {
+            used -= bytes
+            running -= 1
+        }
     }
 
-    func testNeverRequestsBeyondTheLimitOrTheDemand() {
-        var window = OrderedWindow<String>(limit: 3)
-        window.downstreamRequested(.max(2))
-        XCTAssertEqual(window.upstreamRequest(), 2, "demand 2 < limit 3")
-        XCTAssertEqual(window.upstreamRequest(), 0, "already asked")
-        window.downstreamRequested(.max(5))
-        XCTAssertEqual(window.upstreamRequest(), 1, "limit 3, two already in the window")
-        XCTAssertEqual(window.upstreamRequest(), 0)
-        XCTAssertEqual(window.window, 3)
+    private func cost(_ running: Int, held: Int = 1) -> WorkCost { WorkCost(running: running, held: held) }
 
-        var unlimited = OrderedWindow<String>(limit: 2)
-        unlimited.downstreamRequested(.unlimited)
-        XCTAssertEqual(unlimited.upstreamRequest(), 2, "unlimited demand: the limit in flight")
-        XCTAssertEqual(unlimited.upstreamRequest(), 0)
+    /// Starts everything that may start; returns the inputs started.
+    private func startAll(_ window: inout Window, _ budget: inout Budget) -> [String] {
+        var started: [String] = []
+        while let next = window.nextStart(tryAcquire: { budget.tryAcquire($0) }) { started.append(next.input) }
+        return started
+    }
+
+    func testAsksNothingWithoutDemand() {
+        var window = Window(limits: WindowLimits(jobs: 3, aheadBytes: 100, aheadCount: 10))
+        XCTAssertEqual(window.upstreamRequest(), 0, "nothing is worked on ahead before downstream asks")
+        XCTAssertEqual(window.count, 0)
+    }
+
+    func testDemandIsAskedForWhateverTheWindowHolds() {
+        var window = Window(limits: .demandOnly(jobs: 2))
+        window.downstreamRequested(.max(6))
+        XCTAssertEqual(window.upstreamRequest(), 6, "a sheet's worth, all at once: demand never waits on the window")
+        XCTAssertEqual(window.upstreamRequest(), 0, "already asked")
+        for name in ["a", "b", "c", "d", "e", "f"] { window.received(name, cost: cost(1, held: 1 << 30)) }
+        XCTAssertEqual(window.upstreamRequest(), 0, "demand-only: nothing ahead of the demand")
+        var budget = Budget(limit: 10)
+        XCTAssertEqual(startAll(&window, &budget), ["a", "b"], "at most jobs at once, oldest first")
+    }
+
+    func testLooksAheadOneValueAtATimeAndStartsAheadOnlyWithinTheWindowBytes() {
+        var window = Window(limits: WindowLimits(jobs: 4, aheadBytes: 10, aheadCount: 5))
+        var budget = Budget(limit: .max)
+        window.downstreamRequested(.max(1))
+        XCTAssertEqual(window.upstreamRequest(), 1, "the demanded value")
+        XCTAssertEqual(window.upstreamRequest(), 0, "its cost is not known yet: nothing ahead until it arrives")
+        var names = ["a", "b", "c", "d", "e", "f", "g"]
+        window.received(names.removeFirst(), cost: cost(1, held: 4))
+        while window.upstreamRequest() == 1 { window.received(names.removeFirst(), cost: cost(1, held: 4)) }
+        XCTAssertEqual(window.count, 6, "the demanded value and five ahead: headers only, nothing decoded")
+        XCTAssertEqual(startAll(&window, &budget), ["a", "b"], "a was asked for; b keeps the started work at 8 <= 10")
+        XCTAssertEqual(window.heldBytes, 8)
+        window.transformed(0, "A")
+        XCTAssertEqual(window.nextEmission(), "A")
+        window.emitted(additional: .none)
+        XCTAssertEqual(startAll(&window, &budget), ["c"], "A left: room for one more ahead")
+    }
+
+    func testLooksAheadAtMostAheadCountValues() {
+        var window = Window(limits: WindowLimits(jobs: 2, aheadBytes: .max, aheadCount: 3))
+        window.downstreamRequested(.max(2))
+        XCTAssertEqual(window.upstreamRequest(), 2)
+        window.received("a", cost: cost(1))
+        window.received("b", cost: cost(1))
+        var arrived = 0
+        while window.upstreamRequest() == 1 {
+            window.received("x\(arrived)", cost: cost(1))
+            arrived += 1
+        }
+        XCTAssertEqual(arrived, 3, "three beyond the two demanded")
+        XCTAssertEqual(window.count, 5)
     }
 
     func testEmitsStrictlyInOrderWhenResultsLandOutOfOrder() {
-        var window = OrderedWindow<String>(limit: 3)
-        window.downstreamRequested(.max(10))
+        var window = Window(limits: .demandOnly(jobs: 3))
+        var budget = Budget(limit: .max)
+        window.downstreamRequested(.max(3))
         XCTAssertEqual(window.upstreamRequest(), 3)
-        let first = window.received(), second = window.received(), third = window.received()
-        XCTAssertEqual([first, second, third], [0, 1, 2])
-
-        window.transformed(2, "c")
-        XCTAssertNil(window.nextEmission(), "c waits for a and b")
-        window.transformed(1, "b")
-        XCTAssertNil(window.nextEmission(), "b waits for a")
-        XCTAssertEqual(window.inFlight, 1, "only a still holds a slot")
-        XCTAssertEqual(window.upstreamRequest(), 2, "results waiting their turn free their slots")
-        XCTAssertEqual(window.upstreamRequest(), 0)
-        XCTAssertEqual(window.window, 5)
-        let fourth = window.received(), fifth = window.received()
-        window.transformed(0, "a")
+        let sequences = ["a", "b", "c"].map { window.received($0, cost: cost(1)) }
+        XCTAssertEqual(sequences, [0, 1, 2])
+        XCTAssertEqual(startAll(&window, &budget), ["a", "b", "c"])
+        window.transformed(2, "C")
+        XCTAssertNil(window.nextEmission(), "C waits for A and B")
+        window.transformed(1, "B")
+        XCTAssertNil(window.nextEmission(), "B waits for A")
+        XCTAssertEqual(window.runningCount, 1, "results waiting their turn do not hold a job")
+        window.transformed(0, "A")
         var emitted: [String] = []
         while let value = window.nextEmission() {
             emitted.append(value)
             window.emitted(additional: .none)
         }
-        XCTAssertEqual(emitted, ["a", "b", "c"])
-        XCTAssertEqual(window.demand, .max(7))
-        XCTAssertEqual(window.upstreamRequest(), 1, "two still in flight, limit 3")
-        XCTAssertEqual(window.window, 3)
-        _ = (fourth, fifth)
+        XCTAssertEqual(emitted, ["A", "B", "C"])
+        XCTAssertEqual(window.heldBytes, 0)
     }
 
-    func testLookaheadWorksAheadOfDemandUpToTheWindow() {
-        var window = OrderedWindow<Int>(limit: 2, lookahead: 2)
-        XCTAssertEqual(window.upstreamRequest(), 0, "no demand, nothing ahead of it either")
-        window.downstreamRequested(.max(1))
-        XCTAssertEqual(window.upstreamRequest(), 2, "one demanded, one ahead; two decoders")
-        let a = window.received(), b = window.received()
-        window.transformed(a, 1)
-        window.transformed(b, 2)
-        XCTAssertEqual(window.upstreamRequest(), 1, "demand 1 + lookahead 2 = 3 in the window")
-        XCTAssertEqual(window.nextEmission(), 1)
-        window.emitted(additional: .none)
-        XCTAssertNil(window.nextEmission(), "2 waits for demand")
-        XCTAssertEqual(window.upstreamRequest(), 0, "no demand: the window (2 and the one asked for) is full")
+    /// A giant that does not fit beside the one running waits; small values
+    /// behind it start on the free core; it starts as soon as it fits.
+    func testSmallValuesStartBesideAGiantThatMustWait() {
+        var window = Window(limits: WindowLimits(jobs: 2, aheadBytes: .max, aheadCount: 10), memory: 100)
+        var budget = Budget(limit: 100)
+        window.downstreamRequested(.max(4))
+        XCTAssertEqual(window.upstreamRequest(), 4)
+        window.received("giant1", cost: cost(85))
+        window.received("giant2", cost: cost(85))
+        window.received("small1", cost: cost(5))
+        window.received("small2", cost: cost(5))
+        XCTAssertEqual(startAll(&window, &budget), ["giant1", "small1"], "giant2 does not fit beside giant1")
+        budget.release(5)
+        window.transformed(2, "s1")
+        XCTAssertEqual(startAll(&window, &budget), ["small2"], "giant1 still runs: the next small one")
+        budget.release(85)
+        window.transformed(0, "g1")
+        XCTAssertEqual(startAll(&window, &budget), ["giant2"], "85 + 5 fits: giant2 starts beside small2")
+        XCTAssertEqual(budget.used, 90)
+    }
+
+    /// A heavy value starts as soon as the window sees it, ahead of older
+    /// light ones, so that it is done by its turn.
+    func testHeavyValuesStartFirst() {
+        var window = Window(limits: WindowLimits(jobs: 2, aheadBytes: .max, aheadCount: 10), memory: 100)
+        var budget = Budget(limit: 100)
+        window.downstreamRequested(.max(5))
+        XCTAssertEqual(window.upstreamRequest(), 5)
+        for (name, running) in [("s0", 5), ("s1", 5), ("s2", 5), ("giant", 80), ("s4", 5)] {
+            window.received(name, cost: cost(running))
+        }
+        XCTAssertEqual(startAll(&window, &budget), ["giant", "s0"], "a quarter of the budget or more goes first")
+    }
+
+    /// Nothing starts beside a value bigger than the whole budget, and
+    /// nothing starts ahead of it once it waits: it runs alone.
+    func testAValueTooBigToShareRunsAlone() {
+        var window = Window(limits: WindowLimits(jobs: 2, aheadBytes: .max, aheadCount: 10), memory: 100)
+        var budget = Budget(limit: 100)
+        window.downstreamRequested(.max(4))
+        XCTAssertEqual(window.upstreamRequest(), 4)
+        window.received("older", cost: cost(5))
+        XCTAssertEqual(startAll(&window, &budget), ["older"])
+        window.received("huge", cost: cost(120))
+        window.received("small1", cost: cost(5))
+        window.received("small2", cost: cost(5))
+        XCTAssertEqual(startAll(&window, &budget), [], "huge does not fit beside older, and nothing may jump it")
+        budget.release(5)
+        window.transformed(0, "o")
+        XCTAssertEqual(startAll(&window, &budget), ["huge"], "alone, as soon as older is done")
+        budget.release(120)
+        window.transformed(1, "h")
+        XCTAssertEqual(startAll(&window, &budget), ["small1", "small2"])
+    }
+
+    /// Values started ahead of a waiting one add up: together with it they
+    /// must fit, so it is never starved (here with three jobs).
+    func testValuesStartedAheadLeaveRoomForTheWaitingOne() {
+        var window = Window(limits: WindowLimits(jobs: 3, aheadBytes: .max, aheadCount: 10), memory: 100)
+        var budget = Budget(limit: 100)
+        window.downstreamRequested(.max(5))
+        XCTAssertEqual(window.upstreamRequest(), 5)
+        window.received("first", cost: cost(60))
+        window.received("second", cost: cost(60))
+        window.received("a", cost: cost(30))
+        window.received("b", cost: cost(30))
+        window.received("c", cost: cost(10))
+        XCTAssertEqual(startAll(&window, &budget), ["first", "a", "c"],
+                       "a (30) leaves room for second (60); b would not (30 + 30 + 60), c (10) does")
+        budget.release(60)
+        window.transformed(0, "1")
+        XCTAssertEqual(startAll(&window, &budget), ["second"], "second fits beside a and c the moment first is done")
     }
 
     func testHoldsResultsWhileDownstreamHasNoDemand() {
-        var window = OrderedWindow<Int>(limit: 2)
+        var window = Window(limits: .demandOnly(jobs: 2))
+        var budget = Budget(limit: .max)
         window.downstreamRequested(.max(1))
         XCTAssertEqual(window.upstreamRequest(), 1)
-        window.transformed(window.received(), 10)
-        XCTAssertEqual(window.nextEmission(), 10)
+        window.received("a", cost: cost(1))
+        _ = startAll(&window, &budget)
+        window.transformed(0, "A")
+        XCTAssertEqual(window.nextEmission(), "A")
         window.emitted(additional: .none)
         XCTAssertEqual(window.demand, .none)
         XCTAssertEqual(window.upstreamRequest(), 0, "no demand: nothing asked, nothing transformed ahead")
-        // More demand returned from receive counts like a request.
-        window.emitted(additional: .max(2))
+        window.emitted(additional: .max(2))  // more demand returned from receive counts like a request
         XCTAssertEqual(window.upstreamRequest(), 2)
     }
 
+    func testUnlimitedDemandKeepsEveryJobBusy() {
+        var window = Window(limits: .demandOnly(jobs: 2))
+        window.downstreamRequested(.unlimited)
+        XCTAssertEqual(window.upstreamRequest(), 2)
+        XCTAssertEqual(window.upstreamRequest(), 0)
+    }
+
     func testCompletesExactlyOnceAfterUpstreamFinishesAndAllIsEmitted() {
-        var window = OrderedWindow<Int>(limit: 2)
-        window.downstreamRequested(.max(1))
-        XCTAssertEqual(window.upstreamRequest(), 1)
-        let sequence = window.received()
+        var window = Window(limits: .demandOnly(jobs: 2))
+        var budget = Budget(limit: .max)
+        window.downstreamRequested(.max(2))
+        XCTAssertEqual(window.upstreamRequest(), 2)
+        window.received("a", cost: cost(1))
         window.finishUpstream()
-        XCTAssertFalse(window.shouldComplete(), "a transform is still running")
+        XCTAssertFalse(window.shouldComplete(), "a has not started")
+        _ = startAll(&window, &budget)
+        XCTAssertFalse(window.shouldComplete(), "a is running")
         XCTAssertEqual(window.upstreamRequest(), 0, "nothing asked of a finished upstream")
-        window.transformed(sequence, 42)
-        XCTAssertFalse(window.shouldComplete(), "a result is waiting to be emitted")
-        XCTAssertEqual(window.nextEmission(), 42)
+        window.transformed(0, "A")
+        XCTAssertFalse(window.shouldComplete(), "A waits to be emitted")
+        XCTAssertEqual(window.nextEmission(), "A")
         window.emitted(additional: .none)
         XCTAssertTrue(window.shouldComplete())
         XCTAssertFalse(window.shouldComplete(), "only once")
         XCTAssertTrue(window.completed)
     }
 
-    func testWaitingResultWithoutDemandDelaysCompletion() {
-        var window = OrderedWindow<Int>(limit: 2)
-        window.downstreamRequested(.max(1))
-        _ = window.upstreamRequest()
-        window.transformed(window.received(), 1)
-        XCTAssertEqual(window.nextEmission(), 1)
-        window.emitted(additional: .none)
-        // Demand is spent; upstream finishes with nothing outstanding: done.
-        window.finishUpstream()
-        XCTAssertTrue(window.shouldComplete())
-
-        var held = OrderedWindow<Int>(limit: 2)
-        held.downstreamRequested(.max(2))
-        XCTAssertEqual(held.upstreamRequest(), 2)
-        let a = held.received(), b = held.received()
-        held.transformed(b, 2)
-        held.transformed(a, 1)
-        XCTAssertEqual(held.nextEmission(), 1)
-        held.emitted(additional: .none)
-        held.finishUpstream()
-        XCTAssertFalse(held.shouldComplete(), "2 is still to be emitted")
-        XCTAssertEqual(held.nextEmission(), 2)
-        held.emitted(additional: .none)
-        XCTAssertTrue(held.shouldComplete())
-    }
-
-    func testUpstreamFinishingEarlyClearsOutstandingRequests() {
-        var window = OrderedWindow<Int>(limit: 3)
+    func testCancelDropsWaitingInputsAndLateResults() {
+        var window = Window(limits: .demandOnly(jobs: 1))
+        var budget = Budget(limit: .max)
         window.downstreamRequested(.max(3))
         XCTAssertEqual(window.upstreamRequest(), 3)
-        window.transformed(window.received(), 7)  // only one of three arrived
-        window.finishUpstream()
-        XCTAssertEqual(window.requested, 0)
-        XCTAssertEqual(window.nextEmission(), 7)
-        window.emitted(additional: .none)
-        XCTAssertTrue(window.shouldComplete(), "the two that never came do not hold completion")
-    }
-
-    func testCancelDropsLateResults() {
-        var window = OrderedWindow<Int>(limit: 2)
-        window.downstreamRequested(.max(5))
-        XCTAssertEqual(window.upstreamRequest(), 2)
-        let a = window.received(), b = window.received()
-        window.transformed(b, 2)  // waiting for a
-        window.cancel()
-        XCTAssertEqual(window.waiting, 0, "waiting results dropped")
-        window.transformed(a, 1)  // lands after the cancel
+        for name in ["a", "b", "c"] { window.received(name, cost: cost(1)) }
+        XCTAssertEqual(startAll(&window, &budget), ["a"])
+        XCTAssertEqual(window.cancel(), ["b", "c"], "the inputs that never started are handed back")
+        window.transformed(0, "A")  // lands after the cancel
         XCTAssertNil(window.nextEmission())
-        XCTAssertEqual(window.waiting, 0)
-        XCTAssertEqual(window.running, 0)
+        XCTAssertNil(window.nextStart(tryAcquire: { _ in true }))
         XCTAssertEqual(window.upstreamRequest(), 0)
         window.finishUpstream()
         XCTAssertFalse(window.shouldComplete(), "a cancelled window never completes")
     }
 
-    /// Many random interleavings, each checked against the invariants.
+    /// Many random interleavings, each checked against the invariants: at
+    /// most `jobs` run and within the budget (or alone); results come out
+    /// in order and never beyond demand; the started work holds at most what
+    /// was demanded plus `aheadBytes`, and the window at most `aheadCount`
+    /// values beyond demand; everything is emitted and completion comes once
+    /// (so no value starves).
     func testRandomInterleavings() {
         var random = SplitMix64(seed: 0xC011A6E)
-        for round in 0..<300 {
-            let limit = Int.random(in: 1...4, using: &random)
-            let lookahead = Int.random(in: 0...2, using: &random)
-            let total = Int.random(in: 0...25, using: &random)
-            var window = OrderedWindow<Int>(limit: limit, lookahead: lookahead)
-            var demanded = 0  // finite demand given so far
-            var sent = 0  // values upstream has sent
-            var outstanding = 0  // asked of upstream, not yet sent
-            var running: [Int] = []  // sequence numbers being transformed
+        for round in 0..<400 {
+            let jobs = Int.random(in: 1...4, using: &random)
+            let memory = Int.random(in: 50...200, using: &random)
+            let limits = WindowLimits(jobs: jobs, aheadBytes: Int.random(in: 0...40, using: &random),
+                                      aheadCount: Int.random(in: 0...6, using: &random))
+            let total = Int.random(in: 0...30, using: &random)
+            let costs = (0..<total).map { _ in
+                WorkCost(running: Int.random(in: 0...3, using: &random) == 0 ? Int.random(in: 40...250, using: &random)
+                                                                               : Int.random(in: 1...20, using: &random),
+                         held: Int.random(in: 1...10, using: &random))
+            }
+            var window = OrderedWindow<Int, Int>(limits: limits, memory: memory)
+            var budget = Budget(limit: memory)
+            var demanded = 0, sent = 0, outstanding = 0
+            var running: [Int] = []
+            var started = Set<Int>()  // started, not emitted
             var emitted: [Int] = []
             var completions = 0
             var steps = 0
-            while completions == 0 && steps < 10_000 {
+            while completions == 0 && steps < 20_000 {
                 steps += 1
-                switch Int.random(in: 0..<5, using: &random) {
+                switch Int.random(in: 0..<6, using: &random) {
                 case 0 where demanded < total:
-                    let more = Int.random(in: 1...3, using: &random)
+                    let more = Int.random(in: 1...4, using: &random)
                     demanded += more
                     window.downstreamRequested(.max(more))
                 case 1:
@@ -185,18 +282,25 @@ final class OrderedWindowTests: XCTestCase {
                 case 2 where outstanding > 0:
                     if sent < total {
                         outstanding -= 1
-                        running.append(window.received())
+                        window.received(sent, cost: costs[sent])
                         sent += 1
                     } else {
                         outstanding = 0
                         window.finishUpstream()
                     }
-                case 3 where !running.isEmpty:
-                    let sequence = running.remove(at: Int.random(in: 0..<running.count, using: &random))
-                    window.transformed(sequence, sequence)
+                case 3:
+                    while let next = window.nextStart(tryAcquire: { budget.tryAcquire($0) }) {
+                        running.append(next.input)
+                        started.insert(next.input)
+                    }
+                case 4 where !running.isEmpty:
+                    let value = running.remove(at: Int.random(in: 0..<running.count, using: &random))
+                    budget.release(costs[value].running)
+                    window.transformed(value, value)
                 default:
                     while let value = window.nextEmission() {
                         emitted.append(value)
+                        started.remove(value)
                         window.emitted(additional: .none)
                     }
                     if sent == total && outstanding == 0 && !window.upstreamFinished && demanded >= total {
@@ -204,16 +308,20 @@ final class OrderedWindowTests: XCTestCase {
                     }
                     if window.shouldComplete() { completions += 1 }
                 }
-                // Invariants, after every step.
-                XCTAssertLessThanOrEqual(window.inFlight, limit, "round \(round): more in flight than the limit")
-                XCTAssertLessThanOrEqual(window.window + emitted.count, demanded + lookahead,
-                                         "round \(round): more in flight than downstream asked for, plus the window")
+                XCTAssertLessThanOrEqual(running.count, jobs, "round \(round): more running than jobs")
+                XCTAssertTrue(budget.used <= memory || running.count == 1, "round \(round): over the budget, not alone")
                 XCTAssertEqual(emitted, Array(0..<emitted.count), "round \(round): out of order")
                 XCTAssertLessThanOrEqual(emitted.count, demanded, "round \(round): emitted beyond demand")
+                // Held: the started values asked for, plus the window's bytes ahead.
+                XCTAssertEqual(window.heldBytes, started.reduce(0) { $0 + costs[$1].held })
+                let demandedHeld = started.filter { $0 < demanded }.reduce(0) { $0 + costs[$1].held }
+                XCTAssertLessThanOrEqual(window.heldBytes, demandedHeld + limits.aheadBytes,
+                                         "round \(round): started work beyond demand over the window's bytes")
+                XCTAssertLessThanOrEqual(window.count, max(demanded - emitted.count, 0) + limits.aheadCount + 1,
+                                         "round \(round): more values ahead than aheadCount")
             }
-            XCTAssertEqual(completions, 1, "round \(round): completes once (limit \(limit), \(total) values)")
+            XCTAssertEqual(completions, 1, "round \(round): completes once (jobs \(jobs), \(total) values)")
             XCTAssertEqual(emitted, Array(0..<total), "round \(round)")
-            XCTAssertFalse(window.shouldComplete())
         }
     }
 }

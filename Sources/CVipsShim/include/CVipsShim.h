@@ -37,6 +37,8 @@ int cvips_thumbnail_image(VipsImage *in, VipsImage **out, int width, int height,
 /// glibc's mallopt (malloc.h is not in Swift's Glibc module): at most
 /// `arena_max` arenas and a fixed mmap threshold. 0 leaves a setting alone.
 void cvips_tune_malloc(int arena_max, int mmap_threshold);
+/* Sets glibc's mmap threshold and returns the arenas' free pages to the system. */
+void cvips_malloc_pressure(int mmap_threshold);
 
 /// Appends one line, as it is, to libvips' error buffer (vips_error is varargs).
 void cvips_error_append(const char *line);

@@ -30,7 +30,8 @@ struct SheetComposer: Sendable {
     let suffix: String
     let captions: Captions
     let probe: Probe
-    let decodeMemory: Int
+    /// The run's: re-decodes wait for their memory like any decode.
+    let budget: DecodeBudget
     let jobs: Int
     let workers: DispatchQueue
 
@@ -86,8 +87,8 @@ struct SheetComposer: Sendable {
     }
 
     private func redecode(_ work: [(DecodedTile, Frame)]) -> [Result<DecodedTile, DecodeFailure>] {
-        let decode = Decode(background: background, budget: DecodeBudget(limit: decodeMemory))
-        let probe = probe
+        let decode = Decode(background: background, maxBuffer: probe.maxBuffer)
+        let (probe, budget) = (probe, budget)
         let results = Locked([Result<DecodedTile, DecodeFailure>?](repeating: nil, count: work.count))
         let slots = DispatchSemaphore(value: max(1, jobs))
         let group = DispatchGroup()
@@ -96,14 +97,17 @@ struct SheetComposer: Sendable {
             workers.async(group: group) {
                 defer { slots.signal() }
                 let result: Result<DecodedTile, DecodeFailure>
+                let decodeInBudget = { (image: AcceptedImage) in
+                    budget.withBudget(image.header.decodeBytes) { decode.decode(image, to: frame) }
+                }
                 if let file = tile.file {
                     // The descriptor checked and decoded before: the same
                     // bytes, even if the path was removed or replaced meanwhile.
-                    result = decode.decode(AcceptedImage(path: tile.path, header: tile.header, file: file), to: frame)
+                    result = decodeInBudget(AcceptedImage(path: tile.path, header: tile.header, file: file))
                 } else {
                     switch probe.check(tile.path) {
                     case .success(let image) where image.header == tile.header:
-                        result = decode.decode(image, to: frame)
+                        result = decodeInBudget(image)
                     case .success:
                         result = .failure(DecodeFailure(path: tile.path, message: "changed while the run read it"))
                     case .failure(.failed(let message)), .failure(.rejected(_, let message)):

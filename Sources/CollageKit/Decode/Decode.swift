@@ -20,44 +20,54 @@ public struct DecodedTile: Sendable {
 }
 
 /// The resize stage: libvips' thumbnail straight to the frame's size, with
-/// its crop. It runs on a worker thread; the result carries the path for
-/// reporting.
+/// its crop. It runs on a worker thread, once the decode window has
+/// reserved its memory (`cost`); the result carries the path for reporting.
 struct Decode: Sendable {
     let background: RGB
     /// The frame of each slot of a full sheet, for decoding ahead of the
     /// cut (layouts that place by count); the n-th accepted image gets slot
     /// n mod the sheet's size.
     var slots: [Frame] = []
-    /// Shared by the decodes of a run: at most `jobs` run, and big
-    /// progressive images take turns.
-    var budget: DecodeBudget? = nil
-    /// Counts the decodes running (inside the budget, so a decode waiting
-    /// for memory is not counted as running).
+    /// The most one decoder buffer may hold: the run's decode budget, and
+    /// at least `StructureCheck.bufferLimit`.
+    var maxBuffer = StructureCheck.bufferLimit
+    /// Counts the decodes running and the tiles held.
     var instrumentation: RunInstrumentation? = nil
     /// Whether the tile keeps its image's file open (see `DecodedTile.file`).
     var keepsFile = true
     /// `--flag`: take each tile's signature on the worker that decoded it.
     var signs = false
 
+    /// The frame of the image's slot in a full sheet.
+    func slot(of image: AcceptedImage) -> Frame {
+        precondition(!slots.isEmpty, "decoding ahead needs the frames of a full sheet")
+        return slots[image.ordinal % slots.count]
+    }
+
     /// Decodes to the frame of the image's slot in a full sheet.
     func callAsFunction(_ image: AcceptedImage) -> Result<DecodedTile, DecodeFailure> {
-        precondition(!slots.isEmpty, "decoding ahead needs the frames of a full sheet")
-        return decode(image, to: slots[image.ordinal % slots.count])
+        decode(image, to: slot(of: image))
     }
+
+    /// What decoding `header` to `frame` costs: the decoder's memory while
+    /// it runs (the header's estimate), and the tile's pixels while they wait.
+    static func cost(_ header: ImageHeader, to frame: Frame) -> WorkCost {
+        WorkCost(running: header.decodeBytes, held: tileBytes(frame))
+    }
+
+    /// The bytes of the 8-bit RGB tile decoded for `frame`.
+    static func tileBytes(_ frame: Frame) -> Int { frame.image.width * frame.image.height * 3 }
 
     func decode(_ image: AcceptedImage, to frame: Frame) -> Result<DecodedTile, DecodeFailure> {
         do {
-            let decode = {
-                try (instrumentation?.decoding ?? { try $0() }) {
-                    try ImageFile.tile(descriptor: image.file.descriptor, width: frame.image.width,
-                                       height: frame.image.height, crop: frame.crop,
-                                       background: background, header: image.header,
-                                       maxBuffer: budget?.limit ?? StructureCheck.bufferLimit)
-                }
+            let pixels = try (instrumentation?.decoding ?? { try $0() }) {
+                try ImageFile.tile(descriptor: image.file.descriptor, width: frame.image.width,
+                                   height: frame.image.height, crop: frame.crop,
+                                   background: background, header: image.header, maxBuffer: maxBuffer)
             }
-            let pixels = try budget.map { try $0.withBudget(image.header.decodeBytes, decode) } ?? decode()
             return .success(DecodedTile(path: image.path, header: image.header, pixels: pixels, frame: frame,
-                                        file: keepsFile ? image.file : nil, token: instrumentation?.tileToken(),
+                                        file: keepsFile ? image.file : nil,
+                                        token: instrumentation?.tileToken(bytes: pixels.byteCount),
                                         signature: signs ? TileSignature(pixels) : nil))
         } catch {
             return .failure(DecodeFailure(path: image.path, message: String(describing: error)))

@@ -1,38 +1,59 @@
 import Dispatch
 import Synchronization
+import Vips
 
-/// Decides which decodes run: at most `slots` at once (`--jobs`), and
-/// within a memory budget by their header's estimate
-/// (`ImageHeader.decodeBytes`). Two 5120x2880 progressive JPEGs hold about
-/// 90 MB each while decoding; with two jobs they would otherwise overlap and
-/// double the peak. A decode larger than the whole budget runs alone.
+/// The memory the decodes of a run may hold at once, by their headers'
+/// estimate (`ImageHeader.decodeBytes`): one budget per run, shared by the
+/// decode window (which asks without blocking, and picks another image when
+/// one does not fit) and a sheet's re-decodes (which wait their turn). Two
+/// 5120x2880 progressive JPEGs hold about 88 MB each while decoding; within
+/// the default 96 MiB they take turns while small images fill the other
+/// core. A decode larger than the whole budget runs when nothing else does.
 ///
-/// The decode stage dispatches one more decode than there are slots, so
-/// while a giant waits for memory, a small image behind it takes the free
-/// slot instead of leaving a core idle.
+/// While a heavy decode (a quarter of the budget or more) holds its share,
+/// the allocator is asked to return what the decodes beside it free
+/// (`Vips.memoryPressure`), so that the run's peak is the budget's, not the
+/// budget's plus what the arenas kept from earlier decodes.
 final class DecodeBudget: Sendable {
     let limit: Int
-    let slots: Int
     private struct State {
         var used = 0
+        var peak = 0
         var running = 0
-        /// Workers blocked until something is released.
+        /// Heavy decodes holding their share now.
+        var heavy = 0
+        /// Re-decodes blocked until something is released: while one waits,
+        /// the window starts nothing new, so it cannot be starved.
         var waiting: [DispatchSemaphore] = []
+        /// Called after every release (the window's shell, to start more).
+        var observers: [@Sendable () -> Void] = []
     }
     private let state = Mutex(State())
 
-    init(limit: Int, slots: Int = .max) {
+    init(limit: Int) {
         self.limit = limit
-        self.slots = slots
     }
 
-    /// Blocks the calling worker until `bytes` fit (or nothing else runs).
+    /// A quarter of the budget or more: a giant progressive JPEG, which the
+    /// decode window starts first and beside which memory is tight.
+    func isHeavy(_ bytes: Int) -> Bool { bytes >= limit / 4 }
+
+    /// Reserves `bytes` if they fit beside what runs (or nothing runs) and
+    /// nobody is waiting; never blocks.
+    func tryAcquire(_ bytes: Int) -> Bool {
+        state.withLock { state in
+            guard state.waiting.isEmpty, fits(bytes, state) else { return false }
+            reserve(bytes, &state)
+            return true
+        }
+    }
+
+    /// Blocks the calling thread until `bytes` fit (or nothing else runs).
     func acquire(_ bytes: Int) {
         while true {
             let wait: DispatchSemaphore? = state.withLock { state in
-                if state.running < slots && (state.running == 0 || state.used + bytes <= limit) {
-                    state.used += bytes
-                    state.running += 1
+                if fits(bytes, state) {
+                    reserve(bytes, &state)
                     return nil
                 }
                 let semaphore = DispatchSemaphore(value: 0)
@@ -45,18 +66,46 @@ final class DecodeBudget: Sendable {
     }
 
     func release(_ bytes: Int) {
-        let waiting = state.withLock { state in
+        let (waiting, observers) = state.withLock { state in
             state.used -= bytes
             state.running -= 1
+            if isHeavy(bytes) {
+                state.heavy -= 1
+                if state.heavy == 0 { Vips.memoryPressure(tight: false) }
+            }
             defer { state.waiting = [] }
-            return state.waiting
+            return (state.waiting, state.observers)
         }
         for waiter in waiting { waiter.signal() }
+        for observer in observers { observer() }
     }
 
     func withBudget<R>(_ bytes: Int, _ body: () throws -> R) rethrows -> R {
         acquire(bytes)
         defer { release(bytes) }
         return try body()
+    }
+
+    /// `observer` runs (on the releasing thread) after every release.
+    func onRelease(_ observer: @escaping @Sendable () -> Void) {
+        state.withLock { $0.observers.append(observer) }
+    }
+
+    /// Bytes reserved now, and the most reserved at once.
+    var used: (now: Int, peak: Int) { state.withLock { ($0.used, $0.peak) } }
+
+    private func reserve(_ bytes: Int, _ state: inout State) {
+        state.used += bytes
+        state.peak = max(state.peak, state.used)
+        state.running += 1
+        if isHeavy(bytes) {
+            // Under the lock, so that switching on and off never cross; rare.
+            if state.heavy == 0 { Vips.memoryPressure(tight: true) }
+            state.heavy += 1
+        }
+    }
+
+    private func fits(_ bytes: Int, _ state: State) -> Bool {
+        state.running == 0 || bytes <= limit - state.used
     }
 }

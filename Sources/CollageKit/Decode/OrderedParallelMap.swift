@@ -3,17 +3,28 @@ import Dispatch
 import Synchronization
 
 extension Publisher where Self: SendableMetatype, Failure == Never, Output: Sendable {
-    /// Transforms values on `workers`, at most `maxConcurrent` at once, and
+    /// Transforms values on `workers`, at most `limits.jobs` at once, and
     /// emits the results in input order on `queue`, whatever order they
     /// finish in. Values are requested of upstream against downstream
-    /// demand plus at most `lookahead` more (the window), so what is in
-    /// flight is bounded by both.
-    public func orderedParallelMap<Result: Sendable>(
-        maxConcurrent: Int, lookahead: Int = 0, workers: DispatchQueue, queue: DispatchQueue,
+    /// demand, plus a window ahead of it bounded by the bytes and the number
+    /// of the results it holds (`limits`, each value's `cost`). With a
+    /// `budget`, a value starts only when its running cost fits in it, and
+    /// the oldest waiting value that fits starts first (see `OrderedWindow`).
+    func orderedParallelMap<Result: Sendable>(
+        limits: WindowLimits, budget: DecodeBudget? = nil, workers: DispatchQueue, queue: DispatchQueue,
+        cost: @escaping @Sendable (Output) -> WorkCost = { _ in .free },
         _ transform: @escaping @Sendable (Output) -> Result
     ) -> Publishers.OrderedParallelMap<Self, Result> {
-        Publishers.OrderedParallelMap(upstream: self, maxConcurrent: maxConcurrent, lookahead: lookahead,
-                                      workers: workers, queue: queue, transform: transform)
+        Publishers.OrderedParallelMap(upstream: self, limits: limits, budget: budget, workers: workers, queue: queue,
+                                      cost: cost, transform: transform)
+    }
+
+    /// At most `maxConcurrent` at once, and nothing ahead of demand.
+    public func orderedParallelMap<Result: Sendable>(
+        maxConcurrent: Int, workers: DispatchQueue, queue: DispatchQueue,
+        _ transform: @escaping @Sendable (Output) -> Result
+    ) -> Publishers.OrderedParallelMap<Self, Result> {
+        orderedParallelMap(limits: .demandOnly(jobs: maxConcurrent), workers: workers, queue: queue, transform)
     }
 }
 
@@ -23,10 +34,11 @@ extension Publishers {
         public typealias Failure = Never
 
         public let upstream: Upstream
-        public let maxConcurrent: Int
-        public let lookahead: Int
+        public let limits: WindowLimits
+        let budget: DecodeBudget?
         public let workers: DispatchQueue
         public let queue: DispatchQueue
+        public let cost: @Sendable (Upstream.Output) -> WorkCost
         public let transform: @Sendable (Upstream.Output) -> Output
 
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Never {
@@ -38,7 +50,8 @@ extension Publishers {
 extension Publishers.OrderedParallelMap {
     /// The shell around `OrderedWindow`: the machine's state behind a lock,
     /// every call out (upstream, downstream, workers) made after releasing it.
-    /// Emissions happen on `queue` only, so downstream sees one thread.
+    /// Emissions, starts and requests happen on `queue` only, so downstream
+    /// sees one thread and upstream is asked from one.
     ///
     /// Downstream is type-erased so that the work sent to other queues
     /// captures no generic subscriber type.
@@ -48,9 +61,12 @@ extension Publishers.OrderedParallelMap {
         typealias Failure = Never
 
         private struct State {
-            var window: OrderedWindow<Output>
+            var window: OrderedWindow<Input, Output>
             var upstream: Subscription?
-            var emitting = false
+            /// A drain is running on `queue`; what happens meanwhile is
+            /// taken up by its loop (`again`).
+            var draining = false
+            var again = false
         }
 
         private let state: Mutex<State>
@@ -58,13 +74,18 @@ extension Publishers.OrderedParallelMap {
         nonisolated(unsafe) private let downstream: Downstream
         private let workers: DispatchQueue
         private let queue: DispatchQueue
-        private let transform: @Sendable (Upstream.Output) -> Output
+        private let budget: DecodeBudget?
+        private let cost: @Sendable (Input) -> WorkCost
+        private let transform: @Sendable (Input) -> Output
 
         init(downstream: Downstream, publisher: Publishers.OrderedParallelMap<Upstream, Output>) {
-            self.state = Mutex(State(window: OrderedWindow(limit: publisher.maxConcurrent, lookahead: publisher.lookahead)))
+            let window = OrderedWindow<Input, Output>(limits: publisher.limits, memory: publisher.budget?.limit ?? .max)
+            self.state = Mutex(State(window: window))
             self.downstream = downstream
             self.workers = publisher.workers
             self.queue = publisher.queue
+            self.budget = publisher.budget
+            self.cost = publisher.cost
             self.transform = publisher.transform
         }
 
@@ -77,32 +98,26 @@ extension Publishers.OrderedParallelMap {
                 return true
             }
             guard accepted else { subscription.cancel(); return }
+            // Memory released elsewhere (a sheet's re-decode) may let a waiting value start.
+            budget?.onRelease { [weak self] in self?.schedule() }
             downstream.receive(subscription: self)
         }
 
-        func receive(_ input: Upstream.Output) -> Subscribers.Demand {
-            let sequence: Int? = state.withLock { state in
-                state.window.completed ? nil : state.window.received()
-            }
-            guard let sequence else { return .none }
-            workers.async { [self] in
-                let result = transform(input)
-                queue.async { [self] in
-                    state.withLock { $0.window.transformed(sequence, result) }
-                    drain()
-                }
-            }
-            return .none  // more is asked for in `drain`, against downstream demand
+        func receive(_ input: Input) -> Subscribers.Demand {
+            let cost = cost(input)
+            state.withLock { state in _ = state.window.received(input, cost: cost) }
+            schedule()
+            return .none  // more is asked for in `drain`, against downstream demand and the window
         }
 
         func receive(completion: Subscribers.Completion<Never>) {
             state.withLock { $0.window.finishUpstream() }
-            queue.async { [self] in drain() }
+            schedule()
         }
 
         func request(_ demand: Subscribers.Demand) {
             state.withLock { $0.window.downstreamRequested(demand) }
-            queue.async { [self] in drain() }
+            schedule()
         }
 
         func cancel() {
@@ -114,30 +129,61 @@ extension Publishers.OrderedParallelMap {
             upstream?.cancel()
         }
 
-        /// On `queue`: emit what is ready and wanted, finish if all is done,
-        /// and top the window up from upstream.
+        /// Runs `drain` on `queue`, or has the drain in progress loop once more.
+        private func schedule() {
+            let start = state.withLock { state -> Bool in
+                if state.draining { state.again = true; return false }
+                state.draining = true
+                return true
+            }
+            if start { queue.async { [self] in drain() } }
+        }
+
+        /// On `queue`: emit what is ready and wanted, start what may start,
+        /// finish if all is done, and top the window up from upstream; again
+        /// while anything changed meanwhile (upstream answers a request on
+        /// this thread, before `request` returns).
         private func drain() {
             dispatchPrecondition(condition: .onQueue(queue))
-            let reentrant = state.withLock { state -> Bool in
-                if state.emitting { return true }
-                state.emitting = true
-                return false
+            while true {
+                while let value = state.withLock({ $0.window.nextEmission() }) {
+                    let more = downstream.receive(value)
+                    state.withLock { $0.window.emitted(additional: more) }
+                }
+                while let next = state.withLock({ state in
+                    state.window.nextStart(tryAcquire: { budget?.tryAcquire($0) ?? true })
+                }) {
+                    start(next.sequence, next.input, running: next.cost.running)
+                }
+                let (finish, ask, upstream) = state.withLock { state -> (Bool, Int, Subscription?) in
+                    let finish = state.window.shouldComplete()
+                    if finish { state.upstream = nil }
+                    return (finish, state.window.upstreamRequest(), state.upstream)
+                }
+                if finish {
+                    state.withLock { $0.draining = false }
+                    downstream.receive(completion: .finished)
+                    return
+                }
+                if ask > 0, let upstream {
+                    upstream.request(.max(ask))
+                    continue
+                }
+                let done = state.withLock { state -> Bool in
+                    if state.again { state.again = false; return false }
+                    state.draining = false
+                    return true
+                }
+                if done { return }
             }
-            if reentrant { return }
-            while let value = state.withLock({ $0.window.nextEmission() }) {
-                let more = downstream.receive(value)
-                state.withLock { $0.window.emitted(additional: more) }
-            }
-            let (finish, ask, upstream) = state.withLock { state -> (Bool, Int, Subscription?) in
-                state.emitting = false
-                let finish = state.window.shouldComplete()
-                if finish { state.upstream = nil }
-                return (finish, state.window.upstreamRequest(), state.upstream)
-            }
-            if finish {
-                downstream.receive(completion: .finished)
-            } else if ask > 0, let upstream {
-                upstream.request(.max(ask))
+        }
+
+        private func start(_ sequence: Int, _ input: Input, running: Int) {
+            workers.async { [self] in
+                let result = transform(input)
+                state.withLock { $0.window.transformed(sequence, result) }
+                budget?.release(running)  // wakes the drain through `onRelease`
+                if budget == nil { schedule() }
             }
         }
     }

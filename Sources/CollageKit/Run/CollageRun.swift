@@ -25,6 +25,9 @@ public final class CollageRun: CollageJob, Sendable {
     private let finished = DispatchSemaphore(value: 0)
     private let stopRequested = Mutex<ExitStatus?>(nil)
     let instrumentation = RunInstrumentation()
+    /// What the run's decodes may hold at once, shared by the decode window
+    /// and a sheet's re-decodes.
+    let budget: DecodeBudget
 
     /// Touched on `queue` only (and read by `run` once the run has ended).
     struct Owned {
@@ -48,6 +51,7 @@ public final class CollageRun: CollageJob, Sendable {
         self.configuration = configuration
         self.logger = logger
         writer = AtomicWriter(queue: saveQueue, stem: configuration.sidecarOutput)
+        budget = DecodeBudget(limit: configuration.decodeMemoryBudget)
         owned = Locked(Owned(machine: RunMachine(sheets: configuration.sheets),
                              tally: Tally(sharded: configuration.sheets && configuration.shard != nil)))
     }
@@ -123,7 +127,7 @@ public final class CollageRun: CollageJob, Sendable {
     }
 
     private func start() {
-        var stages = RunStages(configuration: configuration, instrumentation: instrumentation,
+        var stages = RunStages(configuration: configuration, instrumentation: instrumentation, budget: budget,
                                workers: workers, queue: queue, stop: { [self] in stop != nil },
                                report: { [self] in report($0) },
                                consider: { [self] considered in owned.withLock { $0.tally.considered.append(considered) } },
@@ -158,8 +162,7 @@ public final class CollageRun: CollageJob, Sendable {
             return
         }
         let tiles = items.compactMap(\.tile)
-        let saver = SheetSaver(composer: RunStages.composer(configuration, workers: workers),
-                               writer: writer, queue: saveQueue, instrumentation: instrumentation)
+        let saver = SheetSaver(composer: RunStages.composer(configuration, budget: budget, workers: workers), writer: writer, queue: saveQueue, instrumentation: instrumentation)
         let subscription = saver.save(tiles, sheet: number, firstIndex: used + 1, to: path)
             .sink(receiveCompletion: { [self] completion in
                       if case .failure(let error) = completion { queue.async { self.saved(.failure(error)) } }
@@ -235,3 +238,4 @@ public final class CollageRun: CollageJob, Sendable {
         finished.signal()
     }
 }
+

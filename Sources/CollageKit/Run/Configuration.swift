@@ -35,6 +35,12 @@ public struct CollageConfiguration: Sendable {
     /// The memory the decodes running at once may hold, by their headers'
     /// estimate: giant progressive JPEGs take turns instead of overlapping.
     public var decodeMemoryBudget = 96 << 20
+    /// With `--sheets`, how far the decoders work ahead of the sheets: until
+    /// the decoded tiles waiting for their turn hold this many bytes, and at
+    /// most `decodeWindowImages` images (each an open file until decoded).
+    /// What the run holds in tiles is bounded by this window plus one sheet.
+    public var decodeWindowBytes = 16 << 20
+    public var decodeWindowImages = 64
     /// Walk folders recursively (off for one folder of `--per-folder`).
     public var recursive = true
     /// `--layout`: a name of `Layouts.registered`.
@@ -62,6 +68,13 @@ public struct CollageConfiguration: Sendable {
     }
 
     var canvas: Canvas { Canvas(width: canvasWidth, height: canvasHeight) }
+
+    /// The decode window's limits: ahead of the sheets only with `--sheets`
+    /// (without it there is no next sheet to work ahead for).
+    var windowLimits: WindowLimits {
+        sheets ? WindowLimits(jobs: jobs, aheadBytes: decodeWindowBytes, aheadCount: decodeWindowImages)
+            : .demandOnly(jobs: jobs)
+    }
 
     /// The header check of this run's inputs.
     var probe: Probe {

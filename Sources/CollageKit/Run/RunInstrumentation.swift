@@ -2,7 +2,8 @@ import Synchronization
 
 /// Counters a run keeps about itself, for tests and `--verbose`: how far
 /// the scan got (also while each sheet was being saved), how many decodes
-/// ran at once, how many decoded tiles the run held at once. A test may
+/// ran at once, how many decoded tiles (and their bytes) the run held at
+/// once. A test may
 /// hold the sink at each save (a gate it opens one sheet at a time) to
 /// prove that nothing upstream runs ahead while a sheet is being written.
 final class RunInstrumentation: Sendable {
@@ -19,6 +20,9 @@ final class RunInstrumentation: Sendable {
         /// Decoded tiles alive now, and the most at once.
         var heldTiles = 0
         var peakHeldTiles = 0
+        /// Their pixels' bytes, now and the most at once.
+        var heldTileBytes = 0
+        var peakHeldTileBytes = 0
     }
 
     private let counts = Mutex(Counts())
@@ -57,13 +61,15 @@ final class RunInstrumentation: Sendable {
         return try body()
     }
 
-    /// A decoded tile the run holds until the token goes.
-    func tileToken() -> TileToken { TileToken(self) }
+    /// A decoded tile of `bytes` the run holds until the token goes.
+    func tileToken(bytes: Int) -> TileToken { TileToken(self, bytes: bytes) }
 
-    fileprivate func held(_ change: Int) {
+    fileprivate func held(_ change: Int, bytes: Int) {
         counts.withLock { counts in
             counts.heldTiles += change
             counts.peakHeldTiles = max(counts.peakHeldTiles, counts.heldTiles)
+            counts.heldTileBytes += change * bytes
+            counts.peakHeldTileBytes = max(counts.peakHeldTileBytes, counts.heldTileBytes)
         }
     }
 }
@@ -71,11 +77,13 @@ final class RunInstrumentation: Sendable {
 /// Counts one decoded tile as held by its run for as long as it lives.
 final class TileToken: Sendable {
     private let instrumentation: RunInstrumentation
+    private let bytes: Int
 
-    fileprivate init(_ instrumentation: RunInstrumentation) {
+    fileprivate init(_ instrumentation: RunInstrumentation, bytes: Int) {
         self.instrumentation = instrumentation
-        instrumentation.held(1)
+        self.bytes = bytes
+        instrumentation.held(1, bytes: bytes)
     }
 
-    deinit { instrumentation.held(-1) }
+    deinit { instrumentation.held(-1, bytes: bytes) }
 }

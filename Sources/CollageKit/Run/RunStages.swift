@@ -32,11 +32,13 @@ struct RunStages {
     let workers: DispatchQueue
     let queue: DispatchQueue
     let instrumentation: RunInstrumentation
+    /// The run's decode budget, shared with its sheets' re-decodes.
+    let budget: DecodeBudget
     let decodeFailed: @Sendable (DecodeFailure) -> Void
     /// With `--shard` and `--skip-unchanged`: what an earlier run of this shard wrote.
     var previous: RunState?
 
-    init(configuration: CollageConfiguration, instrumentation: RunInstrumentation,
+    init(configuration: CollageConfiguration, instrumentation: RunInstrumentation, budget: DecodeBudget,
          workers: DispatchQueue, queue: DispatchQueue, stop: @escaping @Sendable () -> Bool,
          report: @escaping @Sendable (PipelineEvent) -> Void,
          consider: @escaping @Sendable (RunState.Considered) -> Void,
@@ -45,6 +47,7 @@ struct RunStages {
         self.workers = workers
         self.queue = queue
         self.instrumentation = instrumentation
+        self.budget = budget
         self.decodeFailed = decodeFailed
         // With --sheets, every shard reads every header; only shard 0 reports
         // what the scan finds wrong, so that the shards' summaries add up.
@@ -73,12 +76,12 @@ struct RunStages {
     }
 
     /// The run's sheets, each asked for by the sink. Decoding runs ahead of
-    /// the cut by the decode window: with --sheets, up to `jobs` images of
-    /// the next sheet, so no decoder idles while a sheet's last image or its
-    /// save runs (while a sheet is written only those may finish; nothing
-    /// more is scanned). Without --sheets there is no next sheet to work
-    /// ahead for. One more is dispatched than `jobs`: the budget lets at most
-    /// `jobs` run, and a small image takes a slot a giant waits for.
+    /// the cut by the decode window: with --sheets, into the next sheets
+    /// until the tiles waiting hold `decodeWindowBytes` (or
+    /// `decodeWindowImages` images), so no decoder idles while a giant
+    /// image, a sheet's last image or its save runs on the other core; while
+    /// a sheet is written only the window fills, nothing more is scanned.
+    /// Without --sheets there is no next sheet to work ahead for.
     func sheets() -> AnyPublisher<CutSheet, Never> {
         let cap = configuration.effectiveCap
         let (walk, selection) = (walk, selection)
@@ -91,10 +94,10 @@ struct RunStages {
         }
         let canvas = configuration.canvas
         let layout = configuration.layout
-        var decode = Decode(background: configuration.background,
-                            budget: DecodeBudget(limit: configuration.decodeMemoryBudget, slots: configuration.jobs),
+        var decode = Decode(background: configuration.background, maxBuffer: configuration.probe.maxBuffer,
                             instrumentation: instrumentation,
-                            keepsFile: Decode.canKeepFiles(cap + 2 * configuration.jobs + 1),
+                            keepsFile: Decode.canKeepFiles(2 * cap + configuration.windowLimits.aheadCount
+                                                           + configuration.jobs),
                             signs: configuration.flagger != nil)
         let decodeFailed = decodeFailed
         if let shard { return cutThenDecode(cutShard(accepted, shard), layout: layout, decode: decode) }
@@ -105,9 +108,8 @@ struct RunStages {
         decode.slots = layout.frames(for: Array(repeating: .unknown, count: cap), on: canvas)
         let slotted = decode
         return accepted
-            .orderedParallelMap(maxConcurrent: configuration.jobs + 1,
-                                lookahead: configuration.sheets ? configuration.jobs : 0,
-                                workers: workers, queue: queue) { slotted($0) }
+            .orderedParallelMap(limits: configuration.windowLimits, budget: budget, workers: workers, queue: queue,
+                                cost: { Decode.cost($0.header, to: slotted.slot(of: $0)) }) { slotted($0) }
             .compactMap { result -> SheetItem? in
                 switch result {
                 case .success(let tile): return SheetItem(path: tile.path, header: tile.header, tile: tile)
@@ -138,8 +140,8 @@ struct RunStages {
                                   place: cut.place, kept: cut.kept)
                 })
             }
-            .orderedParallelMap(maxConcurrent: configuration.jobs + 1, lookahead: configuration.jobs,
-                                workers: workers, queue: queue) { planned in
+            .orderedParallelMap(limits: configuration.windowLimits, budget: budget, workers: workers, queue: queue,
+                                cost: { $0.kept == nil ? Decode.cost($0.image.header, to: $0.frame) : .free }) { planned in
                 (result: planned.kept == nil ? decode.decode(planned.image, to: planned.frame) : nil,
                  last: planned.last, place: planned.place, kept: planned.kept)
             }
@@ -157,11 +159,12 @@ struct RunStages {
             .eraseToAnyPublisher()
     }
 
-    /// Each sheet's composer: the run's layout on its canvas.
-    static func composer(_ configuration: CollageConfiguration, workers: DispatchQueue) -> SheetComposer {
+    /// The run's composer: its layout on its canvas; a sheet's re-decodes
+    /// share the run's decode budget.
+    static func composer(_ configuration: CollageConfiguration, budget: DecodeBudget,
+                         workers: DispatchQueue) -> SheetComposer {
         SheetComposer(layout: configuration.layout, canvas: configuration.canvas, background: configuration.background,
                       suffix: configuration.saverSuffix!, captions: configuration.captions,
-                      probe: configuration.probe,
-                      decodeMemory: configuration.decodeMemoryBudget, jobs: configuration.jobs, workers: workers)
+                      probe: configuration.probe, budget: budget, jobs: configuration.jobs, workers: workers)
     }
 }
