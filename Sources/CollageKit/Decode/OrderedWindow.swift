@@ -97,9 +97,7 @@ struct OrderedWindow<Input, Output> {
 
     /// Values in the window.
     var count: Int { nextIn - nextOut }
-    var waitingToStart: Int { pending.count }
     var runningCount: Int { running.count }
-    var runningBytes: Int { running.values.reduce(0) { $0 + $1.running } }
     /// Results done and waiting for their turn or for demand.
     var waiting: Int { ready.count }
 
