@@ -36,7 +36,9 @@ final class DecodeBudget: Sendable {
 
     /// A quarter of the budget or more: a giant progressive JPEG, which the
     /// decode window starts first and beside which memory is tight.
-    func isHeavy(_ bytes: Int) -> Bool { bytes >= limit / 4 }
+    static func isHeavy(_ bytes: Int, limit: Int) -> Bool { bytes >= limit / 4 }
+
+    private func isHeavy(_ bytes: Int) -> Bool { Self.isHeavy(bytes, limit: limit) }
 
     /// Reserves `bytes` if they fit beside what runs (or nothing runs) and
     /// nobody is waiting; never blocks.

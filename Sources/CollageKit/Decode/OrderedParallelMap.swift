@@ -8,8 +8,8 @@ extension Publisher where Self: SendableMetatype, Failure == Never, Output: Send
     /// finish in. Values are requested of upstream against downstream
     /// demand, plus a window ahead of it bounded by the bytes and the number
     /// of the results it holds (`limits`, each value's `cost`). With a
-    /// `budget`, a value starts only when its running cost fits in it, and
-    /// the oldest waiting value that fits starts first (see `OrderedWindow`).
+    /// `budget`, a value starts only when its running cost fits in it: heavy
+    /// values first, then the oldest (see `OrderedWindow`).
     func orderedParallelMap<Result: Sendable>(
         limits: WindowLimits, budget: DecodeBudget? = nil, workers: DispatchQueue, queue: DispatchQueue,
         cost: @escaping @Sendable (Output) -> WorkCost = { _ in .free },

@@ -6,7 +6,7 @@ public struct WorkCost: Sendable, Equatable {
     /// against the memory budget from its start to its end.
     public var running: Int
     /// What its result holds (a decoded tile), counted against the window
-    /// from its arrival until it is emitted.
+    /// from its start until it is emitted.
     public var held: Int
 
     public init(running: Int, held: Int) {
@@ -21,11 +21,11 @@ public struct WorkCost: Sendable, Equatable {
 public struct WindowLimits: Sendable, Equatable {
     /// Transforms running at once (`--jobs`).
     public var jobs: Int
-    /// The bytes the results in the window may hold beyond what downstream
-    /// asked for (the decode window): the decoders work ahead of the sheets
-    /// until the tiles waiting for their turn hold this much, so that a
-    /// core is not idle while a giant image, the last image of a sheet, or a
-    /// sheet's save runs on the other.
+    /// The bytes the work started ahead of what downstream asked for may hold
+    /// (the decode window): the decoders work ahead of the sheets until the
+    /// tiles started and not yet taken hold this much, so that a core is not
+    /// idle while a giant image, the last image of a sheet, or a sheet's
+    /// save runs on the other.
     public var aheadBytes: Int
     /// The most values in the window beyond what downstream asked for, each
     /// an open file until it is decoded.
@@ -78,9 +78,8 @@ struct OrderedWindow<Input, Output> {
     private var pending: [(sequence: Int, input: Input, cost: WorkCost)] = []
     /// Started and not finished: each one's cost.
     private var running: [Int: WorkCost] = [:]
-    private var ready: [Int: Output] = [:]
-    /// The cost of every value in the window, by sequence.
-    private var costs: [Int: WorkCost] = [:]
+    /// Done, waiting for their turn: each result and what it holds.
+    private var ready: [Int: (value: Output, held: Int)] = [:]
     /// The sum of `held` over the values started and not yet emitted.
     private(set) var heldBytes = 0
     private var nextIn = 0
@@ -135,7 +134,6 @@ struct OrderedWindow<Input, Output> {
         nextIn += 1
         guard !completed else { return sequence }
         pending.append((sequence, input, cost))
-        costs[sequence] = cost
         return sequence
     }
 
@@ -175,8 +173,10 @@ struct OrderedWindow<Input, Output> {
         return nil
     }
 
-    /// Heavy: a quarter of the memory budget or more (as `DecodeBudget` counts it).
-    private func isHeavy(_ cost: WorkCost) -> Bool { memory != .max && cost.running >= memory / 4 }
+    /// Heavy as `DecodeBudget` counts it; nothing is, without a budget.
+    private func isHeavy(_ cost: WorkCost) -> Bool {
+        memory != .max && DecodeBudget.isHeavy(cost.running, limit: memory)
+    }
 
     /// Where a running value stands in this round's order: heavy ones first,
     /// then by age (running values are not pending, so they are ranked by
@@ -203,19 +203,19 @@ struct OrderedWindow<Input, Output> {
 
     /// A transform finished; its running cost is the shell's to release.
     mutating func transformed(_ sequence: Int, _ value: Output) {
-        running[sequence] = nil
+        let cost = running.removeValue(forKey: sequence)
         guard !completed else { return }
-        ready[sequence] = value
+        ready[sequence] = (value, cost?.held ?? 0)
     }
 
     /// The next value to emit, if its turn has come and downstream wants it.
     /// Call `emitted(additional:)` after sending it.
     mutating func nextEmission() -> Output? {
-        guard !completed, demand > 0, let value = ready.removeValue(forKey: nextOut) else { return nil }
-        heldBytes -= costs.removeValue(forKey: nextOut)?.held ?? 0
+        guard !completed, demand > 0, let result = ready.removeValue(forKey: nextOut) else { return nil }
+        heldBytes -= result.held
         nextOut += 1
         demand -= 1
-        return value
+        return result.value
     }
 
     mutating func emitted(additional: Subscribers.Demand) {
