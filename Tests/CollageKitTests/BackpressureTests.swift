@@ -95,8 +95,11 @@ final class BackpressureTests: XCTestCase {
             // demanded sheets plus the window's images, or the end; tiles are
             // decoded ahead until they hold the window's bytes) and then every
             // decoder is idle: the pipeline is at rest.
+            // (No decode running is not enough: it holds for an instant
+            // between one decode's end and the next one's start.)
             let scan = min(30, sheet * 6 + Self.window.images)
-            let atRest = held.wait { $0.scanned >= scan && $0.decoding == 0 }
+            let full = sheet < 5 ? oneSheet + Self.window.bytes : oneSheet
+            let atRest = held.wait { $0.scanned >= scan && $0.decoding == 0 && $0.heldTileBytes >= full }
             XCTAssertEqual(atRest.scanned, scan, "sheet \(sheet): the walk did not stop at the window")
             XCTAssertEqual(atRest.decoding, 0, "sheet \(sheet): still decoding while the sink was paused")
             XCTAssertLessThanOrEqual(atRest.heldTileBytes, oneSheet + Self.window.bytes,
