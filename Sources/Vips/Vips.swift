@@ -57,6 +57,11 @@ public enum Vips {
         return .success(())
     }
 
+    /// How many liborc compiles and frees of libvips' have gone through one
+    /// lock (`Sources/CVipsShim/OrcLock.c`): decoding on several threads at
+    /// once is safe only when all of them do, with Debian 12's liborc.
+    static var orcLockedCalls: UInt { cvips_orc_locked_calls() }
+
     /// Sets glibc's allocator for a process that decodes on a few threads.
     ///
     /// Measured on 300 photos into 50 sheets (BENCHMARKS.md): by default each

@@ -89,4 +89,9 @@ int cvips_write_to_buffer(VipsImage *in, const char *suffix, void **buf, size_t 
 /// Load a whole image from a buffer (tests and tools read back pixels).
 VipsImage *cvips_image_new_from_buffer(const void *buf, size_t len);
 
+/// How many of libvips' calls to liborc's orc_program_compile and
+/// orc_program_free have gone through the lock of OrcLock.c; 0 when liborc
+/// is not found.
+unsigned long cvips_orc_locked_calls(void);
+
 #endif
