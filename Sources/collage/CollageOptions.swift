@@ -177,3 +177,9 @@ struct CollageOptions: ParsableArguments {
         try archiveArguments.apply(to: &configuration)
     }
 }
+
+extension CollageOptions {
+    /// Whether the run may make many collages (sheets, one per folder, a
+    /// watch, a shard of a job): worth restarting for huge pages.
+    var makesManyCollages: Bool { sheets || perFolder || watch || shardArguments.shard != nil }
+}
