@@ -13,12 +13,13 @@ extension Vips {
     /// time, at the same peak memory (BENCHMARKS.md). glibc reads its
     /// tunables only when a program starts, so the setting is added to
     /// `GLIBC_TUNABLES` and the same executable started again in this
-    /// process (`execv`: same PID, arguments, descriptors and signal mask). A `GLIBC_TUNABLES` that already names
-    /// `glibc.malloc.hugetlb` (`=0` opts out) is left alone, as is a kernel
-    /// whose huge pages are `never` (or `always`: nothing to ask). If the
-    /// restart fails the run goes on as it is. Call it before any thread or
-    /// file is started (parsing the arguments first is fine). The restart
-    /// costs a second start of the process, about 30 ms here.
+    /// process (`execv`: same PID, arguments, descriptors and signal mask).
+    /// A `GLIBC_TUNABLES` that already names `glibc.malloc.hugetlb` (`=0`
+    /// opts out) is left alone, as is a kernel whose huge pages are `never`
+    /// (or `always`: nothing to ask). If the restart fails the run goes on as
+    /// it is. Call it before any thread or file is started (parsing the
+    /// arguments first is fine). The restart costs a second start of the
+    /// process, about 30 ms here.
     public static func restartWithHugePagesIfUseful() {
         let mode = readSmallFile("/sys/kernel/mm/transparent_hugepage/enabled") ?? ""
         let current = getenv(tunablesVariable).map { String(cString: $0) }

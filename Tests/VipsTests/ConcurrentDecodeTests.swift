@@ -1,6 +1,6 @@
 import Dispatch
-import Foundation
 import Glibc
+import Synchronization
 import CollageTestSupport
 import CVipsShim
 import XCTest
@@ -129,9 +129,8 @@ final class ConcurrentDecodeTests: XCTestCase {
 }
 
 /// What went wrong on any thread.
-private final class Problems: @unchecked Sendable {  // `items` is only touched under `lock`
-    private let lock = NSLock()
-    private var items: [String] = []
-    func add(_ item: String) { lock.withLock { items.append(item) } }
-    var list: [String] { lock.withLock { items } }
+private final class Problems: Sendable {
+    private let items = Mutex<[String]>([])
+    func add(_ item: String) { items.withLock { $0.append(item) } }
+    var list: [String] { items.withLock { $0 } }
 }
