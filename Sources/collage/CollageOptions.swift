@@ -58,10 +58,10 @@ struct CollageOptions: ParsableArguments {
     @Option(help: ArgumentHelp("Images decoded at once (default: the number of cores).", valueName: "N"))
     var jobs: Int?
 
-    @Option(help: ArgumentHelp("Memory the decodes running at once may hold, by their headers' estimate (default 96). "
+    @Option(help: ArgumentHelp("Memory the decodes running at once may hold, by their headers' estimate (default 110). "
                                + "Giant progressive JPEGs take turns within it; raise it for speed where memory is plentiful.",
                                valueName: "MiB"))
-    var decodeMemory: Int = 96
+    var decodeMemory: Int = 110
 
     @Option(help: ArgumentHelp("Reject images with more pixels than this, from the header, before decoding.",
                                valueName: "N"))

@@ -7,8 +7,9 @@ import Vips
 /// decode window (which asks without blocking, and picks another image when
 /// one does not fit) and a sheet's re-decodes (which wait their turn). Two
 /// 5120x2880 progressive JPEGs hold about 88 MB each while decoding; within
-/// the default 96 MiB they take turns while small images fill the other
-/// core. A decode larger than the whole budget runs when nothing else does.
+/// the default 110 MiB they take turns, while the other core decodes what
+/// fits beside them (up to a 2560x1600 progressive JPEG beside one of them).
+/// A decode larger than the whole budget runs when nothing else does.
 ///
 /// While a heavy decode (a quarter of the budget or more) holds its share,
 /// the allocator is asked to return what the decodes beside it free

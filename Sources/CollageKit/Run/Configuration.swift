@@ -34,12 +34,20 @@ public struct CollageConfiguration: Sendable {
     public var recordState = false
     /// The memory the decodes running at once may hold, by their headers'
     /// estimate: giant progressive JPEGs take turns instead of overlapping.
-    public var decodeMemoryBudget = 96 << 20
+    /// The default is what a 160 MiB run has left for decodes once the rest
+    /// is counted: about 31 MiB of mapped code (libvips and its libraries,
+    /// and ours), 13 to 20 MiB of other heap, and the decode window below.
+    /// Measured on 300 wallpapers (BENCHMARKS.md): 96 MiB left the second
+    /// core idle beside each giant; 112 let two giants (73 and 37 MiB)
+    /// overlap and took the peak past 160.
+    public var decodeMemoryBudget = 110 << 20
     /// With `--sheets`, how far the decoders work ahead of the sheets: until
     /// the decoded tiles waiting for their turn hold this many bytes, and at
     /// most `decodeWindowImages` images (each an open file until decoded).
     /// What the run holds in tiles is bounded by this window plus one sheet.
-    public var decodeWindowBytes = 16 << 20
+    /// 8 MiB (17 tiles of 400x400) kept both cores as busy as 16 did, and
+    /// leaves the memory to the decode budget.
+    public var decodeWindowBytes = 8 << 20
     public var decodeWindowImages = 64
     /// Walk folders recursively (off for one folder of `--per-folder`).
     public var recursive = true
