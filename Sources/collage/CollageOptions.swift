@@ -58,10 +58,11 @@ struct CollageOptions: ParsableArguments {
     @Option(help: ArgumentHelp("Images decoded at once (default: the number of cores).", valueName: "N"))
     var jobs: Int?
 
-    @Option(help: ArgumentHelp("Memory the decodes running at once may hold, by their headers' estimate (default 110). "
+    @Option(help: ArgumentHelp("Memory the decodes running at once may hold, by their headers' estimate "
+                               + "(default \(CollageConfiguration.defaultDecodeMemoryMiB)). "
                                + "Giant progressive JPEGs take turns within it; raise it for speed where memory is plentiful.",
                                valueName: "MiB"))
-    var decodeMemory: Int = 110
+    var decodeMemory: Int = CollageConfiguration.defaultDecodeMemoryMiB
 
     @Option(help: ArgumentHelp("Reject images with more pixels than this, from the header, before decoding.",
                                valueName: "N"))

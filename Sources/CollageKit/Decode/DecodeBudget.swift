@@ -8,7 +8,7 @@ import Vips
 /// one does not fit) and a sheet's re-decodes (which wait their turn). Two
 /// 5120x2880 progressive JPEGs hold about 88 MB each while decoding; within
 /// the default 110 MiB they take turns, while the other core decodes what
-/// fits beside them (up to a 2560x1600 progressive JPEG beside one of them).
+/// fits beside them (about 20 MiB beside one: any baseline JPEG of that size).
 /// A decode larger than the whole budget runs when nothing else does.
 ///
 /// While a heavy decode (a quarter of the budget or more) holds its share,

@@ -40,7 +40,9 @@ public struct CollageConfiguration: Sendable {
     /// Measured on 300 wallpapers (BENCHMARKS.md): 96 MiB left the second
     /// core idle beside each giant; 112 let two giants (73 and 37 MiB)
     /// overlap and took the peak past 160.
-    public var decodeMemoryBudget = 110 << 20
+    public var decodeMemoryBudget = Self.defaultDecodeMemoryMiB << 20
+    /// `decodeMemoryBudget`'s default in MiB, the unit of `--decode-memory`.
+    public static let defaultDecodeMemoryMiB = 110
     /// With `--sheets`, how far the decoders work ahead of the sheets: until
     /// the decoded tiles waiting for their turn hold this many bytes, and at
     /// most `decodeWindowImages` images (each an open file until decoded).
