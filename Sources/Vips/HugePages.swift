@@ -21,7 +21,7 @@ extension Vips {
     /// arguments first is fine). The restart costs a second start of the
     /// process, about 30 ms here.
     public static func restartWithHugePagesIfUseful() {
-        let mode = readSmallFile("/sys/kernel/mm/transparent_hugepage/enabled") ?? ""
+        let mode = readWholeFile("/sys/kernel/mm/transparent_hugepage/enabled") ?? ""
         let current = getenv(tunablesVariable).map { String(cString: $0) }
         guard let tunables = hugePageTunables(current: current, transparentHugePages: mode) else { return }
         guard setenv(tunablesVariable, tunables, 1) == 0 else { return }
@@ -43,15 +43,5 @@ extension Vips {
             return nil
         }
         return (settings.map(String.init) + ["\(hugePageTunable)=1"]).joined(separator: ":")
-    }
-
-    private static func readSmallFile(_ path: String) -> String? {
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else { return nil }
-        defer { close(descriptor) }
-        var buffer = [UInt8](repeating: 0, count: 256)
-        let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
-        guard count > 0 else { return nil }
-        return String(decoding: buffer[..<count], as: UTF8.self)
     }
 }

@@ -79,17 +79,21 @@ public enum Vips {
 
     /// While a giant decode holds most of the memory budget, the buffers of
     /// the decodes beside it should go back to the system when freed, not
-    /// stay in the arenas: `tight` lowers the mmap threshold to 16 KiB and
+    /// stay in the arenas: `tight` lowers the mmap threshold to 48 KiB and
     /// returns the arenas' free pages now; `!tight` restores 256 KiB, which
     /// costs fewer page faults. Measured on 300 photos: libvips' region
     /// buffers (mostly 16-256 KiB) left 20-30 MiB free in the arenas beside
     /// each giant; always at 16 KiB, 2 s more system time (and 3x the
-    /// system time of 240 PNG screenshots, where no giant ever runs). A
-    /// threshold set in the environment (MALLOC_MMAP_THRESHOLD_) is left alone.
+    /// system time of 240 PNG screenshots, where no giant ever runs). 48 KiB
+    /// rather than 16 while heavy: about 1 s less CPU on the 300 photos for
+    /// a few MiB more at the peak (BENCHMARKS.md). A threshold set in the
+    /// environment (MALLOC_MMAP_THRESHOLD_) is left alone.
     public static func memoryPressure(tight: Bool) {
         guard tunesMmapThreshold else { return }
-        cvips_malloc_pressure(Int32(tight ? 16 * 1024 : relaxedMmapThreshold))
+        cvips_malloc_pressure(tight ? tightMmapThreshold : relaxedMmapThreshold)
     }
+
+    private static let tightMmapThreshold: Int32 = 48 * 1024
 
     private static let relaxedMmapThreshold: Int32 = 256 * 1024
     private static let tunesMmapThreshold = getenv("MALLOC_MMAP_THRESHOLD_") == nil

@@ -8,6 +8,9 @@ import XCTest
 /// an explicit choice is left alone, and one collage does not restart. Seen with
 /// strace: the second execve and its environment, and glibc then reading
 /// the kernel's huge page size, which it does only when asked to use them.
+/// The same runs, and only they, take the pages of the libraries' loading
+/// out of the resident set (`Vips.releaseReadOnlyFilePages`), which reads
+/// /proc/self/smaps.
 final class HugePagesCLITests: CLITestCase {
     func testTheRunRestartsItselfWithHugePagesKeepingOtherTunables() throws {
         let trace = try tracedRun(tunables: "glibc.malloc.arena_max=3")
@@ -17,6 +20,8 @@ final class HugePagesCLITests: CLITestCase {
                       ?? false, String(restarts.first ?? ""))
         XCTAssertTrue(trace.contains { $0.contains("transparent_hugepage/hpage_pmd_size") },
                       "glibc, restarted, reads the huge page size")
+        XCTAssertEqual(trace.filter { $0.contains("\"/proc/self/smaps\"") }.count, 1,
+                       "the restarted run releases the libraries' pages, once")
     }
 
     func testAnOptOutIsLeftAlone() throws {
@@ -28,6 +33,7 @@ final class HugePagesCLITests: CLITestCase {
     func testOneCollageDoesNotRestart() throws {
         let trace = try tracedRun(tunables: "glibc.malloc.arena_max=3", sheets: false)
         XCTAssertFalse(trace.contains { $0.contains("execve(\"/proc/self/exe\"") }, trace.joined(separator: "\n"))
+        XCTAssertFalse(trace.contains { $0.contains("\"/proc/self/smaps\"") }, "one collage keeps its pages")
     }
 
     /// A whole run (sheets of two images, or one collage of them) under

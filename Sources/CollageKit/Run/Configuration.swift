@@ -35,14 +35,17 @@ public struct CollageConfiguration: Sendable {
     /// The memory the decodes running at once may hold, by their headers'
     /// estimate: giant progressive JPEGs take turns instead of overlapping.
     /// The default is what a 160 MiB run has left for decodes once the rest
-    /// is counted: about 31 MiB of mapped code (libvips and its libraries,
-    /// and ours), 13 to 20 MiB of other heap, and the decode window below.
-    /// Measured on 300 wallpapers (BENCHMARKS.md): 96 MiB left the second
-    /// core idle beside each giant; 112 let two giants (73 and 37 MiB)
-    /// overlap and took the peak past 160.
+    /// is counted: about 15 MiB of mapped code (libvips and its libraries,
+    /// and ours, once a run of many collages has taken the pages of their
+    /// loading out of its resident set), 13 to 20 MiB of other heap, and
+    /// the decode window below. Measured on 300 wallpapers (BENCHMARKS.md):
+    /// 96 MiB left the second core idle beside each giant; 120 lets a giant
+    /// of 89 MiB decode beside a 28 MiB photo and the two Elephants
+    /// wallpapers (73 and 37 MiB) overlap, at a peak of 150-157 MiB; 128
+    /// took the peak to 160 and over.
     public var decodeMemoryBudget = Self.defaultDecodeMemoryMiB << 20
     /// `decodeMemoryBudget`'s default in MiB, the unit of `--decode-memory`.
-    public static let defaultDecodeMemoryMiB = 110
+    public static let defaultDecodeMemoryMiB = 120
     /// With `--sheets`, how far the decoders work ahead of the sheets: until
     /// the decoded tiles waiting for their turn hold this many bytes, and at
     /// most `decodeWindowImages` images (each an open file until decoded).
