@@ -10,7 +10,7 @@ extension Vips {
     /// Poppler, OpenEXR, HDF5, x265, GnuTLS...). Loading them touches their
     /// headers, symbol tables and constructors, and those pages stay in the
     /// resident set although a run of JPEGs and PNGs never reads them again:
-    /// 31 MiB of file pages at the peak of 300 photos, 12 MiB once they are
+    /// 31 MiB of file pages at the peak of 300 photos, 13-15 MiB once they are
     /// taken out (BENCHMARKS.md). The pages stay in the page cache, shared
     /// and clean; a page that is read again is mapped again from there, at
     /// the cost of a minor fault.
