@@ -49,13 +49,13 @@ public enum ImageFile {
         let source = try rewound(descriptor)
         let format = try allowedFormat(source)
         let warnings = DecoderWarnings(loader: format)
+        let shrinksOnLoad = ["jpeg", "webp", "heif", "tiff"].contains(format)
         return try warnings.during {
             let thumbnail: Image
             if let header, coverArea(header, width, height) > 8 * Double(width) * Double(height) {
                 thumbnail = try croppedThumbnail(source, format: format, width: width, height: height, crop: crop,
                                                  warnings)
-            } else if !["jpeg", "webp", "heif", "tiff"].contains(format)
-                        || header.map({ coverArea($0, width, height) > Double($0.width) * Double($0.height) }) == true {
+            } else if !shrinksOnLoad || header.map({ coverArea($0, width, height) > Double($0.width) * Double($0.height) }) == true {
                 // libvips' thumbnail may copy the image to memory on its own
                 // threads while it is built (it does for PNGs, and for any
                 // image it enlarges); loaded and tagged here first, what the
@@ -63,7 +63,17 @@ public enum ImageFile {
                 // cannot shrink on load lose nothing by it.
                 let raw = cvips_image_new_from_source_strict(source.pointer)
                 guard let raw else { throw VipsError.fromLibvips(.load, "cannot decode \(format)", loader: format) }
-                thumbnail = try warnings.tagged(Image(owning: raw)).apply(.load, "cannot decode \(format)") {
+                var stored = try warnings.tagged(Image(owning: raw))
+                if !shrinksOnLoad, crop == .centre, stored.orientation == 1 {
+                    // Only the centred region the tile shows is resized: the
+                    // sides a cover-then-crop would resize and throw away
+                    // are not (a third of a 16:9 image's resizing for a
+                    // 600x533 tile). The decoder still reads whole rows.
+                    // (Not for the formats that shrink on load, enlarged
+                    // here: their tiles keep the bytes they always had.)
+                    stored = try centredRegion(stored, width: width, height: height)
+                }
+                thumbnail = try stored.apply(.load, "cannot decode \(format)") {
                     cvips_thumbnail_image($0, $1, Int32(width), Int32(height), crop.interesting)
                 }
             } else {
@@ -92,30 +102,18 @@ public enum ImageFile {
         return w * scale * h * scale
     }
 
-    /// The centred region with the tile's shape, then upright, then resized.
-    /// The region is cut from the stored image (a centred rectangle stays
-    /// centred under any EXIF rotation or flip, its sides swapped by a
-    /// quarter turn) and, when it must be turned, copied to memory first:
-    /// turning a sequentially read image makes libvips keep every full row
-    /// it covers (a 40000x4000 strip with orientation 6: half a gigabyte).
+    /// The centred region with the tile's shape (`centredRegion`), then
+    /// upright, then resized. When it must be turned, the region is copied
+    /// to memory first: turning a sequentially read image makes libvips keep
+    /// every full row it covers (a 40000x4000 strip with orientation 6: half
+    /// a gigabyte).
     private static func croppedThumbnail(_ source: Source, format: String, width: Int, height: Int,
                                          crop: CropMode, _ warnings: DecoderWarnings) throws -> Image {
         guard let raw = cvips_image_new_from_source_strict(source.pointer) else {
             throw VipsError.fromLibvips(.load, "cannot decode \(format)", loader: format)
         }
         let stored = try warnings.tagged(Image(owning: raw))
-        let quarterTurn = stored.orientation >= 5
-        let uprightWidth = quarterTurn ? stored.height : stored.width
-        let uprightHeight = quarterTurn ? stored.width : stored.height
-        let scale = max(Double(width) / Double(uprightWidth), Double(height) / Double(uprightHeight))
-        let cropWidth = min(uprightWidth, max(1, Int((Double(width) / scale).rounded())))
-        let cropHeight = min(uprightHeight, max(1, Int((Double(height) / scale).rounded())))
-        let (storedCropWidth, storedCropHeight) = quarterTurn ? (cropHeight, cropWidth) : (cropWidth, cropHeight)
-        let region = try stored.apply(.operation, "cannot crop") {
-            cvips_extract_area($0, $1, Int32((stored.width - storedCropWidth) / 2),
-                               Int32((stored.height - storedCropHeight) / 2),
-                               Int32(storedCropWidth), Int32(storedCropHeight))
-        }
+        let region = try centredRegion(stored, width: width, height: height)
         var turnable = region
         if stored.orientation != 1 {
             guard let copied = vips_image_copy_memory(region.pointer) else {
@@ -126,6 +124,26 @@ public enum ImageFile {
         let upright = try turnable.apply(.load, "cannot decode \(format)") { cvips_autorot($0, $1) }
         return try upright.apply(.load, "cannot decode \(format)") {
             cvips_thumbnail_image($0, $1, Int32(width), Int32(height), crop.interesting)
+        }
+    }
+
+    /// The centred region of the stored image with the shape of a
+    /// `width` x `height` tile once upright (a centred rectangle stays
+    /// centred under any EXIF rotation or flip, its sides swapped by a
+    /// quarter turn); the image itself when it already has that shape.
+    static func centredRegion(_ stored: Image, width: Int, height: Int) throws -> Image {
+        let quarterTurn = stored.orientation >= 5
+        let uprightWidth = quarterTurn ? stored.height : stored.width
+        let uprightHeight = quarterTurn ? stored.width : stored.height
+        let scale = max(Double(width) / Double(uprightWidth), Double(height) / Double(uprightHeight))
+        let cropWidth = min(uprightWidth, max(1, Int((Double(width) / scale).rounded())))
+        let cropHeight = min(uprightHeight, max(1, Int((Double(height) / scale).rounded())))
+        let (storedCropWidth, storedCropHeight) = quarterTurn ? (cropHeight, cropWidth) : (cropWidth, cropHeight)
+        if storedCropWidth == stored.width && storedCropHeight == stored.height { return stored }
+        return try stored.apply(.operation, "cannot crop") {
+            cvips_extract_area($0, $1, Int32((stored.width - storedCropWidth) / 2),
+                               Int32((stored.height - storedCropHeight) / 2),
+                               Int32(storedCropWidth), Int32(storedCropHeight))
         }
     }
 

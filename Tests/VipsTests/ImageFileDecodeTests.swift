@@ -133,6 +133,28 @@ final class ImageFileDecodeTests: XCTestCase {
         XCTAssertColour(large.pixel(x: 50, y: 100), green, tolerance: 8)
     }
 
+    func testCentreCropResizesOnlyTheRegionTheTileShows() throws {
+        // A 192x108 PNG (a screenshot's shape) into a 60x53 tile (a 4x3
+        // sheet cell's): the tile shows source columns 35..<157. They are
+        // white, the sides red. Resized whole and then cropped, the kernel
+        // would pull red into the tile's outer columns; cut first, every
+        // pixel is white, and a crop one column off would show red too.
+        let red = RGB(red: 255, green: 0, blue: 0)
+        let path = folder.file("screen.png")
+        try writeImage(PixelBuffer(width: 192, height: 108) { x, _ in (35..<157).contains(x) ? .white : red },
+                       suffix: ".png", to: path)
+        let pixels = try tile(of: path, width: 60, height: 53)
+        XCTAssertTile(pixels, width: 60, height: 53)
+        let worst = (0..<53).flatMap { y in (0..<60).map { x in (x, y) } }
+            .max { pixels.pixel(x: $0.0, y: $0.1).distance(to: .white) < pixels.pixel(x: $1.0, y: $1.1).distance(to: .white) }!
+        XCTAssertColour(pixels.pixel(x: worst.0, y: worst.1), .white, tolerance: 1, "at \(worst.0),\(worst.1), the least white")
+        // Attention crops look at the whole image: red stays in reach.
+        let attention = try withDescriptor(path) {
+            try ImageFile.tile(descriptor: $0, width: 60, height: 53, crop: .attention, background: .white)
+        }
+        XCTAssertTile(attention, width: 60, height: 53)
+    }
+
     func testHeaderOfEachFormat() throws {
         for (suffix, format) in [(".jpg", "jpeg"), (".png", "png"), (".webp", "webp"), (".tif", "tiff")] {
             let path = folder.file("h" + suffix)

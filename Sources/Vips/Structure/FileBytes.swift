@@ -1,8 +1,9 @@
 import Glibc
 
 /// Reads parts of an open file with `pread`, so that checking a file's
-/// structure costs the bytes of its headers and tables, never the whole
-/// file, and leaves the descriptor's offset alone.
+/// structure costs the bytes of its headers and tables (and, where those
+/// are many and small, the blocks that hold them), never a decode, and
+/// leaves the descriptor's offset alone.
 struct FileBytes {
     let descriptor: Int32
     /// The file's size when the check began.
@@ -54,7 +55,8 @@ extension Array where Element == UInt8 {
 }
 
 /// A forward-only reader that fetches the file in blocks, for formats whose
-/// structure is a long run of small length-prefixed pieces (GIF sub-blocks).
+/// structure is a long run of small length-prefixed pieces (GIF sub-blocks,
+/// PNG chunks): one `pread` per block, not one per piece.
 struct BlockCursor {
     let file: FileBytes
     private(set) var offset: Int

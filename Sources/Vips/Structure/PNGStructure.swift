@@ -11,10 +11,13 @@ enum PNGStructure {
     static func check(_ file: FileBytes, _ limits: Limits) throws -> StructureCheck.Summary {
         guard try file.read(0, 8) == signature else { throw corrupt("png", "no PNG signature") }
         var summary = StructureCheck.Summary()
-        var offset = 8
+        // Chunk headers through 64 KiB blocks: encoders write IDAT in 4 or
+        // 8 KiB chunks, a hundred headers in a screenshot.
+        var cursor = BlockCursor(file, at: 8)
         var chunks = 0, ancillary = 0
         while true {
-            guard let head = try file.read(offset, 8) else {
+            let offset = cursor.offset
+            guard let head = try cursor.bytes(8) else {
                 if offset == file.size && chunks > 1 { return summary }  // no IEND: libpng decides
                 throw truncated("png", "a chunk header cut short at offset \(offset)", file)
             }
@@ -30,7 +33,7 @@ enum PNGStructure {
                 throw truncated("png", "chunk \(type) of \(length) bytes at offset \(offset)", file)
             }
             if chunks == 0 {
-                guard type == "IHDR", length == 13, let ihdr = try file.read(offset + 8, 13) else {
+                guard type == "IHDR", length == 13, let ihdr = try cursor.bytes(13) else {
                     throw corrupt("png", "the first chunk is \(type) of \(length) bytes, not a 13-byte IHDR")
                 }
                 summary.bufferBytes = try header(ihdr, limits)
@@ -41,7 +44,7 @@ enum PNGStructure {
             if ancillary > maxAncillaryChunks || chunks > maxChunks {
                 throw corrupt("png", "more than \(ancillary > maxAncillaryChunks ? maxAncillaryChunks : maxChunks) chunks")
             }
-            offset += 12 + length
+            cursor.skip(offset + 12 + length - cursor.offset)
         }
     }
 

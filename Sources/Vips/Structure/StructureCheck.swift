@@ -8,7 +8,8 @@
 /// corrupt data (`VipsError.Code.load`, reported as failed); a claim of more
 /// pixels than `maxPixels`, or of one buffer bigger than `bufferLimit`, is
 /// too large (`.tooLarge`, rejected). Only headers and tables are read,
-/// with `pread`, never the whole file.
+/// with `pread` (runs of small pieces, PNG chunks and GIF sub-blocks, in
+/// blocks of 64 KiB): nothing is decoded, and nothing held but a block.
 public enum StructureCheck {
     /// The most one decoder may be made to hold at once (a strip, a tile, a
     /// GIF canvas, a progressive JPEG's coefficients, an interlaced PNG):
