@@ -97,6 +97,37 @@ final class StructureCheckTests: XCTestCase {
         }
     }
 
+    /// PNG chunk headers are read through 64 KiB blocks: headers that
+    /// straddle a block's end pass, and a lie two blocks in is found at its
+    /// offset, as in the first block.
+    func testPNGChunkHeadersAcrossBlocks() throws {
+        // 4105 bytes a chunk: over 50 chunks, headers fall anywhere in a block.
+        let idat = Hostile.pngChunk("IDAT", [UInt8](repeating: 7, count: 4093))
+        let head = PNGStructure.signature + Hostile.ihdr(16, 16)
+        let honest = head + (0..<50).flatMap { _ in idat } + Hostile.pngChunk("IEND", [])
+        XCTAssertNoThrow(try check(honest, format: "png"))
+        let liar = head.count + 39 * idat.count
+        XCTAssertGreaterThan(liar, 2 << 16)
+        var lying = honest
+        lying.replaceSubrange(liar..<liar + 4, with: be32(1 << 20))
+        XCTAssertThrowsError(try check(lying, format: "png")) {
+            let message = ($0 as? VipsError)?.message ?? "\($0)"
+            XCTAssertTrue(message.contains("truncated png: chunk IDAT of 1048576 bytes at offset \(liar)"), message)
+        }
+        var garbled = honest
+        garbled[liar + 4] = 0
+        XCTAssertThrowsError(try check(garbled, format: "png")) {
+            let message = ($0 as? VipsError)?.message ?? "\($0)"
+            XCTAssertTrue(message.contains("chunk type '?DAT' at offset \(liar) is not four letters"), message)
+        }
+        // Cut inside the last chunk header: no IEND, a header cut short.
+        let cut = Array(honest.prefix(honest.count - 12 + 5))
+        XCTAssertThrowsError(try check(cut, format: "png")) {
+            let message = ($0 as? VipsError)?.message ?? "\($0)"
+            XCTAssertTrue(message.contains("a chunk header cut short at offset \(honest.count - 12)"), message)
+        }
+    }
+
     /// Reading the structure never moves the descriptor's offset (libvips
     /// reads from it next).
     func testTheDescriptorOffsetIsLeftAlone() throws {
