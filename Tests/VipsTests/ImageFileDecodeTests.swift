@@ -148,7 +148,8 @@ final class ImageFileDecodeTests: XCTestCase {
         let worst = (0..<53).flatMap { y in (0..<60).map { x in (x, y) } }
             .max { pixels.pixel(x: $0.0, y: $0.1).distance(to: .white) < pixels.pixel(x: $1.0, y: $1.1).distance(to: .white) }!
         XCTAssertColour(pixels.pixel(x: worst.0, y: worst.1), .white, tolerance: 1, "at \(worst.0),\(worst.1), the least white")
-        // Attention crops look at the whole image: red stays in reach.
+        // An attention crop is libvips' own, chosen over the whole resized
+        // image (which part it keeps is libvips' choice): still the tile asked for.
         let attention = try withDescriptor(path) {
             try ImageFile.tile(descriptor: $0, width: 60, height: 53, crop: .attention, background: .white)
         }
