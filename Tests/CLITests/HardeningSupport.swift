@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import Synchronization
 import Vips
 import CollageTestSupport
 import XCTest
@@ -349,17 +350,16 @@ extension CLITestCase {
 
 /// Samples a running process's VmHWM (its peak resident memory, per address
 /// space, so fresh at exec) every 2 ms until stopped.
-final class HighWaterSampler: @unchecked Sendable {
-    private let lock = NSLock()
-    private var peak = 0
-    private var running = true
+final class HighWaterSampler: Sendable {
+    /// The highest VmHWM seen (kB), and whether to go on sampling.
+    private let state = Mutex((peak: 0, running: true))
     private let finished = DispatchSemaphore(value: 0)
 
     init(pid: pid_t) {
         DispatchQueue.global().async { [self] in
-            while lock.withLock({ running }) {
+            while state.withLock({ $0.running }) {
                 let value = Self.highWater(pid)
-                lock.withLock { peak = max(peak, value) }
+                state.withLock { $0.peak = max($0.peak, value) }
                 usleep(2000)
             }
             finished.signal()
@@ -368,9 +368,9 @@ final class HighWaterSampler: @unchecked Sendable {
 
     /// Stops sampling; the highest VmHWM seen, in kB.
     func stop() -> Int {
-        lock.withLock { running = false }
+        state.withLock { $0.running = false }
         finished.wait()
-        return lock.withLock { peak }
+        return state.withLock { $0.peak }
     }
 
     static func highWater(_ pid: pid_t) -> Int {
