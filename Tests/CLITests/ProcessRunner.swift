@@ -208,32 +208,45 @@ final class RunningProcess {
 
     /// Reads what the child writes until `done()` holds, both pipes are
     /// closed, or `deadline` (monotonic seconds) passes. Returns `done()`.
+    /// `wakingOn`: another descriptor whose being readable also ends a wait
+    /// (for `done` to look again; `done` must read it).
     @discardableResult
-    func pump(until deadline: Double, done: () -> Bool = { false }) -> Bool {
+    func pump(until deadline: Double, wakingOn extra: Int32 = -1, done: () -> Bool = { false }) -> Bool {
         while !done() {
-            var fds: [pollfd] = []
-            if outDescriptor >= 0 { fds.append(pollfd(fd: outDescriptor, events: Int16(POLLIN), revents: 0)) }
-            if errDescriptor >= 0 { fds.append(pollfd(fd: errDescriptor, events: Int16(POLLIN), revents: 0)) }
-            if fds.isEmpty { break }
             let remaining = deadline - monotonicNow()
-            if remaining <= 0 { break }
-            let ready = poll(&fds, nfds_t(fds.count), Int32(min(remaining, 1.0) * 1000) + 1)
-            if ready < 0 {
-                if errno == EINTR { continue }
-                break
-            }
-            for fd in fds where fd.revents != 0 {
-                var chunk = [UInt8](repeating: 0, count: 65536)
-                let count = chunk.withUnsafeMutableBytes { read(fd.fd, $0.baseAddress, $0.count) }
-                if count > 0 {
-                    if fd.fd == outDescriptor { stdout += chunk[..<count] } else { stderr += chunk[..<count] }
-                } else if count == 0 || (errno != EINTR && errno != EAGAIN) {
-                    close(fd.fd)
-                    if fd.fd == outDescriptor { outDescriptor = -1 } else { errDescriptor = -1 }
-                }
-            }
+            if remaining <= 0 || !readPipes(waitingUpTo: min(remaining, 1.0), wakingOn: extra) { break }
         }
         return done()
+    }
+
+    /// Reads what the child has written so far, without waiting.
+    func readAvailable() {
+        while readPipes(waitingUpTo: 0, wakingOn: -1, onlyIfReady: true) {}
+    }
+
+    /// One poll of the pipes (and `extra`), reading what is ready. False
+    /// when both pipes are closed (or, `onlyIfReady`, when nothing was read).
+    private func readPipes(waitingUpTo seconds: Double, wakingOn extra: Int32, onlyIfReady: Bool = false) -> Bool {
+        var fds: [pollfd] = []
+        if outDescriptor >= 0 { fds.append(pollfd(fd: outDescriptor, events: Int16(POLLIN), revents: 0)) }
+        if errDescriptor >= 0 { fds.append(pollfd(fd: errDescriptor, events: Int16(POLLIN), revents: 0)) }
+        if fds.isEmpty { return false }
+        if extra >= 0 { fds.append(pollfd(fd: extra, events: Int16(POLLIN), revents: 0)) }
+        let ready = poll(&fds, nfds_t(fds.count), seconds > 0 ? Int32(seconds * 1000) + 1 : 0)
+        if ready < 0 { return errno == EINTR }
+        var read = false
+        for fd in fds where fd.revents != 0 && fd.fd != extra {
+            var chunk = [UInt8](repeating: 0, count: 65536)
+            let count = chunk.withUnsafeMutableBytes { Glibc.read(fd.fd, $0.baseAddress, $0.count) }
+            if count > 0 {
+                read = true
+                if fd.fd == outDescriptor { stdout += chunk[..<count] } else { stderr += chunk[..<count] }
+            } else if count == 0 || (errno != EINTR && errno != EAGAIN) {
+                close(fd.fd)
+                if fd.fd == outDescriptor { outDescriptor = -1 } else { errDescriptor = -1 }
+            }
+        }
+        return onlyIfReady ? read : true
     }
 
     /// Whether a whole line has arrived on standard output.
