@@ -65,6 +65,21 @@ final class FolderEvents {
     }
 
     func count(_ kind: Kind, _ name: String) -> Int { count(kind) { $0 == name } }
+
+    /// Waits for events until `condition` holds (true) or `timeout` seconds
+    /// pass (false: a hang guard). For runs whose output is too small to
+    /// fill a pipe, so that nobody needs to read it meanwhile.
+    func await(timeout: Double = 120, _ condition: () -> Bool) -> Bool {
+        let deadline = monotonicNow() + timeout
+        while true {
+            drain()
+            if condition() { return true }
+            let remaining = deadline - monotonicNow()
+            if remaining <= 0 { return false }
+            var entry = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+            _ = poll(&entry, 1, Int32(min(remaining, 1.0) * 1000) + 1)
+        }
+    }
 }
 
 /// What `RunningProcess.freeze()` found.
