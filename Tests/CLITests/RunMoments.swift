@@ -119,14 +119,15 @@ extension RunningProcess {
 
     func thaw() { kill(pid, SIGCONT) }
 
-    /// Reads output while looking at `condition` about every 10 ms (a state
-    /// to look at, not an event to wait on) until it holds (true), the child
-    /// ends, or `timeout` seconds pass (false: a hang guard, not a measure).
-    func awaitState(timeout: Double = 60, _ condition: () -> Bool) -> Bool {
+    /// Reads output (unless `reading` is false) while looking at
+    /// `condition` about every 10 ms (a state to look at, not an event to
+    /// wait on) until it holds (true), the child ends, or `timeout` seconds
+    /// pass (false: a hang guard, not a measure).
+    func awaitState(timeout: Double = 60, reading: Bool = true, _ condition: () -> Bool) -> Bool {
         let deadline = monotonicNow() + timeout
         while !condition() {
             if hasExited || monotonicNow() >= deadline { return false }
-            pump(until: monotonicNow() + 0.01)
+            if reading { pump(until: monotonicNow() + 0.01) } else { usleep(10_000) }
         }
         return true
     }
