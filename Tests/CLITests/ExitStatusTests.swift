@@ -265,9 +265,9 @@ final class ExitStatusTests: CLITestCase {
 
     /// A run over a few hundred hard links to one large noisy JPEG, with
     /// --sheets, is interrupted once its first --json event is out. It must
-    /// stop within about two seconds with the status of the signal, one line
-    /// on stderr, and leave in its output folder only complete sheets it
-    /// reported as written: no temporary file, no partial output.
+    /// stop with the status of the signal before it has made its 13 sheets,
+    /// with one line on stderr, and leave in its output folder only complete
+    /// sheets it reported as written: no temporary file, no partial output.
     private func interruptedRun(signal: Int32, status: Int32) throws {
         makeFolder("big")
         write(try Self.bigNoisyJPEG(), to: "big/0000.jpg")
@@ -277,11 +277,10 @@ final class ExitStatusTests: CLITestCase {
         let process = try RunningProcess(
             arguments: command([b("big"), b("--sheets"), b("--max"), b("24"), b("--json"), b("-o"), b("out/sheet.jpg")]),
             directory: dir)
-        let started = process.pump(until: monotonicNow() + 60) { process.hasStdoutLine }
+        let started = process.pump(until: monotonicNow() + 120) { process.hasStdoutLine }
         XCTAssertTrue(started, "the run started (a first event on stdout)")
-        let sent = monotonicNow()
         process.send(signal)
-        let result = process.wait(timeout: (sent - process.started) + 10)
+        let result = process.wait(timeout: 600)  // a hang guard: the whole run takes less
 
         XCTAssertFalse(result.timedOut, result.summary)
         XCTAssertEqual(result.status, status, result.summary)

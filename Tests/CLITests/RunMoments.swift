@@ -189,3 +189,26 @@ private enum Syscall {
     static let writes = [64, 66]  // write, writev
     #endif
 }
+
+extension CLITestCase {
+    /// A run killed with SIGKILL at a moment it reached: starts the binary
+    /// with `arguments` (its `folder` watched from before the start), reads
+    /// its output until `moment` holds, stops it there (SIGSTOP), lets
+    /// `atStop` look at what it left (the run standing still), and kills
+    /// it. Returns how it ended and the folder's events; `reached` is false
+    /// when it ended before the moment came.
+    func killed(_ arguments: [String], watching folder: String,
+                at moment: (RunningProcess, FolderEvents) -> Bool,
+                atStop: (FolderEvents) -> Void = { _ in }) throws -> (result: ProcessResult, folder: FolderEvents, reached: Bool) {
+        let events = try FolderEvents(path(folder))
+        let process = try start(arguments)
+        let reached = process.pump(until: monotonicNow() + 120, folder: events) { moment(process, events) }
+        if reached, process.freeze() == .stopped {
+            events.drain()
+            atStop(events)
+        }
+        process.send(SIGKILL)
+        process.thaw()
+        return (process.wait(timeout: 120), events, reached)
+    }
+}
