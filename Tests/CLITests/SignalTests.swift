@@ -5,13 +5,14 @@ import XCTest
 
 /// SIGINT and SIGTERM (README: "the pipeline is cancelled through
 /// its subscriptions, a save in progress removes its temporary file";
-/// 130 / 143). ExitStatusTests covers a signal after the first event; here
-/// each test first proves the moment it signals at: after a sheet was
-/// reported written, while a sheet is being written (the run is stopped
-/// with SIGSTOP while its temporary file is on disk, signalled, and let go),
-/// and while the run is blocked polling its standard input. That the
-/// signal ended the run is shown by what it left undone (sheets not
-/// written, a list never finished), never by how long it took.
+/// 130 / 143, the exit-status table's rows, are at the end: a signal after
+/// the first event). Each other test first proves the moment it signals
+/// at: after a sheet was reported written, while a sheet is being written
+/// (the run is stopped with SIGSTOP while its temporary file is on disk,
+/// signalled, and let go), and while the run is blocked polling its
+/// standard input. That the signal ended the run is shown by what it left
+/// undone (sheets not written, a list never finished), never by how long
+/// it took.
 final class SignalTests: CLITestCase {
     private func makeSlowInputs(count: Int = 40) throws {
         makeFolder("big")
@@ -159,6 +160,51 @@ final class SignalTests: CLITestCase {
                 XCTAssertEqual(events(jsonEvents(result), "accepted").count, givenFirst ? 1 : 0, moment)
                 XCTAssertFalse(exists("out.png"), "nothing written")
                 assertNoLeftovers()
+            }
+        }
+    }
+
+    // MARK: - The rows 130 and 143 of the exit-status table
+
+    func testSIGINTIs130AndLeavesNoPartialOutput() throws {
+        try interruptedRun(signal: SIGINT, status: 130)
+    }
+
+    func testSIGTERMIs143AndLeavesNoPartialOutput() throws {
+        try interruptedRun(signal: SIGTERM, status: 143)
+    }
+
+    /// A run over a few hundred hard links to one large noisy JPEG, with
+    /// --sheets, is interrupted once its first --json event is out. It must
+    /// stop with the status of the signal before it has made its 13 sheets,
+    /// with one line on stderr, and leave in its output folder only complete
+    /// sheets it reported as written: no temporary file, no partial output.
+    private func interruptedRun(signal: Int32, status: Int32) throws {
+        makeFolder("big")
+        write(try ExitStatusTests.bigNoisyJPEG(), to: "big/0000.jpg")
+        for index in 1..<300 { hardLink("big/0000.jpg", b("big/" + String(format: "%04d.jpg", index))) }
+        makeFolder("out")
+
+        let process = try RunningProcess(
+            arguments: command([b("big"), b("--sheets"), b("--max"), b("24"), b("--json"), b("-o"), b("out/sheet.jpg")]),
+            directory: dir)
+        let started = process.pump(until: monotonicNow() + 120) { process.hasStdoutLine }
+        XCTAssertTrue(started, "the run started (a first event on stdout)")
+        process.send(signal)
+        let result = process.wait(timeout: 600)  // a hang guard: the whole run takes less
+
+        XCTAssertFalse(result.timedOut, result.summary)
+        XCTAssertEqual(result.status, status, result.summary)
+        XCTAssertEqual(result.stderrLines.count, 1, result.summary)
+        let all = jsonEvents(result)
+        XCTAssertEqual(all.last?["event"] as? String, "summary", "the summary is still the last line")
+        let reported = Set(events(all, "written").compactMap { $0["output"] as? String })
+        XCTAssertLessThan(reported.count, 13, "interrupted before the end (300 images, 24 a sheet)")
+        for name in listingText("out") {
+            XCTAssertFalse(name.hasPrefix("."), "temporary file left: \(name)")
+            XCTAssertTrue(reported.contains("out/" + name), "\(name) was not reported as written")
+            if let sheet = decoded("out/" + name) {
+                XCTAssertEqual([sheet.width, sheet.height], [1200, 800], "\(name) is complete")
             }
         }
     }
