@@ -47,8 +47,16 @@ public final class CollageRun: CollageJob, Sendable {
     }
     let owned: Locked<Owned>
 
-    public init(configuration: CollageConfiguration, logger: Logger = Logger(label: "collage")) {
+    /// `--flag`'s checker, shared by every run of a job.
+    let flagger: Flagger?
+
+    public convenience init(configuration: CollageConfiguration, logger: Logger = Logger(label: "collage")) {
+        self.init(configuration: configuration, flagger: Flagger(kinds: configuration.flags), logger: logger)
+    }
+
+    init(configuration: CollageConfiguration, flagger: Flagger?, logger: Logger) {
         self.configuration = configuration
+        self.flagger = flagger
         self.logger = logger
         writer = AtomicWriter(queue: saveQueue, stem: configuration.sidecarOutput)
         budget = DecodeBudget(limit: configuration.decodeMemoryBudget)
@@ -183,7 +191,7 @@ public final class CollageRun: CollageJob, Sendable {
                 let output = RunState.Output(path: sheet.record.output, stamp: stamp, images: sheet.record.images)
                 recordOutput(output)
             }
-            let flags = configuration.flagger?.check(sheet.composed.tiles)
+            let flags = flagger?.check(sheet.composed.tiles)
             for (index, (tile, frame)) in zip(sheet.composed.tiles, sheet.composed.frames).enumerated() {
                 for flag in flags?[index] ?? [] { report(.flagged(flag)) }
                 report(.placed(path: tile.path, sheet: sheet.record.sheet, index: index, rect: frame.image,

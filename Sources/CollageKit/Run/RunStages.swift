@@ -98,7 +98,7 @@ struct RunStages {
                             instrumentation: instrumentation,
                             keepsFile: Decode.canKeepFiles(2 * cap + configuration.windowLimits.aheadCount
                                                            + configuration.jobs),
-                            signs: configuration.flagger != nil)
+                            signs: !configuration.flags.isEmpty)
         let decodeFailed = decodeFailed
         if let shard { return cutThenDecode(cutShard(accepted, shard), layout: layout, decode: decode) }
         guard layout.placesByCount else {

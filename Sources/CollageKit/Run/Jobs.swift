@@ -1,15 +1,4 @@
 import Logging
-@preconcurrency import OpenCombine
-
-/// What the command line runs: one collage run, one per folder, or a watch.
-public protocol CollageJob: AnyObject, Sendable {
-    /// The job's events, shared (see `EventHub`); subscribe before `run()`.
-    var events: AnyPublisher<PipelineEvent, Never> { get }
-    /// Runs to the end; blocks the calling thread.
-    func run() -> RunOutcome
-    /// SIGINT or SIGTERM: stop soon, leaving no partial output.
-    func interrupt(_ status: ExitStatus)
-}
 
 /// The kinds of run, all over the same core (`CollageRun`).
 public enum Jobs {
@@ -33,20 +22,5 @@ public enum Jobs {
             if !first { pass.skipUnchanged = true }
             return make(pass)
         }
-    }
-}
-
-extension Summary {
-    /// Adds another run's counts to these.
-    public mutating func add(_ other: Summary) {
-        written += other.written
-        used += other.used
-        rejected += other.rejected
-        failed += other.failed
-        unchanged += other.unchanged
-        considered += other.considered
-        portraits += other.portraits
-        planned += other.planned
-        flagged += other.flagged
     }
 }
