@@ -1,6 +1,5 @@
 import Foundation
 import Glibc
-import Synchronization
 import Vips
 import XCTest
 
@@ -178,72 +177,6 @@ class CLITestCase: XCTestCase {
         write(bytes, to: relative)
     }
 
-    // MARK: - Images
-
-    private static let cache = Mutex<[String: [UInt8]]>([:])
-
-    /// A flat-colour image, encoded by libvips in the format `suffix` names.
-    func image(_ colour: RGB, width: Int = 64, height: Int = 48, suffix: String = ".png") -> [UInt8] {
-        let key = "\(colour) \(width)x\(height) \(suffix)"
-        if let cached = Self.cache.withLock({ $0[key] }) { return cached }
-        let bytes = try! Encoder.encode(PixelBuffer(width: width, height: height, fill: colour),
-                                        suffix: suffix, orientation: nil).bytes
-        Self.cache.withLock { $0[key] = bytes }
-        return bytes
-    }
-
-    func writeImage(_ colour: RGB, to relative: String, width: Int = 64, height: Int = 48, suffix: String = ".png") {
-        write(image(colour, width: width, height: height, suffix: suffix), to: b(relative))
-    }
-
-    func writeImage(_ colour: RGB, to relative: [UInt8], width: Int = 64, height: Int = 48, suffix: String = ".png") {
-        write(image(colour, width: width, height: height, suffix: suffix), to: relative)
-    }
-
-    /// Decodes a written file; fails the test when it is not a complete image.
-    func decoded(_ relative: [UInt8], file: StaticString = #filePath, line: UInt = #line) -> PixelBuffer? {
-        guard let bytes = contents(relative) else {
-            XCTFail("no file \(String(decoding: relative, as: UTF8.self))", file: file, line: line)
-            return nil
-        }
-        do {
-            return try ImageFile.decode(bytes: bytes)
-        } catch {
-            XCTFail("\(String(decoding: relative, as: UTF8.self)) does not decode: \(error)", file: file, line: line)
-            return nil
-        }
-    }
-
-    func decoded(_ relative: String, file: StaticString = #filePath, line: UInt = #line) -> PixelBuffer? {
-        decoded(b(relative), file: file, line: line)
-    }
-
-    /// The tile rectangles of the contract's grid for `n` images on W x H.
-    func grid(_ n: Int, width: Int = 1200, height: Int = 800) -> [(x: Int, y: Int, w: Int, h: Int)] {
-        let rows = n < 3 ? 1 : 2
-        let columns = Int((Double(n) / Double(rows)).rounded(.toNearestOrAwayFromZero))
-        let tileW = Int((Double(width) / Double(columns)).rounded(.toNearestOrAwayFromZero))
-        let tileH = Int((Double(height) / Double(rows)).rounded(.toNearestOrAwayFromZero))
-        return (0..<n).map { ((($0 % columns) * tileW), ($0 / columns) * tileH, tileW, tileH) }
-    }
-
-    /// Asserts that tile i of the collage is the flat colour `colours[i]`
-    /// (sampled at its centre and near its corners), within `tolerance`.
-    func assertTiles(_ picture: PixelBuffer, _ colours: [RGB], tolerance: Int = 40,
-                     file: StaticString = #filePath, line: UInt = #line) {
-        let tiles = grid(colours.count, width: picture.width, height: picture.height)
-        for (index, (tile, colour)) in zip(tiles, colours).enumerated() {
-            let points = [(tile.x + tile.w / 2, tile.y + tile.h / 2), (tile.x + 8, tile.y + 8),
-                          (tile.x + tile.w - 9, tile.y + tile.h - 9)]
-            for (x, y) in points where x < picture.width && y < picture.height {
-                let seen = picture.pixel(x: x, y: y)
-                XCTAssertLessThanOrEqual(seen.distance(to: colour), tolerance,
-                                         "tile \(index) at (\(x),\(y)) is \(seen), expected \(colour)",
-                                         file: file, line: line)
-            }
-        }
-    }
-
     // MARK: - Running the binary
 
     /// Runs `collage` with byte arguments in the test folder (or `directory`).
@@ -282,94 +215,6 @@ class CLITestCase: XCTestCase {
     /// Gives a path to the test user (chown).
     func giveTo(_ user: TestUser, _ relative: String) {
         XCTAssertEqual(chown(path(relative), user.uid, user.gid), 0)
-    }
-
-    // MARK: - Assertions on a run
-
-    /// The contract for every non-zero exit: exactly this status, nothing on
-    /// standard output, one line on standard error. Returns that line.
-    @discardableResult
-    func assertFailure(_ result: ProcessResult, status: Int32, mentions: [String] = [],
-                       file: StaticString = #filePath, line: UInt = #line) -> String {
-        XCTAssertFalse(result.timedOut, "timed out\n\(result.summary)", file: file, line: line)
-        XCTAssertEqual(result.status, status, "exit status\n\(result.summary)", file: file, line: line)
-        XCTAssertEqual(result.stdout, [], "standard output must be empty\n\(result.summary)", file: file, line: line)
-        XCTAssertEqual(result.stderrLines.count, 1, "exactly one line on standard error\n\(result.summary)",
-                       file: file, line: line)
-        XCTAssertEqual(result.stderr.last, UInt8(ascii: "\n"), "the line ends with a newline", file: file, line: line)
-        let message = result.stderrLines.first ?? ""
-        XCTAssertGreaterThan(message.count, 10, "a clear message, not '\(message)'", file: file, line: line)
-        for word in mentions {
-            XCTAssertTrue(message.contains(word), "'\(message)' should mention '\(word)'", file: file, line: line)
-        }
-        return message
-    }
-
-    /// Success: status 0, standard output exactly `stdout`, standard error empty.
-    func assertSuccess(_ result: ProcessResult, stdout: [UInt8], file: StaticString = #filePath, line: UInt = #line) {
-        XCTAssertFalse(result.timedOut, "timed out\n\(result.summary)", file: file, line: line)
-        XCTAssertEqual(result.status, 0, "exit status\n\(result.summary)", file: file, line: line)
-        XCTAssertEqual(result.stdout, stdout,
-                       "standard output: expected \(String(decoding: stdout, as: UTF8.self))\n\(result.summary)",
-                       file: file, line: line)
-        XCTAssertEqual(result.stderr, [], "standard error must be empty\n\(result.summary)", file: file, line: line)
-    }
-
-    func assertSuccess(_ result: ProcessResult, stdout: String, file: StaticString = #filePath, line: UInt = #line) {
-        assertSuccess(result, stdout: b(stdout), file: file, line: line)
-    }
-
-    /// Byte-for-byte equality, reported briefly (sizes and the first difference).
-    func assertSameBytes(_ actual: [UInt8]?, _ expected: [UInt8], _ message: String,
-                         file: StaticString = #filePath, line: UInt = #line) {
-        guard let actual else {
-            XCTFail("\(message): the file is gone", file: file, line: line)
-            return
-        }
-        guard actual != expected else { return }
-        let first = Array(zip(actual, expected)).firstIndex { $0 != $1 } ?? min(actual.count, expected.count)
-        XCTFail("\(message): \(actual.count) bytes instead of \(expected.count), first difference at \(first)",
-                file: file, line: line)
-    }
-
-    // MARK: - JSON
-
-    /// Every line of standard output as a JSON object; a line that is not
-    /// one fails the test.
-    func jsonEvents(_ result: ProcessResult, file: StaticString = #filePath, line: UInt = #line) -> [[String: Any]] {
-        var events: [[String: Any]] = []
-        XCTAssertTrue(result.stdout.isEmpty || result.stdout.last == UInt8(ascii: "\n"),
-                      "NDJSON: the last line ends with a newline", file: file, line: line)
-        for text in result.stdout.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).dropLast() {
-            let parsed = try? JSONSerialization.jsonObject(with: Data(text), options: [])
-            guard let object = parsed as? [String: Any], object["event"] is String else {
-                XCTFail("not a JSON event object: \(String(decoding: text, as: UTF8.self))", file: file, line: line)
-                continue
-            }
-            events.append(object)
-        }
-        return events
-    }
-
-    func events(_ all: [[String: Any]], _ name: String) -> [[String: Any]] {
-        all.filter { $0["event"] as? String == name }
-    }
-
-    /// The exact bytes of a path field: from `key_base64` when present, else the text.
-    func pathBytes(_ event: [String: Any], _ key: String) -> [UInt8]? {
-        if let encoded = event[key + "_base64"] as? String {
-            return Data(base64Encoded: encoded).map { Array($0) }
-        }
-        return (event[key] as? String).map { Array($0.utf8) }
-    }
-
-    /// The exact bytes of each entry of a path list field (`images`).
-    func pathListBytes(_ event: [String: Any], _ key: String) -> [[UInt8]]? {
-        if let encoded = event[key + "_base64"] as? [String] {
-            let decoded = encoded.compactMap { Data(base64Encoded: $0).map { Array($0) } }
-            return decoded.count == encoded.count ? decoded : nil
-        }
-        return (event[key] as? [String]).map { $0.map { Array($0.utf8) } }
     }
 }
 

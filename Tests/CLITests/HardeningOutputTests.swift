@@ -100,49 +100,55 @@ final class HardeningOutputTests: CLITestCase {
         if let picture = decoded("out/" + long) { assertTiles(picture, [palette[0]]) }
     }
 
-    /// SIGKILL at many moments of a --sheets run (12 slow images, 3 to a
-    /// 1800x1200 PNG sheet): after each, every sheet in the folder is a
-    /// complete image (a killed run may leave sheets it wrote, never a part
-    /// of one) and only hidden files may be extra. Then a temporary file
-    /// as a killed run leaves it (plus any real one) is removed by the next
-    /// run writing the same output; another output's temporary file is not.
+    /// SIGKILL at moments of a --sheets run (12 slow images, 3 to a
+    /// 1800x1200 PNG sheet), each seen in the output folder (inotify) and
+    /// held still (SIGSTOP) before the kill: the lock taken, before any
+    /// sheet; each of the first three sheets' temporary file made (the
+    /// write in progress if it is still there when the run stands still);
+    /// each of them renamed into place. After each, every sheet in the
+    /// folder is a complete image (a killed run may leave sheets it wrote,
+    /// never a part of one) and only hidden files may be extra. Then a
+    /// temporary file as a killed run leaves it (plus any real one) is
+    /// removed by the next run writing the same output; another output's
+    /// temporary file is not.
     func testSIGKILLDuringSheetsLeavesOnlyCompleteSheets() throws {
         makeFolder("in")
         write(try ExitStatusTests.bigNoisyJPEG(), to: "in/00.jpg")
         for index in 1..<12 { hardLink("in/00.jpg", b(String(format: "in/%02d.jpg", index))) }
         makeFolder("out")
         let arguments = ["in", "--sheets", "--max", "3", "--size", "1800x1200", "-o", "out/sheet.png"]
-        let whole = try collage(arguments, timeout: 120)
-        XCTAssertEqual(whole.status, 0, whole.summary)
         let sheets = (1...4).map { String(format: "sheet-%04d.png", $0) }
-        XCTAssertEqual(listingText("out"), sheets)
-        _ = try runProcess([b("rm"), b("-rf"), b(path("out"))])
-        makeFolder("out")
+        let temporary = { (name: String) in name.contains(".collage-tmp-") }
+        // The lock first: a killed run leaves its lock file, which later runs open without making it.
+        var moments: [(String, (FolderEvents) -> Bool)] = [("the lock taken", { $0.count(.created, ".sheet.png.collage-lock") > 0 })]
+        for sheet in 1...3 {
+            moments.append(("sheet \(sheet)'s temporary file made", { $0.count(.created, temporary) >= sheet }))
+            moments.append(("sheet \(sheet) in place", { $0.count(.movedIn, sheets[sheet - 1]) > 0 }))
+        }
 
         var outcomes: [String] = []
-        var leftovers: Set<String> = []
-        for fraction in [0.1, 0.3, 0.5, 0.65, 0.8, 0.92] {
-            let delay = whole.elapsed * fraction
-            let process = try start(arguments)
-            usleep(useconds_t(delay * 1_000_000))
-            process.send(SIGKILL)
-            let result = process.wait(timeout: 60)
-            outcomes.append(result.signal == SIGKILL ? "killed at \(String(format1: delay)) s" : "ended \(result.status ?? -1)")
+        var writing = 0  // kills while a temporary file was on disk
+        for (moment, reached) in moments {
+            let run = try killed(arguments, watching: "out", at: { reached($1) }) { folder in
+                if let made = folder.all.last(where: { $0.kind == .created && temporary($0.name) }),
+                   moment.contains("temporary"), exists("out/" + made.name) { writing += 1 }
+            }
+            XCTAssertTrue(run.reached, "\(moment): reached before the run ended\n\(run.result.summary)")
+            XCTAssertEqual(run.result.signal, SIGKILL, "\(moment): killed there\n\(run.result.summary)")
+            outcomes.append(moment)
             for name in listingText("out") {
                 if name.hasPrefix(".") {
                     XCTAssertTrue(name.hasPrefix(".sheet.png.collage-"), "unexpected hidden file \(name)")
-                    if name.contains("collage-tmp-") { leftovers.insert(name) }
                     continue
                 }
                 XCTAssertTrue(sheets.contains(name), "unexpected file \(name)")
                 if let sheet = decoded("out/" + name) {
-                    XCTAssertEqual([sheet.width, sheet.height], [1800, 1200], "\(name) is complete (\(outcomes.last!))")
+                    XCTAssertEqual([sheet.width, sheet.height], [1800, 1200], "\(name) is complete (killed at \(moment))")
                 }
             }
         }
-        print("SIGKILL during --sheets (a whole run: \(String(format1: whole.elapsed)) s): "
-              + outcomes.joined(separator: ", ") + "; temporary files left by killed runs: \(leftovers.count)")
-        XCTAssertTrue(outcomes.contains { $0.hasPrefix("killed") })
+        print("SIGKILL during --sheets at: " + outcomes.joined(separator: ", ")
+              + "; \(writing) of 3 while a sheet's temporary file was on disk")
 
         write(b("partial bytes of a killed run"), to: "out/.sheet.png.collage-tmp-abcdefghijkl")
         write(b("another output's"), to: "out/.other.png.collage-tmp-abcdefghijkl")

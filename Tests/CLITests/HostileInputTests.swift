@@ -29,30 +29,30 @@ final class HostileInputTests: CLITestCase {
         for file in Hostile.catalogue { write(file.bytes, to: "hostile/" + file.name) }
         makeFolder("good")
         writeImage(palette[0], to: "good/a.png")
-        let run = try measuredCollage(["hostile", "good", "--json", "-o", "out.png"], timeout: 120)
+        let run = try measuredCollage(["hostile", "good", "--json", "-o", "out.png"])
         XCTAssertEqual(run.result.status, 65, run.result.summary)
         let all = jsonEvents(run.result)
         for file in Hostile.catalogue { check(all, run.result, file, "hostile/" + file.name) }
         XCTAssertEqual(events(all, "written").first?["images"] as? [String], ["good/a.png"])
         XCTAssertLessThan(run.maxRSSMegabytes, budgetMB, "no hostile file is allowed its claim")
-        print("\(Hostile.catalogue.count) hostile files and a good one: \(String(format1: run.result.elapsed)) s, "
-              + "peak \(Int(run.maxRSSMegabytes)) MB")
+        print("\(Hostile.catalogue.count) hostile files and a good one: peak \(Int(run.maxRSSMegabytes)) MB")
     }
 
-    /// Each alone: refused, well under the memory budget, and quickly (10 s
-    /// is a bound for a slow machine, not a measure: they take milliseconds).
+    /// Each alone: refused with its reason and well under the memory
+    /// budget: what a file costs is shown by the memory it was allowed, not
+    /// by a clock (the runner's deadline is only a hang guard).
     func testEachHostileFileAloneIsCheap() throws {
         var figures: [String] = []
         for file in Hostile.catalogue {
             write(file.bytes, to: file.name)
-            let run = try measuredCollage([file.name, "--json", "-o", "out.png"], timeout: 60)
+            let run = try measuredCollage([file.name, "--json", "-o", "out.png"])
+            XCTAssertFalse(run.result.timedOut, "\(file.name): hung\n\(run.result.summary)")
             XCTAssertEqual(run.result.status, 66, "\(file.name)\n\(run.result.summary)")
             check(jsonEvents(run.result), run.result, file, file.name)
             XCTAssertLessThan(run.maxRSSMegabytes, budgetMB, file.name)
-            XCTAssertLessThan(run.result.elapsed, 10, file.name)
-            figures.append("\(file.name): \(String(format1: run.result.elapsed)) s, \(Int(run.maxRSSMegabytes)) MB")
+            figures.append("\(file.name): \(Int(run.maxRSSMegabytes)) MB")
         }
-        print("hostile files alone:\n  " + figures.joined(separator: "\n  "))
+        print("hostile files alone, peak memory:\n  " + figures.joined(separator: "\n  "))
     }
 
     /// Two decodes failing at once, on two threads, each keep the decoder's

@@ -84,41 +84,42 @@ final class NoClobberTests: CLITestCase {
 
     /// "A reader sees either the previous file or the complete new one ...
     /// whatever happens to the process": runs killed with SIGKILL at
-    /// different moments (while decoding, composing, encoding, saving)
-    /// leave out.png either byte for byte the previous file or a complete
-    /// new collage, and nothing else under a visible name. (A killed process
-    /// cannot remove its hidden temporary file; that is not checked here.)
+    /// moments each proved first and held still (SIGSTOP): the lock taken
+    /// (before any image is read), the first image's header read, the
+    /// sixth's (the decodes and the sheet under way), the temporary file
+    /// made (the save under way), and the new file renamed into place
+    /// (the run not yet over). Each leaves out.png either byte for byte the
+    /// previous file or a complete new collage, and nothing else under a
+    /// visible name. (A killed process cannot remove its hidden temporary
+    /// file; that is not checked here.)
     func testKilledRunsNeverLeaveAPartialOutput() throws {
         makeFolder("in")
         let big = try ExitStatusTests.bigNoisyJPEG()
         for index in 0..<6 { write(big, to: "in/\(index).jpg") }
         previous = image(palette[4], width: 300, height: 200, suffix: ".png")
         write(previous, to: "out.png")
-        let arguments = command([b("in"), b("--size"), b("2400x1600"), b("-o"), b("out.png")])
-        // How long a whole run takes here, to kill the others at fractions of it
-        // (the save is at the end).
-        _ = try runProcess(arguments, directory: dir)  // warms the page cache
-        let whole = try runProcess(arguments, directory: dir)
-        XCTAssertEqual(whole.status, 0, whole.summary)
-        previous = contents("out.png") ?? []
-        var outcomes: [String] = []
-        for fraction in [0.3, 0.6, 0.75, 0.85, 0.9, 0.95] {
-            let delay = whole.elapsed * fraction
-            let process = try RunningProcess(arguments: arguments, directory: dir)
-            usleep(useconds_t(delay * 1_000_000))
-            process.send(SIGKILL)
-            let result = process.wait(timeout: 60)
-            outcomes.append(result.signal == SIGKILL ? "killed at \(String(format1: delay)) s"
-                            : "finished (\(result.status ?? -1))")
+        let arguments = ["in", "--size", "2400x1600", "--json", "-o", "out.png"]
+        let accepted = { (process: RunningProcess) in process.eventsSoFar.filter { field($0, "event") == "accepted" }.count }
+        // The lock first: a killed run leaves its lock file, which later runs open without making it.
+        let moments: [(String, (RunningProcess, FolderEvents) -> Bool)] = [
+            ("the lock taken", { _, folder in folder.count(.created, ".out.png.collage-lock") > 0 }),
+            ("the first header read", { process, _ in accepted(process) >= 1 }),
+            ("the sixth header read", { process, _ in accepted(process) >= 6 }),
+            ("the temporary file made", { _, folder in folder.count(.created) { $0.contains(".collage-tmp-") } > 0 }),
+            ("out.png renamed into place", { _, folder in folder.count(.movedIn, "out.png") > 0 }),
+        ]
+        for (moment, reached) in moments {
+            let run = try killed(arguments, watching: "", at: reached)
+            XCTAssertTrue(run.reached, "\(moment): reached before the run ended\n\(run.result.summary)")
+            XCTAssertEqual(run.result.signal, SIGKILL, "\(moment): killed there\n\(run.result.summary)")
             let now = contents("out.png")
             if now != previous, let picture = decoded("out.png") {
-                XCTAssertEqual([picture.width, picture.height], [2400, 1600], "the new file is complete")
+                XCTAssertEqual([picture.width, picture.height], [2400, 1600], "\(moment): the new file is complete")
             }
+            if moment.contains("renamed") { XCTAssertNotEqual(now, previous, "\(moment): the new collage is in place") }
             if let now { previous = now }  // the next run replaces whichever it is
-            XCTAssertEqual(listingText().filter { !$0.hasPrefix(".") }, ["in", "out.png"])
+            XCTAssertEqual(listingText().filter { !$0.hasPrefix(".") }, ["in", "out.png"], moment)
         }
-        print("SIGKILL runs (a whole run: \(String(format1: whole.elapsed)) s): " + outcomes.joined(separator: ", "))
-        XCTAssertTrue(outcomes.contains { $0.hasPrefix("killed") }, "some runs were killed mid-way")
     }
 
     /// A successful run replaces the file completely, keeping its permissions.

@@ -19,44 +19,42 @@ final class OverlapTests: CLITestCase {
     private let arguments = ["in", "--size", "2400x1600", "-o", "out.png"]
 
     /// Two runs started together (a previous, complete out.png in place).
-    /// While they run, out.png is read every few milliseconds and every
-    /// different version decodes to a whole 2400x1600 image. Both exit 0,
-    /// print out.png and, stderr not being a terminal, nothing else: the one
-    /// that waited does not say so, its wait ended well. Afterwards only the
-    /// inputs and out.png are left: no lock, no temporary file.
+    /// What happens to out.png is watched (inotify on its folder): it is
+    /// never written in place, removed or moved away, only replaced by a
+    /// rename, once by each run, and each version put in place is read as
+    /// soon as it is there and decodes to a whole 2400x1600 image. So
+    /// whoever reads out.png at any moment reads a whole image. Both exit
+    /// 0, print out.png and, stderr not being a terminal, nothing else:
+    /// the one that waited does not say so, its wait ended well.
+    /// Afterwards only the inputs and out.png are left: no lock, no
+    /// temporary file.
     func testTwoRunsAtOnceTakeTurns() throws {
         try makeSlowInputs()
         let old = image(palette[3], width: 2400, height: 1600, suffix: ".png")
         write(old, to: "out.png")
+        let folder = try FolderEvents(dir)
         let first = try start(arguments)
         let second = try start(arguments)
-        var samples = 0
         var versions: [[UInt8]] = [old]
         var broken: [String] = []
-        while true {
-            first.pump(until: monotonicNow() + 0.002)
-            second.pump(until: monotonicNow() + 0.002)
-            let bothDone = first.hasExited && second.hasExited
-            if let bytes = contents("out.png") {
-                samples += 1
-                if bytes != versions.last! {
-                    versions.append(bytes)
-                    if let picture = try? ImageFile.decode(bytes: bytes) {
-                        if picture.width != 2400 || picture.height != 1600 { broken.append("\(picture.width)x\(picture.height)") }
-                    } else {
-                        broken.append("a version of \(bytes.count) bytes does not decode")
-                    }
-                }
+        var renamed = 0
+        while renamed < 2, folder.await({ folder.count(.movedIn, "out.png") > renamed }) {
+            renamed = folder.count(.movedIn, "out.png")
+            guard let bytes = contents("out.png") else { broken.append("out.png was missing"); continue }
+            guard bytes != versions.last! else { continue }
+            versions.append(bytes)
+            if let picture = try? ImageFile.decode(bytes: bytes) {
+                if picture.width != 2400 || picture.height != 1600 { broken.append("\(picture.width)x\(picture.height)") }
             } else {
-                broken.append("out.png was missing")
+                broken.append("a version of \(bytes.count) bytes does not decode")
             }
-            if bothDone || monotonicNow() - first.started > 120 { break }
-            usleep(5000)
         }
         let results = [first.wait(timeout: 120), second.wait(timeout: 120)]
-        print("overlapping runs: \(samples) samples, \(versions.count - 1) new versions, "
-              + results.map { "\(String(format1: $0.elapsed)) s" }.joined(separator: " and "))
-        XCTAssertEqual(broken, [], "out.png was whole at every sample")
+        folder.drain()
+        XCTAssertEqual(folder.count(.movedIn, "out.png"), 2, "each run renamed its collage onto out.png once")
+        XCTAssertEqual(folder.all.filter { $0.name == "out.png" && $0.kind != .movedIn }, [],
+                       "out.png was never written in place, removed or moved away")
+        XCTAssertEqual(broken, [], "every version of out.png was whole")
         XCTAssertGreaterThanOrEqual(versions.count, 2, "a new collage replaced the old one")
         for result in results {
             XCTAssertEqual(result.status, 0, result.summary)
@@ -68,23 +66,24 @@ final class OverlapTests: CLITestCase {
         if let picture = decoded("out.png") { XCTAssertEqual([picture.width, picture.height], [2400, 1600]) }
     }
 
-    /// A run waiting for the lock gets SIGTERM (then another SIGINT): it
-    /// exits 143 (130) within a second (it polls every 50 ms), writes nothing (no `written`
-    /// event, the summary's status), and the run holding the lock ends well.
+    /// A run waiting for the lock gets SIGTERM (then another SIGINT) while
+    /// the run holding the lock is stopped (SIGSTOP), so the lock cannot be
+    /// given back meanwhile: the waiting run exits 143 (130), writes nothing
+    /// (no `written` event, the summary's status), and the holder, let go,
+    /// ends well.
     func testWaitingRunStopsOnSignalWithoutWriting() throws {
         try makeSlowInputs()
         for (signal, status) in [(SIGTERM, Int32(143)), (SIGINT, Int32(130))] {
             let holder = try start(arguments + ["--json"])
             XCTAssertTrue(holder.awaitEvent { field($0, "event") == "accepted" }, "the first run holds the lock")
             let waiter = try start(arguments + ["--json"])
-            XCTAssertTrue(waiter.awaitEvent(timeout: 30) { field($0, "event") == "notice" }, "the second run waits")
-            let sent = monotonicNow()
+            XCTAssertTrue(waiter.awaitEvent(timeout: 120) { field($0, "event") == "notice" }, "the second run waits")
+            XCTAssertEqual(holder.freeze(), .stopped, "the holder stands still, holding the lock")
             waiter.send(signal)
-            let stopped = waiter.wait(timeout: (sent - waiter.started) + 10)
-            let latency = monotonicNow() - sent
-            print("waiting run, signal \(signal): stopped \(Int(latency * 1000)) ms after it")
+            let stopped = waiter.wait(timeout: 120)
+            holder.thaw()
+            XCTAssertFalse(stopped.timedOut, "the waiting run ends on the signal, the lock still held\n\(stopped.summary)")
             XCTAssertEqual(stopped.status, status, stopped.summary)
-            XCTAssertLessThan(latency, 20, "a waiting run stops on the signal, not when the other run ends")
             let all = jsonEvents(stopped)
             XCTAssertTrue((events(all, "notice").first?["message"] as? String ?? "").contains("waiting for another collage run"))
             XCTAssertEqual(events(all, "written").count, 0, "the waiting run wrote nothing")
@@ -114,13 +113,13 @@ final class OverlapTests: CLITestCase {
             return fds.contains { (try? FileManager.default.destinationOfSymbolicLink(
                 atPath: "/proc/\(plain.pid)/fd/\($0)"))?.hasSuffix("/.out.png.collage-lock") ?? false }
         }
-        XCTAssertTrue(plain.pump(until: monotonicNow() + 30, done: opened), "the plain run reached the lock")
+        XCTAssertTrue(plain.awaitState(timeout: 120, opened), "the plain run reached the lock")
         let json = try start(["in", "-o", "out.png", "--json"])
         let verbose = try start(["in", "-o", "out.png", "-v"])
-        XCTAssertTrue(json.awaitEvent(timeout: 30) { field($0, "event") == "notice" }, "--json tells of the wait")
-        XCTAssertTrue(verbose.awaitStderr("waiting for another collage run", timeout: 30), "-v tells of the wait")
+        XCTAssertTrue(json.awaitEvent(timeout: 120) { field($0, "event") == "notice" }, "--json tells of the wait")
+        XCTAssertTrue(verbose.awaitStderr("waiting for another collage run", timeout: 120), "-v tells of the wait")
         close(held)
-        let results = [plain, json, verbose].map { $0.wait(timeout: 60) }
+        let results = [plain, json, verbose].map { $0.wait(timeout: 120) }
         for result in results { XCTAssertEqual(result.status, 0, result.summary) }
         XCTAssertEqual(results[0].stdoutText, "out.png\n", results[0].summary)
         XCTAssertEqual(results[0].stderrText, "", "the plain run says nothing of its wait\n\(results[0].summary)")

@@ -1,61 +1,5 @@
 import Glibc
 
-/// How a child process ended, and everything it wrote.
-struct ProcessResult {
-    /// The exit status, when the process exited normally.
-    var status: Int32?
-    /// The signal that killed it, when it did not exit normally.
-    var signal: Int32?
-    var stdout: [UInt8]
-    var stderr: [UInt8]
-    /// The process was still running at its deadline and was killed.
-    var timedOut: Bool
-    /// Seconds from spawn to exit.
-    var elapsed: Double
-
-    var stdoutText: String { String(decoding: stdout, as: UTF8.self) }
-    var stderrText: String { String(decoding: stderr, as: UTF8.self) }
-
-    /// Standard error split into lines (the last newline does not start an empty line).
-    var stderrLines: [String] { Self.lines(stderr) }
-    var stdoutLines: [String] { Self.lines(stdout) }
-
-    static func lines(_ bytes: [UInt8]) -> [String] {
-        var parts = bytes.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false)
-        if parts.last?.isEmpty == true { parts.removeLast() }
-        return parts.map { String(decoding: $0, as: UTF8.self) }
-    }
-
-    /// One line for assertion messages.
-    var summary: String {
-        let how = timedOut ? "timed out" : status.map { "exit \($0)" } ?? "signal \(signal ?? -1)"
-        return "\(how) after \(String(format1: elapsed)) s\n--- stdout:\n\(stdoutText)--- stderr:\n\(stderrText)---"
-    }
-}
-
-extension String {
-    init(format1 value: Double) {
-        let tenths = Int((value * 10).rounded())
-        self = "\(tenths / 10).\(tenths % 10)"
-    }
-}
-
-enum SpawnError: Error, CustomStringConvertible {
-    case system(String, Int32)
-    var description: String {
-        switch self {
-        case .system(let what, let code): return "\(what): \(String(cString: strerror(code)))"
-        }
-    }
-}
-
-/// Seconds on the monotonic clock.
-func monotonicNow() -> Double {
-    var time = timespec()
-    clock_gettime(CLOCK_MONOTONIC, &time)
-    return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
-}
-
 /// A child started with posix_spawn: arguments are bytes (not Strings, so
 /// names that are not UTF-8 pass unchanged), standard input comes from the
 /// given bytes (or /dev/null), standard output and error are captured as
@@ -208,32 +152,45 @@ final class RunningProcess {
 
     /// Reads what the child writes until `done()` holds, both pipes are
     /// closed, or `deadline` (monotonic seconds) passes. Returns `done()`.
+    /// `wakingOn`: another descriptor whose being readable also ends a wait
+    /// (for `done` to look again; `done` must read it).
     @discardableResult
-    func pump(until deadline: Double, done: () -> Bool = { false }) -> Bool {
+    func pump(until deadline: Double, wakingOn extra: Int32 = -1, done: () -> Bool = { false }) -> Bool {
         while !done() {
-            var fds: [pollfd] = []
-            if outDescriptor >= 0 { fds.append(pollfd(fd: outDescriptor, events: Int16(POLLIN), revents: 0)) }
-            if errDescriptor >= 0 { fds.append(pollfd(fd: errDescriptor, events: Int16(POLLIN), revents: 0)) }
-            if fds.isEmpty { break }
             let remaining = deadline - monotonicNow()
-            if remaining <= 0 { break }
-            let ready = poll(&fds, nfds_t(fds.count), Int32(min(remaining, 1.0) * 1000) + 1)
-            if ready < 0 {
-                if errno == EINTR { continue }
-                break
-            }
-            for fd in fds where fd.revents != 0 {
-                var chunk = [UInt8](repeating: 0, count: 65536)
-                let count = chunk.withUnsafeMutableBytes { read(fd.fd, $0.baseAddress, $0.count) }
-                if count > 0 {
-                    if fd.fd == outDescriptor { stdout += chunk[..<count] } else { stderr += chunk[..<count] }
-                } else if count == 0 || (errno != EINTR && errno != EAGAIN) {
-                    close(fd.fd)
-                    if fd.fd == outDescriptor { outDescriptor = -1 } else { errDescriptor = -1 }
-                }
-            }
+            if remaining <= 0 || !readPipes(waitingUpTo: min(remaining, 1.0), wakingOn: extra) { break }
         }
         return done()
+    }
+
+    /// Reads what the child has written so far, without waiting.
+    func readAvailable() {
+        while readPipes(waitingUpTo: 0, wakingOn: -1, onlyIfReady: true) {}
+    }
+
+    /// One poll of the pipes (and `extra`), reading what is ready. False
+    /// when both pipes are closed (or, `onlyIfReady`, when nothing was read).
+    private func readPipes(waitingUpTo seconds: Double, wakingOn extra: Int32, onlyIfReady: Bool = false) -> Bool {
+        var fds: [pollfd] = []
+        if outDescriptor >= 0 { fds.append(pollfd(fd: outDescriptor, events: Int16(POLLIN), revents: 0)) }
+        if errDescriptor >= 0 { fds.append(pollfd(fd: errDescriptor, events: Int16(POLLIN), revents: 0)) }
+        if fds.isEmpty { return false }
+        if extra >= 0 { fds.append(pollfd(fd: extra, events: Int16(POLLIN), revents: 0)) }
+        let ready = poll(&fds, nfds_t(fds.count), seconds > 0 ? Int32(seconds * 1000) + 1 : 0)
+        if ready < 0 { return errno == EINTR }
+        var read = false
+        for fd in fds where fd.revents != 0 && fd.fd != extra {
+            var chunk = [UInt8](repeating: 0, count: 65536)
+            let count = chunk.withUnsafeMutableBytes { Glibc.read(fd.fd, $0.baseAddress, $0.count) }
+            if count > 0 {
+                read = true
+                if fd.fd == outDescriptor { stdout += chunk[..<count] } else { stderr += chunk[..<count] }
+            } else if count == 0 || (errno != EINTR && errno != EAGAIN) {
+                close(fd.fd)
+                if fd.fd == outDescriptor { outDescriptor = -1 } else { errDescriptor = -1 }
+            }
+        }
+        return onlyIfReady ? read : true
     }
 
     /// Whether a whole line has arrived on standard output.

@@ -11,13 +11,17 @@ import XCTest
 final class OrderedParallelMapTests: XCTestCase {
     /// What the transforms did: gates to hold them, signals that they started,
     /// and the most that ran at once.
-    final class Gates: @unchecked Sendable {
+    final class Gates: Sendable {
         let gates: [DispatchSemaphore]
         let started: [DispatchSemaphore]
-        private let lock = NSLock()
-        private var running = 0
-        private(set) var maxRunning = 0
-        private(set) var startOrder: [Int] = []
+        private struct Counts {
+            var running = 0
+            var maxRunning = 0
+            var startOrder: [Int] = []
+        }
+        private let counts = Mutex(Counts())
+        var maxRunning: Int { counts.withLock { $0.maxRunning } }
+        var startOrder: [Int] { counts.withLock { $0.startOrder } }
 
         init(_ count: Int) {
             gates = (0..<count).map { _ in DispatchSemaphore(value: 0) }
@@ -25,14 +29,14 @@ final class OrderedParallelMapTests: XCTestCase {
         }
 
         func transform(_ value: Int) -> Int {
-            lock.withLock {
-                running += 1
-                maxRunning = max(maxRunning, running)
-                startOrder.append(value)
+            counts.withLock { counts in
+                counts.running += 1
+                counts.maxRunning = max(counts.maxRunning, counts.running)
+                counts.startOrder.append(value)
             }
             started[value].signal()
             gates[value].wait()
-            lock.withLock { running -= 1 }
+            counts.withLock { $0.running -= 1 }
             return value * 10
         }
 

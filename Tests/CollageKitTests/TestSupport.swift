@@ -93,76 +93,77 @@ func readPixels(_ path: PathName) throws -> PixelBuffer {
 /// what each `receive` returns, and later `request` calls), every value,
 /// and every completion. `onValue` decides the demand returned from each
 /// `receive` and may cancel or request from inside it.
-final class RecordingSubscriber<Input>: Subscriber, Cancellable, @unchecked Sendable {  // every field is behind `lock`
+final class RecordingSubscriber<Input: Sendable>: Subscriber, Cancellable, Sendable {
     typealias Failure = Never
 
-    private let lock = NSLock()
+    private struct Record {
+        var subscription: Subscription?
+        var values: [Input] = []
+        var demands: [Subscribers.Demand] = []
+        var completions = 0
+        var overflows = 0
+    }
+    private let record = Mutex(Record())
     private let initialDemand: Subscribers.Demand
-    private let onValue: (RecordingSubscriber, Input) -> Subscribers.Demand
-    private var _subscription: Subscription?
-    private var _values: [Input] = []
-    private var _demands: [Subscribers.Demand] = []
-    private var _completions = 0
-    private var _overflows = 0
+    private let onValue: @Sendable (RecordingSubscriber, Input) -> Subscribers.Demand
     /// Signalled once per value received, and once on completion (tests wait on them).
     let valueSignal = DispatchSemaphore(value: 0)
     let completionSignal = DispatchSemaphore(value: 0)
 
     init(initialDemand: Subscribers.Demand = .none,
-         onValue: @escaping (RecordingSubscriber, Input) -> Subscribers.Demand = { _, _ in .none }) {
+         onValue: @escaping @Sendable (RecordingSubscriber, Input) -> Subscribers.Demand = { _, _ in .none }) {
         self.initialDemand = initialDemand
         self.onValue = onValue
     }
 
-    var values: [Input] { lock.withLock { _values } }
-    var demands: [Subscribers.Demand] { lock.withLock { _demands } }
-    var completions: Int { lock.withLock { _completions } }
+    var values: [Input] { record.withLock { $0.values } }
+    var demands: [Subscribers.Demand] { record.withLock { $0.demands } }
+    var completions: Int { record.withLock { $0.completions } }
     /// Times a value arrived beyond the total demand made so far.
-    var overflows: Int { lock.withLock { _overflows } }
-    var totalDemand: Subscribers.Demand { lock.withLock { _demands.reduce(.none, +) } }
+    var overflows: Int { record.withLock { $0.overflows } }
+    var totalDemand: Subscribers.Demand { record.withLock { $0.demands.reduce(.none, +) } }
 
     func receive(subscription: Subscription) {
-        lock.withLock { _subscription = subscription }
+        record.withLock { $0.subscription = subscription }
         if initialDemand > 0 { request(initialDemand) }
     }
 
     func receive(_ input: Input) -> Subscribers.Demand {
-        lock.withLock {
-            _values.append(input)
-            if _demands.reduce(Subscribers.Demand.none, +) < .max(_values.count) { _overflows += 1 }
+        record.withLock { record in
+            record.values.append(input)
+            if record.demands.reduce(Subscribers.Demand.none, +) < .max(record.values.count) { record.overflows += 1 }
         }
         valueSignal.signal()
         let more = onValue(self, input)
-        if more > 0 { lock.withLock { _demands.append(more) } }
+        if more > 0 { record.withLock { $0.demands.append(more) } }
         return more
     }
 
     func receive(completion: Subscribers.Completion<Never>) {
-        lock.withLock { _completions += 1 }
+        record.withLock { $0.completions += 1 }
         completionSignal.signal()
     }
 
     /// Asks for more, recording it.
     func request(_ demand: Subscribers.Demand) {
-        let subscription = lock.withLock { () -> Subscription? in
-            _demands.append(demand)
-            return _subscription
+        let subscription = record.withLock { record -> Subscription? in
+            record.demands.append(demand)
+            return record.subscription
         }
         subscription?.request(demand)
     }
 
     func cancel() {
-        let subscription = lock.withLock { _subscription }
+        let subscription = record.withLock { $0.subscription }
         subscription?.cancel()
     }
 }
 
 /// Counts calls across copies of a source (sources are values).
-final class Counter: @unchecked Sendable {
-    private let lock = NSLock()
-    private var _value = 0
-    var value: Int { lock.withLock { _value } }
-    func increment() { lock.withLock { _value += 1 } }
+final class Counter: Sendable {
+    private let count = Mutex(0)
+    var value: Int { count.withLock { $0 } }
+    func increment() { count.withLock { $0 += 1 } }
 }
 
 /// Wraps a pull source and counts its `next()` calls: what the source did,
@@ -201,11 +202,10 @@ final class ManualSubscription: Subscription {
 }
 
 /// Collects what a `report` closure hears.
-final class EventLog: @unchecked Sendable {
-    private let lock = NSLock()
-    private var _events: [PipelineEvent] = []
-    var events: [PipelineEvent] { lock.withLock { _events } }
-    func record(_ event: PipelineEvent) { lock.withLock { _events.append(event) } }
+final class EventLog: Sendable {
+    private let recorded = Mutex<[PipelineEvent]>([])
+    var events: [PipelineEvent] { recorded.withLock { $0 } }
+    func record(_ event: PipelineEvent) { recorded.withLock { $0.append(event) } }
 
     /// The (path, error) of each `failed` event.
     var failures: [(PathName, String)] {
