@@ -33,7 +33,7 @@ let package = Package(
                 path: "Sources/CollageKit",
                 swiftSettings: [.swiftLanguageMode(.v6)]),
         .executableTarget(name: "collage",
-                          dependencies: ["CollageKit", "Vips",
+                          dependencies: ["CollageKit",
                                          .product(name: "ArgumentParser", package: "swift-argument-parser"),
                                          .product(name: "Logging", package: "swift-log")],
                           path: "Sources/collage",

@@ -50,7 +50,7 @@ struct ArchiveArguments: ParsableArguments {
     }
 
     func apply(to configuration: inout CollageConfiguration) throws {
-        configuration.flagger = try kinds().map { Flagger(kinds: $0) }
+        configuration.flags = try kinds() ?? []
         configuration.failOnFlag = failOnFlag
         configuration.htmlPage = html.map { PathName($0) }
     }

@@ -2,7 +2,6 @@ import CollageKit
 import Dispatch
 import Glibc
 import Logging
-import Vips
 @preconcurrency import OpenCombine
 
 /// Options in, a configured run, an exit status out. No logic of its own.
@@ -19,7 +18,13 @@ enum CollageCLI {
             argument == "-" ? .standardInput : .path(arguments.input(argument))
         })
         configuration.output = arguments.output(options.output)
-        try! options.apply(to: &configuration)  // validate() ran the same
+        do {
+            try options.apply(to: &configuration)
+        } catch {
+            // validate() applied the same options before the run, so this is not reached.
+            StandardStream.error.write(line: "collage: \(error)")
+            return .usage
+        }
         let run = Jobs.make(configuration, perFolder: options.perFolder,
                             watchEvery: options.watch ? options.interval : nil, logger: logger)
         let reporter = TextReporter(logger: logger, printPaths: !options.json)
@@ -43,7 +48,7 @@ enum CollageCLI {
         // Runs of many images: the pages the libraries' loading touched leave
         // the resident set before the decodes start, which leaves the decode
         // budget its room under the peak (one collage is over before it matters).
-        if options.makesManyCollages, (try? Vips.start()) != nil, let released = Vips.releaseReadOnlyFilePages() {
+        if options.makesManyCollages, let released = CollageProcess.releaseLibraryPages() {
             logger.debug("took \(released / 1024) KiB of library pages out of the resident set")
         }
         let outcome = run.run()

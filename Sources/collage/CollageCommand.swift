@@ -3,7 +3,6 @@ import CollageKit
 import Dispatch
 import Glibc
 import Logging
-import Vips
 
 @main
 struct CollageCommand: ParsableCommand {
@@ -39,13 +38,13 @@ struct CollageCommand: ParsableCommand {
     /// Parse errors become one line on standard error and exit 64; help and
     /// version print as usual.
     static func main() {
-        Vips.tuneAllocatorForBatch()
+        CollageProcess.prepareForBatch()
         do {
             var command = try parseAsRoot()
             // Runs of many images: starting again costs 30 ms, which one
             // collage of six would feel and a batch would not.
             if let collage = command as? CollageCommand, collage.options.makesManyCollages {
-                Vips.restartWithHugePagesIfUseful()
+                CollageProcess.restartWithHugePagesIfUseful()
             }
             try command.run()
         } catch {

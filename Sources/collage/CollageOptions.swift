@@ -1,6 +1,5 @@
 import ArgumentParser
 import CollageKit
-import Vips
 
 /// The command line's options, with usage errors found in `validate()`.
 struct CollageOptions: ParsableArguments {
@@ -12,7 +11,7 @@ struct CollageOptions: ParsableArguments {
     var inputs: [String]
 
     @Option(name: [.short, .long], parsing: .unconditional,
-            help: ArgumentHelp("Where to write. The extension picks the format: \(ImageFormat.outputExtensionList). "
+            help: ArgumentHelp("Where to write. The extension picks the format: \(CollageProcess.outputExtensions). "
                                + "With --sheets, {n} is replaced by the sheet number (0001), or -0001 is added before the extension.",
                                valueName: "PATH"),
             completion: .file())
@@ -25,20 +24,20 @@ struct CollageOptions: ParsableArguments {
     /// The cap: --max, or all the cells of a --tile that fixes both sides.
     var maxImages: Int {
         if let max { return max }
-        if let tile = layoutArguments.tile, let shape = OptionValues.tile(tile),
-           let columns = shape.columns, let rows = shape.rows { return columns * rows }
-        return 6
+        return layoutArguments.tile?.cells ?? 6
     }
 
     @Flag(help: "Cut the whole input into contact sheets of up to --max images each, instead of stopping at the cap.")
     var sheets = false
 
-    @Option(help: ArgumentHelp("The canvas size in pixels, e.g. 2400x1600.", valueName: "WxH"))
-    var size: String = "1200x800"
+    @Option(help: ArgumentHelp("The canvas size in pixels, e.g. 2400x1600.", valueName: "WxH"),
+            transform: { try parsed(CanvasSize($0), "WIDTHxHEIGHT in pixels, each 1 to 65500, such as 1200x800") })
+    var size = CanvasSize.default
 
     @Option(help: ArgumentHelp("Empty cells and transparent pixels: a name (white, black, grey), #rrggbb or r,g,b.",
-                               valueName: "COLOUR"))
-    var background: String = "white"
+                               valueName: "COLOUR"),
+            transform: { try parsed(Colour($0), "a colour name (white, black, grey), #rrggbb or r,g,b") })
+    var background = Colour.white
 
     @OptionGroup(title: "Layout and captions") var layoutArguments: LayoutArguments
 
@@ -104,12 +103,6 @@ struct CollageOptions: ParsableArguments {
 
     func validate() throws {
         guard maxImages >= 1 else { throw ValidationError("--max must be at least 1, not \(maxImages)") }
-        guard OptionValues.size(size) != nil else {
-            throw ValidationError("--size takes WIDTHxHEIGHT in pixels, each 1 to 65500, such as 1200x800; not '\(size)'")
-        }
-        guard OptionValues.colour(background) != nil else {
-            throw ValidationError("--background takes a colour name, #rrggbb or r,g,b; not '\(background)'")
-        }
         if let jobs, jobs < 1 { throw ValidationError("--jobs must be at least 1, not \(jobs)") }
         guard (16...1_048_576).contains(decodeMemory) else {
             throw ValidationError("--decode-memory must be 16 to 1048576 MiB, not \(decodeMemory)")
@@ -123,7 +116,7 @@ struct CollageOptions: ParsableArguments {
             throw ValidationError("--skip-unchanged cannot check a list read from standard input; name the files or folders")
         }
         if perFolder {
-            guard PerFolderRun.hasPlaceholder(PathName(output)) else {
+            guard FolderOutputs.hasPlaceholder(PathName(output)) else {
                 throw ValidationError("--per-folder needs {dir} or {path} in --output, such as -o 'albums/{path}.jpg'")
             }
             guard !inputs.contains("-") else { throw ValidationError("--per-folder takes folders, not -") }
@@ -143,13 +136,13 @@ struct CollageOptions: ParsableArguments {
         guard !output.isEmpty else { throw ValidationError("--output needs a path") }
         let naming = OutputNaming(path: PathName(output), sheets: sheets)
         guard let suffix = naming.saverSuffix else {
-            throw ValidationError("cannot write '\(output)': the extension must be one of \(ImageFormat.outputExtensionList)")
+            throw ValidationError("cannot write '\(output)': the extension must be one of \(CollageProcess.outputExtensions)")
         }
         var configuration = CollageConfiguration(inputs: [])
         try apply(to: &configuration)
         if let problem = configuration.layoutProblem { throw ValidationError(problem) }
-        if suffix == ".webp", let (w, h) = OptionValues.size(size), Swift.max(w, h) > 16383 {
-            throw ValidationError("WebP images are at most 16383 pixels a side; --size \(size) is larger")
+        if suffix == ".webp", Swift.max(size.width, size.height) > 16383 {
+            throw ValidationError("WebP images are at most 16383 pixels a side; --size \(size.width)x\(size.height) is larger")
         }
     }
 
@@ -161,11 +154,8 @@ struct CollageOptions: ParsableArguments {
         configuration.allowPortrait = allowPortrait
         configuration.maxImages = maxImages
         configuration.sheets = sheets
-        if let size = OptionValues.size(size) {
-            configuration.canvasWidth = size.width
-            configuration.canvasHeight = size.height
-        }
-        configuration.background = OptionValues.colour(background) ?? .white
+        (configuration.canvasWidth, configuration.canvasHeight) = (size.width, size.height)
+        configuration.backgroundColour = background
         configuration.jobs = jobs ?? CollageConfiguration.defaultJobs
         configuration.maxPixels = maxPixels
         configuration.decodeMemoryBudget = decodeMemory << 20
@@ -183,4 +173,11 @@ extension CollageOptions {
     /// Whether the run may make many collages (sheets, one per folder, a
     /// watch, a shard of a job): worth restarting for huge pages.
     var makesManyCollages: Bool { sheets || perFolder || watch || shardArguments.shard != nil }
+}
+
+/// An option's value parsed once, where ArgumentParser reads it; the line
+/// it prints for a value that is not one says what is expected.
+func parsed<Value>(_ value: Value?, _ expected: String) throws -> Value {
+    guard let value else { throw ValidationError("expected \(expected)") }
+    return value
 }

@@ -1,6 +1,5 @@
 import ArgumentParser
 import CollageKit
-import Vips
 
 /// The options that say where images go on a sheet and what is written
 /// under them.
@@ -12,8 +11,9 @@ struct LayoutArguments: ParsableArguments {
     var layout: String?
 
     @Option(help: ArgumentHelp("Columns and rows of the grid, such as 4x3; 4x fixes the columns, x3 the rows "
-                               + "(implies --layout grid).", valueName: "CxR"))
-    var tile: String?
+                               + "(implies --layout grid).", valueName: "CxR"),
+            transform: { try parsed(GridShape($0), "COLUMNSxROWS, such as 4x3, 4x or x3, each 1 to 10000") })
+    var tile: GridShape?
 
     @Option(help: ArgumentHelp("Pixels between cells and around the edge, in the background colour (default 0).",
                                valueName: "PX"))
@@ -21,13 +21,15 @@ struct LayoutArguments: ParsableArguments {
 
     @Option(help: ArgumentHelp("cover fills each cell and crops the overflow; contain shows the whole image, "
                                + "centred, with the background around it.", valueName: "cover|contain"),
-            completion: .list(Fit.allCases.map(\.rawValue)))
-    var fit: String = "cover"
+            completion: .list(Fit.allCases.map(\.rawValue)),
+            transform: { try parsed(Fit(rawValue: $0), "cover or contain") })
+    var fit = Fit.cover
 
     @Option(help: ArgumentHelp("Which part of an image cover keeps: centre, or what libvips finds most "
                                + "interesting (attention, entropy).", valueName: "centre|attention|entropy"),
-            completion: .list(CropMode.allCases.map(\.rawValue)))
-    var crop: String = "centre"
+            completion: .list(CropChoice.allCases.map(\.rawValue)),
+            transform: { try parsed(CropChoice($0), "centre, attention or entropy") })
+    var crop = CropChoice.centre
 
     @Option(help: ArgumentHelp("A caption under each image, such as '{name}'. Fields: {name} {stem} {ext} {dir} {path} "
                                + "{index} {width} {height} {format} {date}; {{ and }} are braces.",
@@ -39,8 +41,11 @@ struct LayoutArguments: ParsableArguments {
     var title: String?
 
     @Option(help: ArgumentHelp("The font of captions and titles, such as 'DejaVu Sans 14' or 'Sans Bold'; "
-                               + "without a size, the size follows the cell.", valueName: "DESCRIPTION"))
-    var font: String?
+                               + "without a size, the size follows the cell.", valueName: "DESCRIPTION"),
+            transform: { text in
+                do throws(FontProblem) { return try FontChoice(text) } catch { throw ValidationError(error.message) }
+            })
+    var font: FontChoice?
 
     /// The layout's name: --tile alone means grid.
     var layoutName: String { layout ?? (tile != nil ? "grid" : "auto") }
@@ -49,40 +54,25 @@ struct LayoutArguments: ParsableArguments {
         guard Layouts.names.contains(layoutName) else {
             throw ValidationError("--layout takes \(Layouts.names.joined(separator: ", ")); not '\(layoutName)'")
         }
-        if let tile {
-            guard OptionValues.tile(tile) != nil else {
-                throw ValidationError("--tile takes COLUMNSxROWS, such as 4x3, 4x or x3, each at least 1; not '\(tile)'")
-            }
+        if tile != nil {
             guard layoutName == "grid" || layoutName == "auto" else {
                 throw ValidationError("--tile sets the columns and rows of --layout grid, not of \(layoutName)")
             }
         }
         guard gap >= 0 else { throw ValidationError("--gap must be 0 or more pixels, not \(gap)") }
-        guard Fit(rawValue: fit) != nil else { throw ValidationError("--fit takes cover or contain; not '\(fit)'") }
-        guard OptionValues.crop(crop) != nil else {
-            throw ValidationError("--crop takes centre, attention or entropy; not '\(crop)'")
-        }
         _ = try templates()
-        if let font, case .failure(let error) = TextRenderer.resolveFont(font) {
-            throw ValidationError("--font: \(error)")
-        }
     }
 
     /// The layout's part of the configuration.
     func apply(to configuration: inout CollageConfiguration) throws {
         configuration.layoutName = layoutName == "auto" && tile != nil ? "grid" : layoutName
         configuration.layoutOptions.gap = gap
-        configuration.layoutOptions.fit = Fit(rawValue: fit)!
-        configuration.layoutOptions.crop = OptionValues.crop(crop)!
-        if let tile, let (columns, rows) = OptionValues.tile(tile) {
-            configuration.layoutOptions.columns = columns
-            configuration.layoutOptions.rows = rows
-        }
+        configuration.layoutOptions.fit = fit
+        configuration.crop = crop
+        configuration.layoutOptions.columns = tile?.columns
+        configuration.layoutOptions.rows = tile?.rows
         (configuration.captions.label, configuration.captions.title) = try templates()
-        configuration.captions.font = font
-        if let font, let points = TextRenderer.size(of: font) {
-            configuration.captions.fontSize = points
-        }
+        configuration.font = font
     }
 
     /// `--label` and `--title` parsed; an unknown field or a lone brace is a usage error.

@@ -9,7 +9,7 @@ final class RunMachineTests: XCTestCase {
 
     private func collecting(sheets: Bool = true) -> Machine {
         var machine = Machine(sheets: sheets)
-        XCTAssertEqual(machine.handle(.start), [])
+        XCTAssertEqual(machine.handle(.start), [.startPipeline])
         XCTAssertEqual(machine.state, .collecting)
         return machine
     }
@@ -26,11 +26,12 @@ final class RunMachineTests: XCTestCase {
     func testIdleWaitsForTheStartAndIgnoresTheRest() {
         var machine = Machine(sheets: true)
         XCTAssertEqual(machine.handle(.upstreamFinished(stop: nil)), [])
-        XCTAssertEqual(machine.handle(.saved(.written)), [])
+        XCTAssertEqual(machine.handle(.saved(.written(full: true))), [])
         XCTAssertEqual(machine.state, .idle)
-        XCTAssertEqual(machine.handle(.start), [])
+        XCTAssertEqual(machine.handle(.start), [.startPipeline])
         XCTAssertEqual(machine.state, .collecting)
         XCTAssertEqual(machine.handle(.start), [], "a second start changes nothing")
+        XCTAssertEqual(machine.handle(.unchanged), [], "nor a late check")
     }
 
     func testAStopBeforeTheStartEndsTheRunAtTheStart() {
@@ -39,6 +40,24 @@ final class RunMachineTests: XCTestCase {
         XCTAssertEqual(machine.state, .idle)
         XCTAssertEqual(machine.handle(.start), [.end(interruption: .terminated, failure: nil)])
         XCTAssertEqual(machine.state, .ended)
+    }
+
+    func testUnchangedOutputsAreReportedAndEndTheRun() {
+        var machine = Machine(sheets: true)
+        XCTAssertEqual(machine.handle(.unchanged), [.reportUnchanged, quiet])
+        XCTAssertEqual(machine.state, .ended)
+    }
+
+    func testAFailedCheckEndsTheRunWithIt() {
+        var machine = Machine(sheets: false)
+        let failure = RunFailure(status: .cannotCreateOutput, message: "cannot write to folder 'x'")
+        XCTAssertEqual(machine.handle(.failedBefore(failure)), [.end(interruption: nil, failure: failure)])
+    }
+
+    func testAStopWhileCheckingWinsOverUnchanged() {
+        var machine = Machine(sheets: true)
+        _ = machine.handle(.interrupted(.interrupted, writing: false))
+        XCTAssertEqual(machine.handle(.unchanged), [.end(interruption: .interrupted, failure: nil)])
     }
 
     // MARK: - collecting
@@ -81,7 +100,7 @@ final class RunMachineTests: XCTestCase {
 
     func testALateSaveResultWhileCollectingIsIgnored() {
         var machine = collecting()
-        XCTAssertEqual(machine.handle(.saved(.written)), [])
+        XCTAssertEqual(machine.handle(.saved(.written(full: false))), [])
         XCTAssertEqual(machine.state, .collecting)
     }
 
@@ -89,20 +108,32 @@ final class RunMachineTests: XCTestCase {
 
     func testAfterASheetTheNextIsAskedFor() {
         var machine = saving()
-        XCTAssertEqual(machine.handle(.saved(.written)), [.requestSheet])
+        XCTAssertEqual(machine.handle(.saved(.written(full: true))), [.publishSheet, .requestSheet])
         XCTAssertEqual(machine.state, .collecting)
     }
 
     func testOneCollageEndsAtTheCap() {
         var machine = saving(sheets: false)
-        XCTAssertEqual(machine.handle(.saved(.written)), [.cancelUpstream, quiet])
+        XCTAssertEqual(machine.handle(.saved(.written(full: true))),
+                       [.publishSheet, .cancelUpstream, .noticeLeftOut, quiet])
+    }
+
+    func testOneCollageShortOfTheCapLeavesNothingOut() {
+        var machine = saving(sheets: false)
+        XCTAssertEqual(machine.handle(.saved(.written(full: false))), [.publishSheet, .cancelUpstream, quiet])
+    }
+
+    func testTheCapsEndOfTheWalkStillTellsWhatItLeftOut() {
+        var machine = saving(sheets: false)
+        XCTAssertEqual(machine.handle(.upstreamFinished(stop: nil)), [])
+        XCTAssertEqual(machine.handle(.saved(.written(full: true))), [.publishSheet, .noticeLeftOut, quiet])
     }
 
     func testUpstreamFinishingDuringASaveEndsAfterIt() {
         var machine = saving()
         XCTAssertEqual(machine.handle(.upstreamFinished(stop: nil)), [])
         XCTAssertEqual(machine.state, .saving)
-        XCTAssertEqual(machine.handle(.saved(.written)), [quiet])
+        XCTAssertEqual(machine.handle(.saved(.written(full: true))), [.publishSheet, quiet], "sheets leave nothing out")
     }
 
     func testASheetWithNothingLeftToWriteGoesOn() {
@@ -112,8 +143,8 @@ final class RunMachineTests: XCTestCase {
 
     func testASaveFailureEndsTheRunWithItsStatus() {
         var machine = saving()
-        let failure = Machine.Failure(status: .ioError, message: "disk full")
-        XCTAssertEqual(machine.handle(.saved(.failed(.ioError, "disk full"))),
+        let failure = RunFailure(status: .ioError, message: "disk full")
+        XCTAssertEqual(machine.handle(.saved(.failed(failure))),
                        [.cancelUpstream, .end(interruption: nil, failure: failure)])
         XCTAssertEqual(machine.failure, failure)
         XCTAssertEqual(machine.handle(.upstreamFinished(stop: nil)), [])
@@ -136,16 +167,17 @@ final class RunMachineTests: XCTestCase {
     func testASaveThatFinishedAsTheStopCameStillCounts() {
         var machine = saving()
         XCTAssertEqual(machine.handle(.interrupted(.interrupted, writing: true)), [.cancelUpstream])
-        XCTAssertEqual(machine.handle(.saved(.written)), [.end(interruption: .interrupted, failure: nil)])
+        XCTAssertEqual(machine.handle(.saved(.written(full: true))),
+                       [.publishSheet, .end(interruption: .interrupted, failure: nil)], "published, nothing left-out told")
     }
 
     // MARK: - ended
 
     func testEndedTakesNoInput() {
         var machine = saving(sheets: false)
-        _ = machine.handle(.saved(.written))
-        for input: Machine.Input in [.start, .sheet(empty: false, stop: nil), .upstreamFinished(stop: nil),
-                                     .saved(.written), .interrupted(.interrupted, writing: true)] {
+        _ = machine.handle(.saved(.written(full: true)))
+        for input: Machine.Input in [.start, .unchanged, .sheet(empty: false, stop: nil), .upstreamFinished(stop: nil),
+                                     .saved(.written(full: true)), .interrupted(.interrupted, writing: true)] {
             XCTAssertEqual(machine.handle(input), [], "\(input)")
             XCTAssertEqual(machine.state, .ended)
         }

@@ -14,7 +14,7 @@ public struct DecodedTile: Sendable {
     /// bytes. nil when the sheet is too large to keep a descriptor per image.
     let file: OpenFile?
     /// Counts the tile as held by its run while it lives.
-    var token: TileToken? = nil
+    var held: HeldTile? = nil
     /// With `--flag`: taken from the pixels where they were decoded.
     var signature: TileSignature? = nil
 }
@@ -32,7 +32,7 @@ struct Decode: Sendable {
     /// at least `StructureCheck.bufferLimit`.
     var maxBuffer = StructureCheck.bufferLimit
     /// Counts the decodes running and the tiles held.
-    var instrumentation: RunInstrumentation? = nil
+    var instrumentation: (any StageInstrumentation)? = nil
     /// Whether the tile keeps its image's file open (see `DecodedTile.file`).
     var keepsFile = true
     /// `--flag`: take each tile's signature on the worker that decoded it.
@@ -67,7 +67,7 @@ struct Decode: Sendable {
             }
             return .success(DecodedTile(path: image.path, header: image.header, pixels: pixels, frame: frame,
                                         file: keepsFile ? image.file : nil,
-                                        token: instrumentation?.tileToken(bytes: pixels.byteCount),
+                                        held: instrumentation?.holding(tileBytes: pixels.byteCount),
                                         signature: signs ? TileSignature(pixels) : nil))
         } catch {
             return .failure(DecodeFailure(path: image.path, message: String(describing: error)))

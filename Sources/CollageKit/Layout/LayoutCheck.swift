@@ -1,4 +1,14 @@
 extension CollageConfiguration {
+    /// Where each image of a sheet goes: the named layout with its options,
+    /// and room for the captions and the title.
+    public var layout: any SheetLayout {
+        var options = layoutOptions
+        let captions = captions
+        if captions.label != nil { options.captionBand = { captions.band(forCell: $0) } }
+        options.titleBand = captions.titleBand(canvasHeight: canvasHeight)
+        return Layouts.named(layoutName, options) ?? AutoLayout(options: options)
+    }
+
     /// What makes this layout impossible on this canvas, before any image is
     /// read: a gap (or a caption, or a title) that leaves a cell no room.
     /// Checked for a full sheet, the one with the most cells.

@@ -35,71 +35,6 @@ public protocol SheetLayout: Sendable {
     func problem(count: Int, on canvas: Canvas) -> String?
 }
 
-/// The canvas of one sheet, in pixels.
-public struct Canvas: Equatable, Sendable {
-    public let width: Int
-    public let height: Int
-
-    public init(width: Int, height: Int) {
-        self.width = width
-        self.height = height
-    }
-}
-
-/// An image's displayed size (after EXIF orientation), all a layout reads.
-public struct ImageShape: Equatable, Sendable {
-    public let width: Int
-    public let height: Int
-
-    public init(width: Int, height: Int) {
-        self.width = width
-        self.height = height
-    }
-
-    public init(_ header: ImageHeader) {
-        self.init(width: header.displayedWidth, height: header.displayedHeight)
-    }
-
-    /// A stand-in for layouts that place by count alone.
-    static let unknown = ImageShape(width: 1, height: 1)
-}
-
-/// Where one image goes on its sheet.
-public struct Frame: Equatable, Sendable {
-    /// The rectangle the image itself covers on the canvas: its decoded
-    /// size and place. It may reach past the canvas by a rounding pixel and
-    /// is clipped when placed.
-    public var image: TileRect
-    /// The image's cell: the image, its caption band and the room a layout
-    /// keeps around it. Nothing of this image is drawn outside it.
-    public var cell: TileRect
-    /// Which part of the image is kept when it is cropped to `image`'s shape.
-    public var crop: CropMode
-    /// The band under the image for its caption, when captions are drawn.
-    public var caption: TileRect?
-
-    public init(image: TileRect, cell: TileRect? = nil, crop: CropMode = .centre, caption: TileRect? = nil) {
-        self.image = image
-        self.cell = cell ?? image
-        self.crop = crop
-        self.caption = caption
-    }
-}
-
-public struct TileRect: Equatable, Sendable {
-    public let x: Int
-    public let y: Int
-    public let width: Int
-    public let height: Int
-
-    public init(x: Int, y: Int, width: Int, height: Int) {
-        self.x = x
-        self.y = y
-        self.width = width
-        self.height = height
-    }
-}
-
 /// The layouts by name, as `--layout` takes them. A new layout is one type
 /// conforming to `SheetLayout` and one line here.
 public enum Layouts {
@@ -114,36 +49,5 @@ public enum Layouts {
 
     public static func named(_ name: String, _ options: LayoutOptions = LayoutOptions()) -> (any SheetLayout)? {
         registered.first { $0.name == name }.map { $0.make(options) }
-    }
-}
-
-/// How images fill their cells.
-public enum Fit: String, Sendable, CaseIterable {
-    /// The image covers its cell and the overflow is cropped.
-    case cover
-    /// The whole image, as large as fits, centred in its cell.
-    case contain
-}
-
-/// What the command line says about layout.
-public struct LayoutOptions: Sendable {
-    /// Space between cells and around the edge, in pixels.
-    public var gap = 0
-    public var fit = Fit.cover
-    public var crop = CropMode.centre
-    /// `--tile CxR`: fixed columns and/or rows (grid only).
-    public var columns: Int?
-    public var rows: Int?
-    /// The height of the band under each image for its caption (0: none),
-    /// given the height of the cell or row it belongs to.
-    public var captionBand: @Sendable (Int) -> Int = { _ in 0 }
-    /// The height of the title across the top of the sheet (0: none).
-    public var titleBand = 0
-
-    public init() {}
-
-    /// The part of the canvas the cells share: all of it but the title band.
-    func area(_ canvas: Canvas) -> TileRect {
-        TileRect(x: 0, y: titleBand, width: canvas.width, height: max(1, canvas.height - titleBand))
     }
 }

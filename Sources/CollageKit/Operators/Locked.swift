@@ -1,11 +1,13 @@
 import Glibc
 
-/// A value behind a lock, shared by reference.
+/// A value behind a lock, shared by reference: only for values that hold
+/// OpenCombine's subscribers, subscriptions or cancellables. Every other
+/// shared value is in a `Synchronization.Mutex`.
 ///
-/// `Synchronization.Mutex` asks for `sending` values, which the state of a
-/// subscription cannot be: it holds OpenCombine's subscribers and
-/// subscriptions, which predate `Sendable`. This box takes any value; the
-/// mutex lives on the heap (a pthread mutex must not move), owned here.
+/// `Mutex` asks for `sending` values, which such a state cannot be:
+/// OpenCombine's subscribers and subscriptions predate `Sendable`. This box
+/// takes any value; the mutex lives on the heap (a pthread mutex must not
+/// move), owned here.
 final class Locked<Value>: @unchecked Sendable {  // owns a heap pthread mutex; `value` is only touched under it
     private let mutex: UnsafeMutablePointer<pthread_mutex_t>
     private var value: Value

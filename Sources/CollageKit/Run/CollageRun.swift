@@ -44,11 +44,23 @@ public final class CollageRun: CollageJob, Sendable {
         /// With `--shard`: the received sheet's place in the whole run.
         var place: SheetPlace?
         var outcome: RunOutcome?
+        /// `--skip-unchanged`: the outputs found made from the same inputs and options.
+        var unchanged: [RunState.Output] = []
+        /// The sheet saved, until the machine says whether it is published.
+        var saved: SavedSheet?
     }
     let owned: Locked<Owned>
 
-    public init(configuration: CollageConfiguration, logger: Logger = Logger(label: "collage")) {
+    /// `--flag`'s checker, shared by every run of a job.
+    let flagger: Flagger?
+
+    public convenience init(configuration: CollageConfiguration, logger: Logger = Logger(label: "collage")) {
+        self.init(configuration: configuration, flagger: Flagger(kinds: configuration.flags), logger: logger)
+    }
+
+    init(configuration: CollageConfiguration, flagger: Flagger?, logger: Logger) {
         self.configuration = configuration
+        self.flagger = flagger
         self.logger = logger
         writer = AtomicWriter(queue: saveQueue, stem: configuration.sidecarOutput)
         budget = DecodeBudget(limit: configuration.decodeMemoryBudget)
@@ -60,36 +72,31 @@ public final class CollageRun: CollageJob, Sendable {
 
     /// Runs to the end and says how it ended. Blocks the calling thread.
     public func run() -> RunOutcome {
-        if let early = Preflight(configuration: configuration).check() { return finish(early) }
-        if !configuration.dryRun {
-            let output = configuration.output
-            let opening = OutputSession.open(
-                configuration,
-                waiting: { hub.send(.notice(OutputLock.waitingNotice(for: output))) },
-                stop: { stopRequested.withLock { $0 } })
-            switch opening {
-            case .failed(let outcome):
-                return finish(outcome)
-            case .unchanged(let state):
-                var summary = Summary()
-                for output in state.outputs {
-                    let event = PipelineEvent.unchanged(output: output.path, images: output.images)
-                    summary.count(event)
-                    hub.send(event)
-                }
-                return finish(RunOutcome(status: .success, message: nil, summary: summary))
-            case .ready(let session):
-                owned.withLock { $0.session = session }
-            }
-        }
-        queue.async { self.start() }
+        queue.sync { feed(checks()) }
         finished.wait()
         return owned.withLock { $0.outcome! }
     }
 
-    private func finish(_ outcome: RunOutcome) -> RunOutcome {
-        hub.send(.finished(outcome))
-        return outcome
+    /// Everything checked before an image is read, and the output's lock.
+    private func checks() -> RunMachine.Input {
+        if let early = Preflight(configuration: configuration).check() {
+            return .failedBefore(RunFailure(status: early.status, message: early.message ?? ""))
+        }
+        guard !configuration.dryRun else { return .start }
+        let output = configuration.output
+        let opening = OutputSession.open(configuration,
+                                         waiting: { hub.send(.notice(OutputLock.waitingNotice(for: output))) },
+                                         stop: { stopRequested.withLock { $0 } })
+        switch opening {
+        case .failed(let failure):
+            return .failedBefore(failure)
+        case .unchanged(let state):
+            owned.withLock { $0.unchanged = state.outputs }
+            return .unchanged
+        case .ready(let session):
+            owned.withLock { $0.session = session }
+            return .start
+        }
     }
 
     /// Stops the run as SIGINT or SIGTERM asks: cancels the pipeline through
@@ -112,8 +119,20 @@ public final class CollageRun: CollageJob, Sendable {
     private func perform(_ actions: [RunMachine.Action]) {
         for action in actions {
             switch action {
+            case .startPipeline:
+                startPipeline()
+            case .reportUnchanged:
+                for output in owned.withLock({ $0.unchanged }) {
+                    report(.unchanged(output: output.path, images: output.images))
+                }
             case .save:
                 save()
+            case .publishSheet:
+                if let sheet = owned.withLock({ owned in defer { owned.saved = nil }; return owned.saved }) {
+                    publish(sheet)
+                }
+            case .noticeLeftOut:
+                noticeLeftOut()
             case .requestSheet:
                 // Later, never from inside the sink's own delivery, which
                 // pauses it on return (a resume before that would be lost).
@@ -126,7 +145,7 @@ public final class CollageRun: CollageJob, Sendable {
         }
     }
 
-    private func start() {
+    private func startPipeline() {
         var stages = RunStages(configuration: configuration, instrumentation: instrumentation, budget: budget,
                                workers: workers, queue: queue, stop: { [self] in stop != nil },
                                report: { [self] in report($0) },
@@ -136,8 +155,6 @@ public final class CollageRun: CollageJob, Sendable {
                                    report(.failed(path: failure.path, error: failure.message))
                                })
         owned.withLock { ($0.walk, $0.selection, stages.previous) = (stages.walk, stages.selection, $0.session?.previous) }
-        feed(.start)
-        guard owned.withLock({ $0.machine.state }) != .ended else { return }
         let sink = stages.sheets().pausableSink(
             receiveCompletion: { [self] _ in feed(.upstreamFinished(stop: stop)) },
             receiveValue: { [self] sheet in
@@ -158,7 +175,7 @@ public final class CollageRun: CollageJob, Sendable {
         let path = configuration.naming.path(forSheet: number)
         if configuration.dryRun {
             report(.planned(configuration.plan(items, sheet: number, firstIndex: used + 1, to: path)))
-            queue.async { self.feed(.saved(.written)) }
+            queue.async { self.feed(.saved(.written(full: false))) }
             return
         }
         let tiles = items.compactMap(\.tile)
@@ -172,33 +189,14 @@ public final class CollageRun: CollageJob, Sendable {
     }
 
     private func saved(_ result: Result<SavedSheet?, OutputError>) {
-        guard owned.withLock({ $0.machine.state }) == .saving else { return }
         switch result {
         case .success(let sheet?):
-            for failure in sheet.composed.failures {
-                owned.withLock { $0.tally.decodeFailures += 1 }
-                report(.failed(path: failure.path, error: failure.message))
-            }
-            if configuration.keepsState, let stamp = FileStamp.of(sheet.record.output) {
-                let output = RunState.Output(path: sheet.record.output, stamp: stamp, images: sheet.record.images)
-                recordOutput(output)
-            }
-            let flags = configuration.flagger?.check(sheet.composed.tiles)
-            for (index, (tile, frame)) in zip(sheet.composed.tiles, sheet.composed.frames).enumerated() {
-                for flag in flags?[index] ?? [] { report(.flagged(flag)) }
-                report(.placed(path: tile.path, sheet: sheet.record.sheet, index: index, rect: frame.image,
-                               label: sheet.composed.labels?[index]))
-            }
-            report(.written(sheet.record))
-            feed(.saved(.written))
+            owned.withLock { $0.saved = sheet }
+            feed(.saved(.written(full: sheet.record.images.count == configuration.effectiveCap)))
         case .success(nil):
             feed(.saved(.nothing))
         case .failure(let error):
-            switch error.code {
-            case .cancelled: feed(.saved(.cancelled))
-            case .cannotCreate: feed(.saved(.failed(.cannotCreateOutput, error.description)))
-            case .ioError: feed(.saved(.failed(.ioError, error.description)))
-            }
+            feed(.saved(error.code == .cancelled ? .cancelled : .failed(error.runFailure)))
         }
     }
 
@@ -207,25 +205,17 @@ public final class CollageRun: CollageJob, Sendable {
         hub.send(event)
     }
 
-    /// Once: the notices, the state for the next run, the summary, the outcome.
-    private func end(interruption: ExitStatus?, failure: RunMachine.Failure?) {
-        let (sink, walk, selection) = owned.withLock { owned in
-            defer { owned.sink = nil; owned.saving = nil }
-            return (owned.sink, owned.walk, owned.selection)
+    /// Once: the state for the next run, the summary, the outcome.
+    private func end(interruption: ExitStatus?, failure: RunFailure?) {
+        let sink = owned.withLock { owned in
+            defer { (owned.sink, owned.saving, owned.walk, owned.selection) = (nil, nil, nil, nil) }
+            return owned.sink
         }
         sink?.cancel()  // releases the whole chain, up to the walk
-        let cap = configuration.effectiveCap
-        if interruption == nil, failure == nil, !configuration.sheets, let walk, let selection,
-           owned.withLock({ $0.tally.summary.used }) == cap,
-           let notice = walk.leftOutNotice(owned.withLock { $0.tally }, probe: selection.probe, cap: cap) {
-            report(.notice(notice))
-        }
-        let tally = owned.withLock { owned in
-            owned.walk = nil
-            owned.selection = nil
-            return owned.tally
-        }
-        let outcome = RunOutcome(tally: tally, interruption: interruption, failure: failure)
+        let tally = owned.withLock { $0.tally }
+        let outcome = OutcomeRules.decide(OutcomeFacts(interruption: interruption, failure: failure,
+                                                       summary: tally.summary,
+                                                       nothingToDo: OutcomeRules.nothingToDo(tally)))
         do {
             let session = owned.withLock { owned in
                 defer { owned.session = nil }
@@ -238,4 +228,3 @@ public final class CollageRun: CollageJob, Sendable {
         finished.signal()
     }
 }
-

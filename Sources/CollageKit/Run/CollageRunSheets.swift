@@ -26,4 +26,30 @@ extension CollageRun {
         recordOutput(output)
         return []
     }
+
+    /// A sheet saved while it was the run's: its images' failures when
+    /// decoded again, its flags, where each image went, the file, the state.
+    func publish(_ sheet: SavedSheet) {
+        for failure in sheet.composed.failures {
+            owned.withLock { $0.tally.decodeFailures += 1 }
+            report(.failed(path: failure.path, error: failure.message))
+        }
+        if configuration.keepsState, let stamp = FileStamp.of(sheet.record.output) {
+            recordOutput(RunState.Output(path: sheet.record.output, stamp: stamp, images: sheet.record.images))
+        }
+        let flags = flagger?.check(sheet.composed.tiles)
+        for (index, (tile, frame)) in zip(sheet.composed.tiles, sheet.composed.frames).enumerated() {
+            for flag in flags?[index] ?? [] { report(.flagged(flag)) }
+            report(.placed(path: tile.path, sheet: sheet.record.sheet, index: index, rect: frame.image,
+                           label: sheet.composed.labels?[index]))
+        }
+        report(.written(sheet.record))
+    }
+
+    func noticeLeftOut() {
+        let (walk, selection, tally) = owned.withLock { ($0.walk, $0.selection, $0.tally) }
+        guard let walk, let selection,
+              let notice = walk.leftOutNotice(tally, probe: selection.probe, cap: configuration.effectiveCap) else { return }
+        report(.notice(notice))
+    }
 }

@@ -1,31 +1,19 @@
 import Synchronization
 
-/// A kind of suspicious image that `--flag` reports.
-public enum FlagKind: String, Sendable, CaseIterable {
-    /// The tile is one flat colour.
-    case blank
-    /// The tile looks the same as an earlier image's of the run.
-    case duplicate
-}
-
-/// One image flagged: `of` is the earlier image a duplicate looks like.
-public struct ImageFlag: Sendable, Equatable {
-    public let path: PathName
-    public let reason: FlagKind
-    public let of: PathName?
-}
-
 /// `--flag`: checks each placed tile's signature, in the order the run
 /// places them, against the images placed before it. One checker serves a
-/// whole job (every folder of `--per-folder`), so a duplicate across
-/// folders is found too; it is shared by reference from the configuration.
+/// whole job (every folder of `--per-folder`, every pass of `--watch`), so a
+/// duplicate across folders is found too: the job makes one and hands it
+/// to each run.
 public final class Flagger: Sendable {
     public let kinds: Set<FlagKind>
     /// Hashes within `threshold` bits are the same look.
     public static let threshold = 4
     private let seen = Mutex(HashIndex())
 
-    public init(kinds: Set<FlagKind>) {
+    /// nil when there is nothing to flag.
+    public init?(kinds: Set<FlagKind>) {
+        guard !kinds.isEmpty else { return nil }
         self.kinds = kinds
     }
 

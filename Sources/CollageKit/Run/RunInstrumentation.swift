@@ -6,7 +6,7 @@ import Synchronization
 /// once. A test may
 /// hold the sink at each save (a gate it opens one sheet at a time) to
 /// prove that nothing upstream runs ahead while a sheet is being written.
-final class RunInstrumentation: Sendable {
+final class RunInstrumentation: StageInstrumentation {
     struct Counts: Equatable {
         /// Inputs the walk has emitted.
         var scanned = 0
@@ -61,10 +61,12 @@ final class RunInstrumentation: Sendable {
         return try body()
     }
 
-    /// A decoded tile of `bytes` the run holds until the token goes.
-    func tileToken(bytes: Int) -> TileToken { TileToken(self, bytes: bytes) }
+    func holding(tileBytes bytes: Int) -> HeldTile {
+        held(1, bytes: bytes)
+        return HeldTile { [self] in held(-1, bytes: bytes) }
+    }
 
-    fileprivate func held(_ change: Int, bytes: Int) {
+    private func held(_ change: Int, bytes: Int) {
         counts.withLock { counts in
             counts.heldTiles += change
             counts.peakHeldTiles = max(counts.peakHeldTiles, counts.heldTiles)
@@ -72,18 +74,4 @@ final class RunInstrumentation: Sendable {
             counts.peakHeldTileBytes = max(counts.peakHeldTileBytes, counts.heldTileBytes)
         }
     }
-}
-
-/// Counts one decoded tile as held by its run for as long as it lives.
-final class TileToken: Sendable {
-    private let instrumentation: RunInstrumentation
-    private let bytes: Int
-
-    fileprivate init(_ instrumentation: RunInstrumentation, bytes: Int) {
-        self.instrumentation = instrumentation
-        self.bytes = bytes
-        instrumentation.held(1, bytes: bytes)
-    }
-
-    deinit { instrumentation.held(-1, bytes: bytes) }
 }

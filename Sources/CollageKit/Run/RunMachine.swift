@@ -4,8 +4,9 @@
 /// the run ends; it touches nothing itself, so it is tested alone.
 ///
 ///     idle ──start──► collecting ──sheet──► saving ──saved──► collecting …
-///                         │                    │
-///                         └──────── end ◄──────┘   (upstream done, cap, stop, failure)
+///       │                 │                    │
+///       └─ unchanged,     └──────── end ◄──────┘   (upstream done, cap, stop, failure)
+///          failed ─► end
 struct RunMachine: Equatable, Sendable {
     enum State: Equatable, Sendable {
         /// Before the pipeline starts (checks, waiting for the lock).
@@ -19,7 +20,12 @@ struct RunMachine: Equatable, Sendable {
     }
 
     enum Input: Equatable, Sendable {
+        /// The checks passed and the output is the run's: the pipeline starts.
         case start
+        /// `--skip-unchanged`: the outputs were made from the same inputs and options.
+        case unchanged
+        /// A check before the start failed (an INPUT, the output's folder, its lock).
+        case failedBefore(RunFailure)
         /// The sink received a sheet. `empty`: nothing of it is left to
         /// save (`--require-even` dropped its only image). `stop`: a signal
         /// was seen meanwhile (it may end the walk before `interrupted`).
@@ -33,27 +39,32 @@ struct RunMachine: Equatable, Sendable {
     }
 
     enum SaveResult: Equatable, Sendable {
-        case written
+        /// `full`: the sheet holds as many images as the cap allows.
+        case written(full: Bool)
         /// Every image of the sheet failed when decoded again: nothing to write.
         case nothing
         case cancelled
-        case failed(ExitStatus, String)
+        case failed(RunFailure)
     }
 
     enum Action: Equatable, Sendable {
+        /// Start the pipeline: the walk, the decoders, the sink.
+        case startPipeline
+        /// Report the outputs found unchanged.
+        case reportUnchanged
         /// Compose and write the sheet just received.
         case save
+        /// Report what the sheet just saved holds (placed, flagged, written)
+        /// and keep its record: it was saved while it was still the run's.
+        case publishSheet
+        /// Tell how many eligible images the cap left out (one collage only).
+        case noticeLeftOut
         /// Ask upstream for the next sheet (resume the pausable sink).
         case requestSheet
         /// Cancel the pipeline up to the walk.
         case cancelUpstream
         /// End the run: `interruption` or `failure` if any, else the counts decide.
-        case end(interruption: ExitStatus?, failure: Failure?)
-    }
-
-    struct Failure: Equatable, Sendable {
-        let status: ExitStatus
-        let message: String
+        case end(interruption: ExitStatus?, failure: RunFailure?)
     }
 
     /// One collage (stop at the cap) or the whole input in sheets.
@@ -61,7 +72,7 @@ struct RunMachine: Equatable, Sendable {
     private(set) var state = State.idle
     private(set) var upstreamDone = false
     private(set) var interruption: ExitStatus?
-    private(set) var failure: Failure?
+    private(set) var failure: RunFailure?
 
     init(sheets: Bool) {
         self.sheets = sheets
@@ -74,13 +85,18 @@ struct RunMachine: Equatable, Sendable {
         case (.idle, .start):
             state = .collecting
             // Stopped between the checks and the start: nothing is begun.
-            return interruption == nil ? [] : end()
+            return interruption == nil ? [.startPipeline] : end()
+        case (.idle, .unchanged):
+            return interruption == nil ? [.reportUnchanged] + end() : end()
+        case (.idle, .failedBefore(let failure)):
+            self.failure = failure
+            return end()
         case (.idle, .interrupted(let status, _)):
             interruption = interruption ?? status
             return []
         case (.idle, _):
             return []
-        case (_, .start):
+        case (_, .start), (_, .unchanged), (_, .failedBefore):
             return []
         case (.collecting, .sheet(let empty, let stop)):
             if let stop {
@@ -100,16 +116,22 @@ struct RunMachine: Equatable, Sendable {
         case (.saving, .saved(let result)):
             state = .collecting
             switch result {
-            case .failed(let status, let message):
-                failure = Failure(status: status, message: message)
+            case .failed(let failure):
+                self.failure = failure
                 return [.cancelUpstream] + end()
             case .cancelled:
                 return [.cancelUpstream] + end()
-            case .written, .nothing:
-                if upstreamDone || interruption != nil { return end() }
+            case .written(let full):
+                // One collage at the cap: what the cap left out is told.
+                let notice: [Action] = !sheets && full && interruption == nil ? [.noticeLeftOut] : []
+                if upstreamDone || interruption != nil { return [.publishSheet] + notice + end() }
                 // One collage is all: the cap was reached and the scan goes
                 // no further. (Asking again would let the cap's `prefix` take
                 // one more image, which is how it finds its end.)
+                if !sheets { return [.publishSheet, .cancelUpstream] + notice + end() }
+                return [.publishSheet, .requestSheet]
+            case .nothing:
+                if upstreamDone || interruption != nil { return end() }
                 if !sheets { return [.cancelUpstream] + end() }
                 return [.requestSheet]
             }

@@ -1,6 +1,7 @@
 import Dispatch
 @preconcurrency import OpenCombine
 import Vips
+import Synchronization
 
 /// One image of a sheet: decoded, or (`--dry-run`) only its header read.
 struct SheetItem: Sendable {
@@ -56,7 +57,7 @@ struct RunStages {
             if case .accepted = event {} else if mutes { return }
             report(event)
         }
-        let walkReports = Locked<SharedWalk?>(nil)
+        let walkReports = Mutex<SharedWalk?>(nil)
         let reportWalk: (PipelineEvent) -> Void = { event in
             // The look past the cap only counts: it reports nothing.
             if walkReports.withLock({ $0 })?.muted != true { scanReport(event) }
@@ -98,7 +99,7 @@ struct RunStages {
                             instrumentation: instrumentation,
                             keepsFile: Decode.canKeepFiles(2 * cap + configuration.windowLimits.aheadCount
                                                            + configuration.jobs),
-                            signs: configuration.flagger != nil)
+                            signs: !configuration.flags.isEmpty)
         let decodeFailed = decodeFailed
         if let shard { return cutThenDecode(cutShard(accepted, shard), layout: layout, decode: decode) }
         guard layout.placesByCount else {

@@ -16,3 +16,20 @@ public struct OutputError: Error, Sendable, CustomStringConvertible {
 
     public var description: String { "\(path): \(message)" }
 }
+
+extension OutputError {
+    /// The failure that ends a run: 73 for an output that could not be
+    /// created, 74 for a write that failed part-way (130 for a write that
+    /// was cancelled, which a run reports as its interruption instead).
+    var runFailure: RunFailure { runFailure(prefix: "") }
+
+    /// The same, with what was being written said first ("cannot write the page: ").
+    func runFailure(prefix: String) -> RunFailure {
+        let status: ExitStatus = switch code {
+        case .cannotCreate: .cannotCreateOutput
+        case .ioError: .ioError
+        case .cancelled: .interrupted
+        }
+        return RunFailure(status: status, message: prefix + description)
+    }
+}

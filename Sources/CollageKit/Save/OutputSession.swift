@@ -9,7 +9,7 @@ final class OutputSession: Sendable {
         case ready(OutputSession)
         /// The outputs were made from the same inputs and options.
         case unchanged(RunState)
-        case failed(RunOutcome)
+        case failed(RunFailure)
     }
 
     private let configuration: CollageConfiguration
@@ -35,9 +35,9 @@ final class OutputSession: Sendable {
         case .success(let held):
             lock = held
         case .failure(.stopped):
-            return .failed(.early(stop() ?? .interrupted, "interrupted while waiting for another run: nothing written"))
+            return .failed(RunFailure(status: stop() ?? .interrupted, message: "interrupted while waiting for another run: nothing written"))
         case .failure(.cannotCreate(let message)):
-            return .failed(.early(.cannotCreateOutput, message))
+            return .failed(RunFailure(status: .cannotCreateOutput, message: message))
         }
         // Holding the lock, no live run is writing: what temporary files
         // remain were left by a run that was killed.

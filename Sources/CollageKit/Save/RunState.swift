@@ -1,31 +1,6 @@
 import FoundationEssentials
 import Glibc
 
-/// A file's size and modification time, to tell whether it changed.
-public struct FileStamp: Equatable, Sendable, Codable {
-    public let size: Int64
-    public let modified: Int64  // nanoseconds since the epoch
-
-    public init(size: Int64, modified: Int64) {
-        self.size = size
-        self.modified = modified
-    }
-
-    init(_ info: stat) {
-        size = Int64(info.st_size)
-        modified = Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec)
-    }
-
-    /// The stamp of the file at `path` (links followed), or nil.
-    public static func of(_ path: PathName) -> FileStamp? {
-        path.withCString { name in
-            guard let name else { return nil }
-            var info = stat()
-            return stat(name, &info) == 0 ? FileStamp(info) : nil
-        }
-    }
-}
-
 /// What a run was made from, kept beside its output as `.NAME.collage-state`
 /// (JSON) for `--skip-unchanged` and `--watch`: the options that shape the
 /// output, every input the run considered (path, size, modification time)
@@ -33,16 +8,8 @@ public struct FileStamp: Equatable, Sendable, Codable {
 /// their stamps, so a deleted or edited output is redone). Paths are kept
 /// as base64 of their bytes, exact whatever they hold.
 public struct RunState: Equatable, Sendable, Codable {
-    public struct Output: Equatable, Sendable, Codable {
-        public let path: PathName
-        public let stamp: FileStamp
-        public let images: [PathName]
-    }
-
-    public struct Considered: Equatable, Sendable, Codable {
-        public let path: PathName
-        public let stamp: FileStamp?
-    }
+    public typealias Output = OutputRecord
+    public typealias Considered = InputRecord
 
     /// A state of another version is not read: the run is redone.
     static let currentVersion = 2

@@ -1,12 +1,5 @@
 import Glibc
 
-/// One INPUT of the command line.
-public enum Input: Equatable, Sendable {
-    case path(PathName)
-    /// `-`: paths read from standard input.
-    case standardInput
-}
-
 /// A file to try, and whether a person named it (on the command line or on
 /// standard input: then it is tried whatever its name).
 public struct InputFile: Sendable, Equatable {

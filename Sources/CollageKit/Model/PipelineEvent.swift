@@ -83,3 +83,18 @@ public struct Summary: Sendable, Equatable {
         }
     }
 }
+
+extension Summary {
+    /// Adds another run's counts to these.
+    public mutating func add(_ other: Summary) {
+        written += other.written
+        used += other.used
+        rejected += other.rejected
+        failed += other.failed
+        unchanged += other.unchanged
+        considered += other.considered
+        portraits += other.portraits
+        planned += other.planned
+        flagged += other.flagged
+    }
+}

@@ -64,8 +64,8 @@ public struct CollageConfiguration: Sendable {
     public var captions = Captions()
     /// `--shard I/N`: only this shard's sheets (or folders) are made.
     public var shard: Shard?
-    /// `--flag`: the checker shared by every run of the job; nil without it.
-    public var flagger: Flagger?
+    /// `--flag`: what to report of each placed tile (none: no tile is signed).
+    public var flags: Set<FlagKind> = []
     /// `--fail-on-flag`: any flag ends the run with status 65.
     public var failOnFlag = false
     /// `--html`: the page that shows the sheets the run wrote.
@@ -82,59 +82,10 @@ public struct CollageConfiguration: Sendable {
 
     var canvas: Canvas { Canvas(width: canvasWidth, height: canvasHeight) }
 
-    /// The decode window's limits: ahead of the sheets only with `--sheets`
-    /// (without it there is no next sheet to work ahead for).
-    var windowLimits: WindowLimits {
-        sheets ? WindowLimits(jobs: jobs, aheadBytes: decodeWindowBytes, aheadCount: decodeWindowImages)
-            : .demandOnly(jobs: jobs)
-    }
-
-    /// The header check of this run's inputs.
-    var probe: Probe {
-        var probe = Probe(maxPixels: maxPixels, allowPortrait: allowPortrait)
-        probe.maxBuffer = max(StructureCheck.bufferLimit, decodeMemoryBudget)
-        return probe
-    }
-
-    /// Where each image of a sheet goes: the named layout with its options,
-    /// and room for the captions and the title.
-    public var layout: any SheetLayout {
-        var options = layoutOptions
-        let captions = captions
-        if captions.label != nil { options.captionBand = { captions.band(forCell: $0) } }
-        options.titleBand = captions.titleBand(canvasHeight: canvasHeight)
-        return Layouts.named(layoutName, options) ?? AutoLayout(options: options)
-    }
-
     var keepsState: Bool { (skipUnchanged || recordState) && !dryRun }
 
     /// The cap as applied: rounded down to even under `requireEven`.
     public var effectiveCap: Int {
         requireEven && maxImages % 2 == 1 && maxImages > 1 ? maxImages - 1 : maxImages
-    }
-
-    /// The path whose hidden companions (lock, state, temporary files) this
-    /// run uses: the output's, or with `--shard` the output's name with the
-    /// shard's tag, so that the shards of one job, which share the sheets'
-    /// PATH, never share a lock or a state. The name is cut so that every
-    /// companion's name still fits in 255 bytes (see `Sidecar`).
-    var sidecarOutput: PathName {
-        guard let shard else { return output }
-        let name = output.lastComponent
-        let folder = output.bytes.dropLast(name.count)
-        return PathName(bytes: Array(folder) + name.prefix(229 - shard.tag.count) + shard.tag)
-    }
-
-    public var naming: OutputNaming { OutputNaming(path: output, sheets: sheets) }
-
-    /// libvips' saver suffix with options, ".jpg[Q=90]"; nil if the output
-    /// extension is not one we can write.
-    public var saverSuffix: String? {
-        guard let suffix = naming.saverSuffix, Vips.canSave(suffix: suffix) else { return nil }
-        var options = ["strip"]
-        if let quality, ImageFormat.output(extension: output.lowercasedExtension)?.hasQuality == true {
-            options.append("Q=\(quality)")
-        }
-        return suffix + "[" + options.joined(separator: ",") + "]"
     }
 }

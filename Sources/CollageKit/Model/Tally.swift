@@ -8,8 +8,8 @@ struct Tally: Sendable {
     /// Sheets that lost an image to `--require-even`.
     var droppedForEven = 0
     /// For `--skip-unchanged`: every input checked, and every output written.
-    var considered: [RunState.Considered] = []
-    var outputs: [RunState.Output] = []
+    var considered: [InputRecord] = []
+    var outputs: [OutputRecord] = []
     /// A shard of a `--sheets` run: eligible images whose sheets are all
     /// other shards' leave it nothing to do, which is not a failure.
     var sharded = false

@@ -14,7 +14,7 @@ struct SheetSaver: Sendable {
     let writer: AtomicWriter
     /// Where composing and writing run, off the pipeline's queue.
     let queue: DispatchQueue
-    let instrumentation: RunInstrumentation
+    let instrumentation: any StageInstrumentation
 
     /// `firstIndex`: the run's count of images used before this sheet, plus one.
     func save(_ tiles: [DecodedTile], sheet number: Int, firstIndex: Int,

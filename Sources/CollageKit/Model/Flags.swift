@@ -1,0 +1,14 @@
+/// A kind of suspicious image that `--flag` reports.
+public enum FlagKind: String, Sendable, CaseIterable {
+    /// The tile is one flat colour.
+    case blank
+    /// The tile looks the same as an earlier image's of the run.
+    case duplicate
+}
+
+/// One image flagged: `of` is the earlier image a duplicate looks like.
+public struct ImageFlag: Sendable, Equatable {
+    public let path: PathName
+    public let reason: FlagKind
+    public let of: PathName?
+}

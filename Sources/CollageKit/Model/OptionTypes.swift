@@ -1,0 +1,108 @@
+import Vips
+
+/// The values of the command line's options as a program embedding
+/// CollageKit gives them: each parsed from its text once, `nil` when the
+/// text is not one (the command line says why in its usage line).
+
+/// `--size WxH`: the canvas in pixels, each side 1 to 65500.
+public struct CanvasSize: Sendable, Equatable {
+    public let width: Int
+    public let height: Int
+
+    public init?(_ text: String) {
+        guard let (width, height) = OptionValues.size(text) else { return nil }
+        (self.width, self.height) = (width, height)
+    }
+
+    /// 1200x800, the seed's canvas.
+    public static let `default` = CanvasSize(width: 1200, height: 800)
+
+    init(width: Int, height: Int) {
+        (self.width, self.height) = (width, height)
+    }
+}
+
+/// `--tile CxR`: fixed columns and/or rows of the grid.
+public struct GridShape: Sendable, Equatable {
+    public let columns: Int?
+    public let rows: Int?
+
+    public init?(_ text: String) {
+        guard let (columns, rows) = OptionValues.tile(text) else { return nil }
+        (self.columns, self.rows) = (columns, rows)
+    }
+
+    /// The cells of a grid that fixes both sides.
+    public var cells: Int? { columns.flatMap { columns in rows.map { columns * $0 } } }
+}
+
+/// `--background`: a name, `#rgb`, `#rrggbb` or `r,g,b`.
+public struct Colour: Sendable, Equatable {
+    let rgb: RGB
+
+    public init?(_ text: String) {
+        guard let rgb = OptionValues.colour(text) else { return nil }
+        self.rgb = rgb
+    }
+
+    public static let white = Colour(rgb: .white)
+
+    init(rgb: RGB) {
+        self.rgb = rgb
+    }
+}
+
+/// `--crop`: which part `cover` keeps.
+public enum CropChoice: String, Sendable, CaseIterable {
+    case centre, attention, entropy
+
+    /// Also takes `center`.
+    public init?(_ text: String) {
+        guard let mode = OptionValues.crop(text) else { return nil }
+        self.init(rawValue: mode.rawValue)
+    }
+
+    var mode: CropMode { CropMode(rawValue: rawValue) ?? .centre }
+}
+
+/// `--font`: a font description that names an installed font.
+public struct FontChoice: Sendable, Equatable {
+    public let description: String
+    /// The size it names, if any.
+    public let size: Int?
+
+    /// Throws the line that says why the font cannot be used.
+    public init(_ text: String) throws(FontProblem) {
+        if case .failure(let error) = TextRenderer.resolveFont(text) { throw FontProblem(message: "\(error)") }
+        description = text
+        size = TextRenderer.size(of: text)
+    }
+}
+
+public struct FontProblem: Error, Sendable, CustomStringConvertible {
+    public let message: String
+    public var description: String { message }
+}
+
+extension CollageConfiguration {
+    /// `--background`.
+    public var backgroundColour: Colour {
+        get { Colour(rgb: background) }
+        set { background = newValue.rgb }
+    }
+
+    /// `--crop`.
+    public var crop: CropChoice {
+        get { CropChoice(rawValue: layoutOptions.crop.rawValue) ?? .centre }
+        set { layoutOptions.crop = newValue.mode }
+    }
+
+    /// `--font`: the captions' and titles' font, and its size if it names one.
+    public var font: FontChoice? {
+        get { captions.font.flatMap { try? FontChoice($0) } }
+        set {
+            captions.font = newValue?.description
+            captions.fontSize = newValue?.size
+        }
+    }
+}

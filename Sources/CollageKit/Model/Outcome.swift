@@ -1,0 +1,120 @@
+/// The exit statuses of the command line's contract.
+public enum ExitStatus: Int32, Sendable, CaseIterable {
+    case success = 0
+    case usage = 64
+    /// Collages were written, but some inputs could not be read or decoded.
+    case someInputsFailed = 65
+    /// An INPUT does not exist or cannot be read, or no eligible image was found.
+    case noInput = 66
+    case cannotCreateOutput = 73
+    case ioError = 74
+    case interrupted = 130
+    case terminated = 143
+}
+
+/// How a run ended: the status, and the one line that says why when it is not 0.
+public struct RunOutcome: Sendable, Equatable {
+    public let status: ExitStatus
+    public let message: String?
+    public let summary: Summary
+
+    public init(status: ExitStatus, message: String?, summary: Summary) {
+        self.status = status
+        self.message = message
+        self.summary = summary
+    }
+
+    /// A run that ended before reading any image.
+    static func early(_ status: ExitStatus, _ message: String) -> RunOutcome {
+        RunOutcome(status: status, message: message, summary: Summary())
+    }
+}
+
+/// Something that ends a run on its own: an output that could not be made
+/// or written (73, 74), or a usage error found late (64).
+public struct RunFailure: Error, Equatable, Sendable {
+    public let status: ExitStatus
+    public let message: String
+
+    public init(status: ExitStatus, message: String) {
+        self.status = status
+        self.message = message
+    }
+}
+
+/// What happened in a run or a job, as the outcome rules read it. Every
+/// kind of run gathers these and asks `OutcomeRules` for its status.
+struct OutcomeFacts: Equatable, Sendable {
+    /// What the job is made of, for the words of its messages.
+    enum Scope: Equatable, Sendable {
+        /// One run over the inputs (one collage, sheets, a shard).
+        case images
+        /// One run per folder.
+        case folders
+        /// Passes until a signal.
+        case watch
+    }
+
+    var scope = Scope.images
+    /// SIGINT or SIGTERM.
+    var interruption: ExitStatus?
+    /// The line a stop ends with, when a run said more than the rules would
+    /// ("interrupted while waiting for another run").
+    var interruptionLine: String?
+    var failure: RunFailure?
+    var summary = Summary()
+    /// Nothing was made, checked or planned, with the line that says why.
+    var nothingToDo: String?
+    /// `--fail-on-flag`: a flag is a failure.
+    var failOnFlag = false
+}
+
+/// Which status wins when several things happened, in one place:
+///
+///     signal > unwritable output or write error > nothing to do
+///            > failed inputs > flags under --fail-on-flag > success
+enum OutcomeRules {
+    static func decide(_ facts: OutcomeFacts) -> RunOutcome {
+        let summary = facts.summary
+        func outcome(_ status: ExitStatus, _ message: String?) -> RunOutcome {
+            RunOutcome(status: status, message: message, summary: summary)
+        }
+        if let interruption = facts.interruption {
+            if let line = facts.interruptionLine { return outcome(interruption, line) }
+            if facts.scope == .watch {
+                return outcome(interruption, "stopped watching (\(summary.written) collage(s) written)")
+            }
+            let before = facts.scope == .images && summary.written > 0
+                ? " (\(summary.written) collage(s) written before)" : ""
+            return outcome(interruption, "interrupted: no partial output left" + before)
+        }
+        if let failure = facts.failure { return outcome(failure.status, failure.message) }
+        if let nothing = facts.nothingToDo { return outcome(.noInput, nothing) }
+        if summary.failed > 0 {
+            let what = facts.scope == .folders ? "input(s) or folder(s) could not be used"
+                                               : "input(s) could not be read or decoded"
+            return outcome(.someInputsFailed, "\(summary.failed) \(what) (each reported above)")
+        }
+        if facts.failOnFlag, summary.flagged > 0 {
+            return outcome(.someInputsFailed,
+                           "\(summary.flagged) image(s) flagged (each reported above); --fail-on-flag makes that a failure")
+        }
+        return outcome(.success, nil)
+    }
+
+    /// Why one run over the inputs had nothing to do, or nil when it did
+    /// something: wrote, planned or found unchanged a collage, or (a shard
+    /// of `--sheets`) accepted images whose sheets are all other shards'.
+    static func nothingToDo(_ tally: Tally) -> String? {
+        let summary = tally.summary
+        guard summary.written == 0 && summary.planned == 0 && summary.unchanged == 0
+              && !(tally.sharded && tally.accepted > 0) else { return nil }
+        if tally.droppedForEven > 0 { return "nothing to write: --require-even left out the only eligible image" }
+        var counts: [String] = []
+        if summary.rejected > 0 { counts.append("\(summary.rejected) rejected") }
+        if summary.failed > 0 { counts.append("\(summary.failed) failed") }
+        let detail = counts.isEmpty ? "" : " (" + counts.joined(separator: ", ") + ")"
+        let hint = summary.portraits > 0 ? "; --allow-portrait keeps portrait photos" : ""
+        return "no eligible image found\(detail)\(hint)"
+    }
+}

@@ -1,0 +1,51 @@
+import Glibc
+
+/// What a job does once its passes are over, for CI and archives: `--html`
+/// writes the page of the sheets the job wrote (or found unchanged), from
+/// the records its events left.
+enum Finishing {
+    /// The page, written atomically; the failure that ends the job if it cannot be.
+    static func writePage(_ sheets: [HTMLIndex.Sheet], to page: PathName) -> RunFailure? {
+        guard !sheets.isEmpty else { return nil }
+        let bytes = HTMLIndex.page(sheets, link: PageLinks(page: page).href)
+        do throws(OutputError) {
+            _ = try AtomicWriter().write(bytes, to: page)
+            return nil
+        } catch {
+            return error.runFailure(prefix: "cannot write the page: ")
+        }
+    }
+
+    /// Why the page's folder cannot take the page, checked before any image is read.
+    static func cannotWrite(_ page: PathName) -> RunFailure? {
+        let folder = page.directory
+        guard folder.withCString({ $0.map { access($0, W_OK | X_OK) } ?? -1 }) != 0 else { return nil }
+        let code = errno
+        let hint = code == ENOENT ? " (create the folder first)" : ""
+        return RunFailure(status: .cannotCreateOutput,
+                          message: "cannot write the page to folder '\(folder)': \(String(cString: strerror(code)))\(hint)")
+    }
+}
+
+/// The sheets of a run, from its events in order: a sheet's `placed`
+/// events come just before its `written` one.
+struct PageRecords {
+    var sheets: [HTMLIndex.Sheet] = []
+    private var placed: [HTMLIndex.Tile] = []
+
+    mutating func note(_ event: PipelineEvent) {
+        switch event {
+        case .placed(let path, _, _, let rect, let label):
+            placed.append(HTMLIndex.Tile(path: path, rect: rect, caption: label))
+        case .written(let sheet):
+            sheets.append(HTMLIndex.Sheet(output: sheet.output, number: sheet.sheet, width: sheet.width,
+                                          height: sheet.height, tiles: placed, images: sheet.images))
+            placed = []
+        case .unchanged(let output, let images):
+            sheets.append(HTMLIndex.Sheet(output: output, number: nil, width: nil, height: nil, tiles: [],
+                                          images: images))
+        default:
+            break
+        }
+    }
+}

@@ -1,0 +1,113 @@
+import Logging
+@preconcurrency import OpenCombine
+import Synchronization
+
+/// One pass of a job: a run to the end, and what it is about.
+struct Pass: Sendable {
+    let job: CollageJob
+    /// The folder it makes the collage of (`--per-folder`).
+    var folder: PathName?
+    /// A later pass of `--watch`: outputs found unchanged are not told again.
+    var quietWhenUnchanged = false
+}
+
+/// Where a job's passes come from: the inputs once, each folder, each tick.
+protocol PassSource: Sendable {
+    /// The next pass, or nil when there is none; `othersSkipped` counts
+    /// folders passed over as other shards'. May block (a watch waits for
+    /// its tick) until `stop()`.
+    func next(report: @escaping @Sendable (PipelineEvent) -> Void) -> (pass: Pass?, othersSkipped: Int)
+    /// Ends a `next` that is waiting, and every later one.
+    func stop()
+}
+
+/// The shell of `JobMachine`: every kind of run the command line makes is
+/// one of these. It feeds the machine under one lock and performs its
+/// actions: the long ones (finding a pass, running it, writing the page) on
+/// the thread that called `run`, one after another; a stop's on the thread
+/// that brought the signal, so that it reaches the pass that is running.
+public final class JobRun: CollageJob, Sendable {
+    private let passes: any PassSource
+    private let page: PathName?
+    private let hub = EventHub()
+    private struct Shell {
+        var machine: JobMachine
+        var current: Pass?
+        var summary = Summary()
+        var records = PageRecords()
+    }
+    private let shell: Mutex<Shell>
+
+    init(_ kind: JobMachine.Kind, passes: any PassSource, page: PathName? = nil, failOnFlag: Bool = false) {
+        self.passes = passes
+        self.page = page
+        shell = Mutex(Shell(machine: JobMachine(kind: kind, finishes: page != nil, failOnFlag: failOnFlag)))
+    }
+
+    public var events: AnyPublisher<PipelineEvent, Never> { hub.events }
+
+    public func interrupt(_ status: ExitStatus) {
+        let (actions, current) = shell.withLock { ($0.machine.handle(.interrupted(status)), $0.current) }
+        for action in actions {
+            switch action {
+            case .interruptPass(let status): current?.job.interrupt(status)
+            case .stopSeeking: passes.stop()
+            default: preconditionFailure("a stop asks only to stop: \(action)")
+            }
+        }
+    }
+
+    public func run() -> RunOutcome {
+        var pending = feed(.start(problem: page.flatMap(Finishing.cannotWrite)))
+        while !pending.isEmpty {
+            switch pending.removeFirst() {
+            case .seek:
+                let (pass, others) = passes.next(report: { [self] in send($0) })
+                pending += shell.withLock { shell in
+                    shell.current = pass
+                    return shell.machine.handle(.found(pass != nil, othersSkipped: others))
+                }
+            case .runPass:
+                guard let pass = shell.withLock({ $0.current }) else { preconditionFailure("no pass was found") }
+                let outcome = hub.forwarding(pass.job) { [self] event in
+                    if case .unchanged = event, pass.quietWhenUnchanged { return false }
+                    count(event)
+                    return true
+                }
+                pending += feed(.passEnded(outcome))
+            case .noteNothingEligible:
+                if let folder = shell.withLock({ $0.current?.folder }) {
+                    send(.notice("skipped folder '\(folder)': nothing eligible"))
+                }
+            case .finish:
+                let sheets = shell.withLock { $0.records.sheets }
+                pending += feed(.finished(page.flatMap { Finishing.writePage(sheets, to: $0) }))
+            case .end(var facts):
+                facts.summary = shell.withLock { $0.summary }
+                let outcome = OutcomeRules.decide(facts)
+                hub.send(.finished(outcome))
+                return outcome
+            case .interruptPass, .stopSeeking:
+                preconditionFailure("only a stop asks to stop")
+            }
+        }
+        preconditionFailure("the job machine ended without its outcome")
+    }
+
+    private func feed(_ input: JobMachine.Input) -> [JobMachine.Action] {
+        shell.withLock { $0.machine.handle(input) }
+    }
+
+    private func count(_ event: PipelineEvent) {
+        shell.withLock { shell in
+            shell.summary.count(event)
+            if page != nil { shell.records.note(event) }
+        }
+    }
+
+    /// An event of the job's own (not a pass's): counted and sent.
+    private func send(_ event: PipelineEvent) {
+        count(event)
+        hub.send(event)
+    }
+}

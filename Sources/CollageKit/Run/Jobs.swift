@@ -1,0 +1,31 @@
+import Logging
+
+/// The kinds of run the command line makes, each a `JobRun` (a `JobMachine`
+/// driving passes) over the same core, `CollageRun` (a `RunMachine` driving
+/// the stages). A new kind of run is a `PassSource` (where its passes come
+/// from) and, if its passes are not collage runs, a machine of its own.
+public enum Jobs {
+    /// One collage (or its sheets), one per folder, or either watched: a
+    /// first pass, then one every `watchEvery` seconds that redoes only
+    /// what changed.
+    public static func make(_ configuration: CollageConfiguration, perFolder: Bool, watchEvery interval: Double?,
+                            logger: Logger) -> CollageJob {
+        // One checker for the whole job: a duplicate across folders or passes is found too.
+        let flagger = Flagger(kinds: configuration.flags)
+        let collage: @Sendable (CollageConfiguration) -> CollageJob = {
+            CollageRun(configuration: $0, flagger: flagger, logger: logger)
+        }
+        guard let interval else {
+            let passes: any PassSource = perFolder ? FolderPasses(configuration, makeRun: collage)
+                                                   : SinglePass(collage(configuration))
+            return JobRun(perFolder ? .folders : .single, passes: passes, page: configuration.htmlPage,
+                          failOnFlag: configuration.failOnFlag)
+        }
+        return JobRun(.watch, passes: WatchPasses(interval: interval) { first in
+            var pass = configuration
+            pass.recordState = true
+            if !first { pass.skipUnchanged = true }
+            return perFolder ? JobRun(.folders, passes: FolderPasses(pass, makeRun: collage)) : collage(pass)
+        })
+    }
+}

@@ -1,0 +1,74 @@
+import Foundation
+import XCTest
+
+/// The house's rules, read from the sources: each folder of CollageKit only
+/// names types declared in the folders before it (the flow reads one way),
+/// the command line is a client of CollageKit's public API alone, and no
+/// source file grows past 250 lines.
+final class LayeringTests: XCTestCase {
+    /// From the bottom: the vocabulary, the generic operators, the stages in
+    /// the order images flow, the events, and the runs on top.
+    static let layers = ["POSIX", "Model", "Operators", "Source", "Select", "Decode", "Layout", "Compose", "Save",
+                         "Events", "Run"]
+    private let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .deletingLastPathComponent().deletingLastPathComponent()
+
+    private func swiftFiles(in folder: URL) -> [URL] {
+        let walk = FileManager.default.enumerator(at: folder, includingPropertiesForKeys: nil)
+        return (walk?.allObjects as? [URL] ?? []).filter { $0.pathExtension == "swift" }
+    }
+
+    private func text(_ file: URL) -> String { (try? String(contentsOf: file, encoding: .utf8)) ?? "" }
+
+    func testEveryFolderNamesOnlyWhatComesBeforeIt() throws {
+        let kit = root.appendingPathComponent("Sources/CollageKit")
+        let folders = try FileManager.default.contentsOfDirectory(atPath: kit.path).filter { !$0.hasPrefix(".") }
+        XCTAssertEqual(Set(folders), Set(Self.layers), "a new folder takes its place in `layers`")
+        let declaration = try NSRegularExpression(
+            pattern: #"^(?:public |final |indirect )*(?:struct|enum|class|protocol|actor|typealias) ([A-Z]\w*)"#,
+            options: .anchorsMatchLines)
+        var home: [String: Int] = [:]
+        for (layer, folder) in Self.layers.enumerated() {
+            for file in swiftFiles(in: kit.appendingPathComponent(folder)) {
+                let source = text(file)
+                for match in declaration.matches(in: source, range: NSRange(source.startIndex..., in: source)) {
+                    if let range = Range(match.range(at: 1), in: source) { home[String(source[range])] = layer }
+                }
+            }
+        }
+        XCTAssertGreaterThan(home.count, 50, "the declarations were found")
+        for (layer, folder) in Self.layers.enumerated() {
+            for file in swiftFiles(in: kit.appendingPathComponent(folder)) {
+                let code = text(file).split(separator: "\n").map { line in
+                    line.range(of: "//").map { String(line[..<$0.lowerBound]) } ?? String(line)
+                }.joined(separator: "\n")
+                let words = Set(code.split { !($0.isLetter || $0.isNumber || $0 == "_") }.map(String.init))
+                for word in words {
+                    guard let later = home[word], later > layer else { continue }
+                    XCTFail("\(folder)/\(file.lastPathComponent) names \(word), declared in \(Self.layers[later])/")
+                }
+            }
+        }
+    }
+
+    func testTheCommandLineIsAClientOfThePublicAPI() {
+        let files = swiftFiles(in: root.appendingPathComponent("Sources/collage"))
+        XCTAssertFalse(files.isEmpty)
+        for file in files {
+            let imports = text(file).split(separator: "\n").filter { $0.contains("import ") && !$0.hasPrefix("//") }
+            for line in imports {
+                XCTAssertFalse(line.contains("@testable"), "\(file.lastPathComponent): \(line)")
+                XCTAssertFalse(line.hasSuffix(" Vips") || line.contains("CVips"), "\(file.lastPathComponent): \(line)")
+            }
+        }
+    }
+
+    func testNoSwiftFileIsOver250Lines() {
+        for folder in ["Sources"] {
+            for file in swiftFiles(in: root.appendingPathComponent(folder)) {
+                let lines = text(file).split(separator: "\n", omittingEmptySubsequences: false).count - 1
+                XCTAssertLessThanOrEqual(lines, 250, file.path)
+            }
+        }
+    }
+}
