@@ -48,5 +48,7 @@ extension Summary {
         portraits += other.portraits
         planned += other.planned
         flagged += other.flagged
+        paired += other.paired
+        passedOver.add(other.passedOver)
     }
 }

@@ -185,6 +185,7 @@ public final class CollageRun: CollageJob, Sendable {
             }
             let flags = configuration.flagger?.check(sheet.composed.tiles)
             for (index, (tile, frame)) in zip(sheet.composed.tiles, sheet.composed.frames).enumerated() {
+                if let standIn = tile.standIn { report(.notice(standIn)) }
                 for flag in flags?[index] ?? [] { report(.flagged(flag)) }
                 report(.placed(path: tile.path, sheet: sheet.record.sheet, index: index, rect: frame.image,
                                label: sheet.composed.labels?[index]))
@@ -219,6 +220,9 @@ public final class CollageRun: CollageJob, Sendable {
            owned.withLock({ $0.tally.summary.used }) == cap,
            let notice = walk.leftOutNotice(owned.withLock { $0.tally }, probe: selection.probe, cap: cap) {
             report(.notice(notice))
+        }
+        if interruption == nil, failure == nil {
+            for notice in owned.withLock({ $0.tally.summary.passedOver.notices }) { report(.notice(notice)) }
         }
         let tally = owned.withLock { owned in
             owned.walk = nil

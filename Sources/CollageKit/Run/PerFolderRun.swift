@@ -63,7 +63,8 @@ public final class PerFolderRun: CollageJob, Sendable {
         }
         folders: for input in configuration.inputs {
             guard case .path(let root) = input else { continue }
-            var walk = DirectoryWalk(root: root, followLinks: configuration.followLinks, folders: true, report: send)
+            var walk = DirectoryWalk(root: root, followLinks: configuration.followLinks, folders: true,
+                                     rules: configuration.scan, report: send)
             while let folder = walk.next() {
                 let output = Self.output(template: configuration.output, folder: folder, root: root)
                 if let other = outputs[output] {
@@ -84,6 +85,7 @@ public final class PerFolderRun: CollageJob, Sendable {
                 single.inputs = [.path(folder)]
                 single.recursive = false
                 single.output = output
+                single.scan.below = Self.relativePath(folder: folder, root: root)  // what --exclude matches below
                 let run = CollageRun(configuration: single, logger: logger)
                 // Check and publish under one lock: a stop that comes after
                 // this reaches the run through `interrupt`.
