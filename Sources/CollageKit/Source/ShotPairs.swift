@@ -53,9 +53,13 @@ struct ShotPairs {
 /// Files named on standard input (or on the command line) one after
 /// another, held while they come from the same folder so that a pair among
 /// them is found: a run of consecutive paths of one folder is one listing.
-/// The run is let go, in order and with its pairs, when a path of another
-/// folder, a folder to walk, or the end of the list comes. Pairs split by a
-/// path of another folder are not found: that would need the whole list.
+/// Only a name that may pair (a JPEG, HEIC or HEIF, a RAW, a movie with
+/// `--video`) starts a run, and what follows it in the same folder waits
+/// with it, so the order is kept; the run is let go, with its pairs, when
+/// a path of another folder, a folder to walk, or the end of the list
+/// comes. Other files go on at once when nothing waits: a list of PNG
+/// screenshots fed one line at a time is never held. Pairs split by a path
+/// of another folder are not found: that would need the whole list.
 struct ConsecutiveShots {
     private var pending: [InputFile] = []
     private var folder: [UInt8]?
@@ -78,8 +82,20 @@ struct ConsecutiveShots {
     mutating func add(_ file: InputFile) {
         let directory = file.path.directory.bytes
         if folder != directory { flush() }
+        guard !pending.isEmpty || mayPair(file.path.lastComponent) else {
+            ready.append(file)
+            return
+        }
         folder = directory
         pending.append(file)
+    }
+
+    private func mayPair(_ name: [UInt8]) -> Bool {
+        switch ScanRules.kind(of: name) {
+        case .raw: return rules.raw != .skip
+        case .video: return rules.video
+        default: return FileKind.stillExtensions.contains(ScanRules.lowercasedExtension(name))
+        }
     }
 
     /// Lets go of the files held.
