@@ -51,7 +51,7 @@ final class QuietCronTests: CLITestCase {
                          "passed over phone/IMG_0002.AAE", "passed over 1 empty, 1 not_image, 4 sidecar, 1 video"] {
             XCTAssertTrue(text.contains(expected), "-v tells '\(expected)'\n\(result.summary)")
         }
-        XCTAssertFalse(text.contains("IMG_0002.AAE: "), "a sidecar is not tried\n\(result.summary)")
+        XCTAssertFalse(text.contains("skipped phone/IMG_0002.AAE"), "a sidecar is not tried\n\(result.summary)")
     }
 
     func testJSONHasNoticesAndCountsByKind() throws {

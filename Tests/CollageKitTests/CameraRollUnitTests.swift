@@ -116,7 +116,7 @@ final class ShotPairsTests: XCTestCase {
         let list = names(["IMG_0001.CR2", "IMG_0001.JPG", "IMG_0002.HEIC", "img_0002.mov", "IMG_0003.DNG",
                           "IMG_0004.jpg", "IMG_0004.heic", "IMG_0004.nef", "clip.mp4"])
         let pairs = ShotPairs(names: list, rules: rules)
-        XCTAssertEqual(pairs.partners, [1: [0], 2: [3], 6: [7]],
+        XCTAssertEqual(pairs.partners, [1: [0], 2: [3], 5: [7]],
                        "the first still in the order given takes the partners; a stem in any case")
         XCTAssertEqual(pairs.secondary, [0, 3, 7])
     }
