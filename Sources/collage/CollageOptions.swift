@@ -101,7 +101,7 @@ struct CollageOptions: ParsableArguments {
     @Flag(name: [.short, .long], help: "Only errors on standard error.")
     var quiet = false
 
-    @Flag(name: [.short, .long], help: "Say what happens to every image on standard error.")
+    @Flag(name: [.short, .long], help: "Say what happens to every image on standard error, and the notices (the cap, files passed over) that only a terminal is told otherwise.")
     var verbose = false
 
     func validate() throws {
