@@ -130,4 +130,27 @@ final class ExcludeTests: CLITestCase {
                        ["in/a.png", "in/b.tmp.png", "in/keep/c.png", "in/keep/d.tmp.png"],
                        "other exclusions: the output is made again")
     }
+
+    /// --watch: a photo added to an excluded folder is not in the redone
+    /// collage; one added beside the others is. Waits on the written
+    /// events, not on time.
+    func testAWatchSeesTheSameInputs() throws {
+        makeTree()
+        let process = try RunningProcess(arguments: command([b("--watch"), b("--interval"), b("0.2"), b("--json"),
+                                                             b("--exclude"), b("skip/"), b("in"), b("-o"), b("w.png")]),
+                                         directory: dir)
+        func written() -> [[String]] {
+            String(decoding: process.stdout, as: UTF8.self).split(separator: "\n")
+                .compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+                .filter { $0["event"] as? String == "written" }.map { $0["images"] as? [String] ?? [] }
+        }
+        XCTAssertTrue(process.pump(until: monotonicNow() + 60) { written().count == 1 }, "the first pass")
+        writeAtomically(image(palette[6]), to: "in/skip/g.png")  // whole when a pass sees it
+        writeAtomically(image(palette[7]), to: "in/keep/h.png")
+        XCTAssertTrue(process.pump(until: monotonicNow() + 60) { written().count == 2 }, "the pass that saw h.png")
+        process.send(SIGTERM)
+        _ = process.wait(timeout: 30)
+        let kept = ["in/a.png", "in/b.tmp.png", "in/keep/c.png", "in/keep/d.tmp.png"]
+        XCTAssertEqual(written(), [kept, kept + ["in/keep/h.png"]], "in/skip/g.png is never in it")
+    }
 }
