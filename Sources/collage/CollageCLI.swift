@@ -33,6 +33,7 @@ enum CollageCLI {
         if options.json {
             let shard = configuration.shard
             observers.append(run.events.sink { event in
+                guard JSONEvents.isPrinted(event) else { return }
                 ProgressLine.shared.around { StandardStream.output.write(line: JSONEvents.line(for: event, shard: shard)) }
             })
         }

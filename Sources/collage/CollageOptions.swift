@@ -85,6 +85,8 @@ struct CollageOptions: ParsableArguments {
                              discussion: "Example: collage --per-folder ~/Photos -o 'albums/{path}.jpg'"))
     var perFolder = false
 
+    @OptionGroup(title: "Camera rolls") var cameraRoll: CameraRollArguments
+
     @OptionGroup(title: "Sharding") var shardArguments: ShardArguments
 
     @OptionGroup(title: "For CI and archives") var archiveArguments: ArchiveArguments
@@ -98,7 +100,7 @@ struct CollageOptions: ParsableArguments {
     @Flag(name: [.short, .long], help: "Only errors on standard error.")
     var quiet = false
 
-    @Flag(name: [.short, .long], help: "Say what happens to every image on standard error.")
+    @Flag(name: [.short, .long], help: "Say what happens to every image on standard error, and the notices (the cap, files passed over) that only a terminal is told otherwise.")
     var verbose = false
 
     func validate() throws {
@@ -166,6 +168,7 @@ struct CollageOptions: ParsableArguments {
         configuration.shard = try shardArguments.resolve(sheets: sheets, perFolder: perFolder)
         try layoutArguments.apply(to: &configuration)
         try archiveArguments.apply(to: &configuration)
+        try cameraRoll.apply(to: &configuration)
     }
 }
 

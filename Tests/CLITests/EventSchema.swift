@@ -2,13 +2,14 @@ import Foundation
 
 /// README's `--json` events table, as a validator.
 enum EventSchema {
-    enum Kind { case string, int, strings, rects }
+    enum Kind { case string, int, strings, rects, counts }
 
     /// Required fields of each event (besides `event`).
     static let required: [String: [String: Kind]] = [
         "accepted": ["path": .string, "width": .int, "height": .int, "orientation": .int, "format": .string],
         "rejected": ["path": .string, "reason": .string, "detail": .string],
         "failed": ["path": .string, "error": .string],
+        "paired": ["path": .string, "with": .string],
         "placed": ["path": .string, "sheet": .int, "index": .int, "x": .int, "y": .int, "width": .int, "height": .int],
         "written": ["output": .string, "images": .strings, "width": .int, "height": .int, "sheet": .int,
                     "bytes": .int, "milliseconds": .int],
@@ -17,7 +18,7 @@ enum EventSchema {
         "notice": ["message": .string],
         "flagged": ["path": .string, "reason": .string],
         "summary": ["written": .int, "used": .int, "rejected": .int, "failed": .int, "unchanged": .int,
-                    "planned": .int, "status": .int],
+                    "planned": .int, "paired": .int, "passed_over": .counts, "status": .int],
     ]
 
     /// Fields an event has only sometimes: captions, and a dry run's plan.
@@ -29,7 +30,10 @@ enum EventSchema {
     ]
 
     /// Path fields, which may carry a `_base64` twin when not UTF-8.
-    static let pathFields: Set<String> = ["path", "output", "images", "of"]
+    static let pathFields: Set<String> = ["path", "output", "images", "of", "with"]
+
+    /// The kinds the summary's `passed_over` counts, every one always there.
+    static let passedOverKinds: Set<String> = ["empty", "not_image", "sidecar", "video", "raw"]
 
     static func text(_ event: [String: Any]) -> String {
         (try? JSONSerialization.data(withJSONObject: event, options: [.sortedKeys]))
@@ -45,6 +49,9 @@ enum EventSchema {
                   !String(describing: type(of: value)).contains("Boolean") else { return false }
             return value is Int && number.doubleValue == Double(number.intValue)
         case .strings: return (value as? [Any])?.allSatisfy { $0 is String } ?? false
+        case .counts:
+            guard let counts = value as? [String: Any] else { return false }
+            return Set(counts.keys) == passedOverKinds && counts.values.allSatisfy { matches($0, .int) }
         case .rects:
             return (value as? [Any])?.allSatisfy { ($0 as? [Any]).map { $0.count == 4 && $0.allSatisfy { matches($0, .int) } } ?? false } ?? false
         }
@@ -149,6 +156,9 @@ enum EventSchema {
                 problems.append("summary \(name) = \(summary[name] ?? "nil"), but \(named(name).count) '\(name)' events")
             }
         }
+        if summary["paired"] as? Int != named("paired").count {
+            problems.append("summary paired = \(summary["paired"] ?? "nil"), but \(named("paired").count) 'paired' events")
+        }
         if summary["flagged"] as? Int ?? 0 != named("flagged").count {
             problems.append("summary flagged = \(summary["flagged"] ?? "nil"), but \(named("flagged").count) 'flagged' events")
         }
@@ -160,12 +170,13 @@ enum EventSchema {
         if summary["status"] as? Int != status.map(Int.init) {
             problems.append("summary status \(summary["status"] ?? "nil") is not the exit status \(status.map(String.init) ?? "nil")")
         }
-        // Every image used was accepted first; placed events match their sheet.
+        // Every image used was accepted first (or paired: a pair's RAW or movie
+        // shown because its still failed to decode); placed events match their sheet.
         var accepted = Set<String>()
         var placed: [[String: Any]] = []
         for event in all {
             switch event["event"] as? String {
-            case "accepted": accepted.insert(event["path"] as? String ?? "")
+            case "accepted", "paired": accepted.insert(event["path"] as? String ?? "")
             case "placed": placed.append(event)
             case "written":
                 let images = event["images"] as? [String] ?? []

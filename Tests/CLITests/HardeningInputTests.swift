@@ -52,14 +52,14 @@ final class HardeningInputTests: CLITestCase {
             }
         }
 
-        let result = try collage(["in", "--json", "-o", "out.png"], timeout: 30)
+        let result = try collage(["in", "--json", "-v", "-o", "out.png"], timeout: 30)
         XCTAssertFalse(result.timedOut, result.summary)
         XCTAssertEqual(result.status, 0, result.summary)
         let all = jsonEvents(result)
         for (name, _) in disguised {
             XCTAssertEqual(verdicts(all, "in/" + name), ["rejected:unsupported"], name)
-            XCTAssertEqual(result.stderrLines.filter { $0.contains("in/" + name) }.count, 1,
-                           "one stderr line names \(name)\n\(result.summary)")
+            XCTAssertEqual(result.stderrLines.filter { $0.contains("skipped in/" + name) }.count, 1,
+                           "one stderr line (-v) names \(name)\n\(result.summary)")
         }
         XCTAssertEqual(events(all, "written").first?["images"] as? [String], ["in/a.png", "in/z.png"])
         XCTAssertEqual(all.last?["rejected"] as? Int, disguised.count)

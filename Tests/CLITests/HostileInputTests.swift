@@ -13,6 +13,8 @@ import XCTest
 final class HostileInputTests: CLITestCase {
     private let budgetMB = 200.0
 
+    /// `result` ran with -v: a rejection's line is told only there (or on a
+    /// terminal), a failure's always.
     private func check(_ all: [[String: Any]], _ result: ProcessResult, _ file: HostileFile, _ path: String) {
         XCTAssertEqual(verdicts(all, path), [file.verdict], "\(path)\n\(result.summary.prefix(3000))")
         let event = all.first { field($0, "path") == path && field($0, "event") != "accepted" }
@@ -29,7 +31,7 @@ final class HostileInputTests: CLITestCase {
         for file in Hostile.catalogue { write(file.bytes, to: "hostile/" + file.name) }
         makeFolder("good")
         writeImage(palette[0], to: "good/a.png")
-        let run = try measuredCollage(["hostile", "good", "--json", "-o", "out.png"])
+        let run = try measuredCollage(["hostile", "good", "--json", "-v", "-o", "out.png"])
         XCTAssertEqual(run.result.status, 65, run.result.summary)
         let all = jsonEvents(run.result)
         for file in Hostile.catalogue { check(all, run.result, file, "hostile/" + file.name) }
@@ -45,7 +47,7 @@ final class HostileInputTests: CLITestCase {
         var figures: [String] = []
         for file in Hostile.catalogue {
             write(file.bytes, to: file.name)
-            let run = try measuredCollage([file.name, "--json", "-o", "out.png"])
+            let run = try measuredCollage([file.name, "--json", "-v", "-o", "out.png"])
             XCTAssertFalse(run.result.timedOut, "\(file.name): hung\n\(run.result.summary)")
             XCTAssertEqual(run.result.status, 66, "\(file.name)\n\(run.result.summary)")
             check(jsonEvents(run.result), run.result, file, file.name)

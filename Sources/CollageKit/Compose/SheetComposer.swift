@@ -115,8 +115,13 @@ struct SheetComposer: Sendable {
                         result = .failure(DecodeFailure(path: tile.path, message: message))
                     }
                 }
-                // The flags are the image's, taken once: a frame redone keeps them.
-                results.withLock { $0[index] = result.map { var redone = $0; redone.signature = tile.signature; return redone } }
+                // The flags are the image's, taken once: a frame redone keeps
+                // them, and a stand-in for a pair's still stays one.
+                results.withLock { $0[index] = result.map { redone in
+                    var redone = redone
+                    (redone.signature, redone.standIn) = (tile.signature, tile.standIn)
+                    return redone
+                } }
             }
         }
         group.wait()

@@ -17,6 +17,9 @@ public struct DecodedTile: Sendable {
     var held: HeldTile? = nil
     /// With `--flag`: taken from the pixels where they were decoded.
     var signature: TileSignature? = nil
+    /// Set when the tile is a pair's RAW or movie shown because the still
+    /// failed to decode: says so (see `Decode.decodePartner`).
+    var standIn: String? = nil
 }
 
 /// The resize stage: libvips' thumbnail straight to the frame's size, with
@@ -37,6 +40,9 @@ struct Decode: Sendable {
     var keepsFile = true
     /// `--flag`: take each tile's signature on the worker that decoded it.
     var signs = false
+    /// The header check of a still's partners, which stand in for it when
+    /// it fails to decode; nil: no stand-ins.
+    var partnerProbe: Probe? = nil
 
     /// The frame of the image's slot in a full sheet.
     func slot(of image: AcceptedImage) -> Frame {
@@ -70,7 +76,8 @@ struct Decode: Sendable {
                                         held: instrumentation?.holding(tileBytes: pixels.byteCount),
                                         signature: signs ? TileSignature(pixels) : nil))
         } catch {
-            return .failure(DecodeFailure(path: image.path, message: String(describing: error)))
+            let failure = DecodeFailure(path: image.path, message: String(describing: error))
+            return decodePartner(of: image, to: frame, after: failure) ?? .failure(failure)
         }
     }
 }

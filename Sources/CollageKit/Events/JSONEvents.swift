@@ -8,6 +8,13 @@ import FoundationEssentials
 public enum JSONEvents {
     public static func line(for event: PipelineEvent) -> String { line(for: event, shard: nil) }
 
+    /// Whether `--json` prints the event: a file passed over is only counted
+    /// (the summary's `passed_over`), and told by a notice at the end.
+    public static func isPrinted(_ event: PipelineEvent) -> Bool {
+        if case .passedOver = event { return false }
+        return true
+    }
+
     /// `shard`: the run's `--shard`, which the summary names.
     public static func line(for event: PipelineEvent, shard: Shard?) -> String {
         var object = EventObject()
@@ -60,6 +67,14 @@ private struct EventObject {
             add("event", "failed")
             add("path", path: path)
             add("error", error)
+        case .paired(let path, let still):
+            add("event", "paired")
+            add("path", path: path)
+            add("with", path: still)
+        case .passedOver(let path, let kind):
+            add("event", "passed_over")
+            add("path", path: path)
+            add("kind", kind.rawValue)
         case .placed(let path, let sheet, let index, let rect, let label):
             add("event", "placed")
             add("path", path: path)
@@ -109,6 +124,10 @@ private struct EventObject {
             add("unchanged", outcome.summary.unchanged)
             add("planned", outcome.summary.planned)
             if outcome.summary.flagged > 0 { add("flagged", outcome.summary.flagged) }
+            add("paired", outcome.summary.paired)
+            let passed = outcome.summary.passedOver
+            fields.append("\"passed_over\":{" + PassedOverKind.allCases.map { "\"\($0.rawValue)\":\(passed[$0])" }
+                .joined(separator: ",") + "}")
             if let shard { add("shard", shard.description) }
             add("status", Int(outcome.status.rawValue))
             if let message = outcome.message { add("message", message) }

@@ -25,7 +25,13 @@ public struct TextReporter {
         case .rejected(let path, .portrait, let detail):
             logger.info("skipped \(path): portrait (\(detail)); --allow-portrait keeps it")
         case .rejected(let path, let reason, let detail):
-            logger.warning("skipped \(path): \(reason == .tooLarge ? "too large: " : "")\(detail)")
+            // Passed over, nothing failed: told where someone watches (a
+            // terminal, -v); cron hears nothing of a run that ends well.
+            told("skipped \(path): \(reason == .tooLarge ? "too large: " : "")\(detail)", level: .warning)
+        case .paired(let path, let still):
+            logger.debug("paired \(path): shown by \(still)")
+        case .passedOver(let path, let kind):
+            logger.debug("passed over \(path): \(Self.reason(kind))")
         case .failed(let path, let error):
             logger.warning("\(path): \(error)")
         case .placed:
@@ -50,17 +56,34 @@ public struct TextReporter {
         case .unchanged(let path, _):
             logger.info("\(path) is up to date")
             if printPaths { ProgressLine.shared.around { output.write(bytes: path.bytes + [UInt8(ascii: "\n")]) } }
-        case .notice(let message) where !interactive && message.hasPrefix(OutputLock.waitingPrefix):
-            // Off a terminal nobody sees the wait as it happens, and cron would
-            // mail it though the run then ends well (an interrupted wait says
-            // so in its exit line): only --verbose tells it.
-            logger.info("\(message)")
         case .notice(let message):
-            logger.notice("\(message)")
+            // The cap's notice, files passed over, a wait for the lock: off a
+            // terminal nobody sees them as they happen, and cron would mail
+            // them though the run ends well (what goes wrong has its own
+            // line): only --verbose tells them there.
+            told(message, level: .notice)
         case .finished(let outcome):
             let s = outcome.summary
-            logger.info("\(s.written) collage(s) written, \(s.used) images used, \(s.rejected) rejected, \(s.failed) failed")
+            let passed = s.passedOver.total > 0 ? ", passed over \(s.passedOver.text)" : ""
+            logger.info("\(s.written) collage(s) written, \(s.used) images used, \(s.rejected) rejected, \(s.failed) failed\(passed)")
             if let message = outcome.message { logger.error("\(message)") }
+        }
+    }
+}
+
+extension TextReporter {
+    /// A line for whoever watches: at `level` on a terminal, else only with -v.
+    private func told(_ message: String, level: Logger.Level) {
+        logger.log(level: interactive ? level : .info, "\(message)")
+    }
+
+    static func reason(_ kind: PassedOverKind) -> String {
+        switch kind {
+        case .video: return "a video (--video considers videos)"
+        case .raw: return "a RAW photo (--raw skip)"
+        case .sidecar: return "a sidecar, not a photo"
+        case .empty: return "an empty file"
+        case .notImage: return "not an image"
         }
     }
 }

@@ -70,6 +70,8 @@ public struct CollageConfiguration: Sendable {
     public var failOnFlag = false
     /// `--html`: the page that shows the sheets the run wrote.
     public var htmlPage: PathName?
+    /// What the walk considers: `--video`, `--raw`, `--exclude`.
+    public var scan = ScanRules()
 
     public init(inputs: [Input]) {
         self.inputs = inputs

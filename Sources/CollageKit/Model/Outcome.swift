@@ -114,7 +114,9 @@ enum OutcomeRules {
         if summary.rejected > 0 { counts.append("\(summary.rejected) rejected") }
         if summary.failed > 0 { counts.append("\(summary.failed) failed") }
         let detail = counts.isEmpty ? "" : " (" + counts.joined(separator: ", ") + ")"
-        let hint = summary.portraits > 0 ? "; --allow-portrait keeps portrait photos" : ""
+        let videos = summary.passedOver[.video]
+        let hint = summary.portraits > 0 ? "; --allow-portrait keeps portrait photos"
+            : videos > 0 ? "; \(videos) video file(s) passed over: --video considers them" : ""
         return "no eligible image found\(detail)\(hint)"
     }
 }

@@ -14,6 +14,11 @@ public enum PipelineEvent: Sendable {
     case accepted(path: PathName, header: ImageHeader)
     case rejected(path: PathName, reason: RejectReason, detail: String)
     case failed(path: PathName, error: String)
+    /// A RAW photo or a Live Photo's movie shown by the still of its shot.
+    case paired(path: PathName, with: PathName)
+    /// A file not used though nothing went wrong: a video without `--video`,
+    /// a RAW with `--raw skip`, a sidecar (counted, not in `--json`).
+    case passedOver(path: PathName, kind: PassedOverKind)
     /// An image was placed on sheet `sheet` (1-based), covering `rect`
     /// (inside its cell, without its caption), captioned `label` if captions are drawn.
     case placed(path: PathName, sheet: Int, index: Int, rect: TileRect, label: String?)
@@ -64,16 +69,24 @@ public struct Summary: Sendable, Equatable {
     public var considered = 0
     /// Of `rejected`, how many were portrait.
     public var portraits = 0
+    /// RAW photos and movies shown by their still.
+    public var paired = 0
+    /// Files passed over, by kind (empty files and files that are not
+    /// images are among `rejected` too).
+    public var passedOver = PassedOver()
 
     public init() {}
 
     public mutating func count(_ event: PipelineEvent) {
         switch event {
         case .accepted: considered += 1
-        case .rejected(_, let reason, _):
+        case .rejected(_, let reason, let detail):
             rejected += 1
             considered += 1
             if reason == .portrait { portraits += 1 }
+            if let kind = PassedOver.kind(rejected: reason, detail: detail) { passedOver.count(kind) }
+        case .paired: paired += 1
+        case .passedOver(_, let kind): passedOver.count(kind)
         case .failed: failed += 1
         case .written(let sheet): written += 1; used += sheet.images.count
         case .unchanged(_, let images): unchanged += 1; used += images.count
@@ -96,5 +109,7 @@ extension Summary {
         portraits += other.portraits
         planned += other.planned
         flagged += other.flagged
+        paired += other.paired
+        passedOver.add(other.passedOver)
     }
 }

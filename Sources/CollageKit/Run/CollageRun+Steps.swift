@@ -89,6 +89,9 @@ extension CollageRun {
             return owned.sink
         }
         sink?.cancel()  // releases the whole chain, up to the walk
+        if interruption == nil, failure == nil {
+            for notice in owned.withLock({ $0.tally.summary.passedOver.notices }) { report(.notice(notice)) }
+        }
         let tally = owned.withLock { $0.tally }
         let outcome = OutcomeRules.decide(OutcomeFacts(interruption: interruption, failure: failure,
                                                        summary: tally.summary,

@@ -39,6 +39,7 @@ extension CollageRun {
         }
         let flags = flagger?.check(sheet.composed.tiles)
         for (index, (tile, frame)) in zip(sheet.composed.tiles, sheet.composed.frames).enumerated() {
+            if let standIn = tile.standIn { report(.notice(standIn)) }
             for flag in flags?[index] ?? [] { report(.flagged(flag)) }
             report(.placed(path: tile.path, sheet: sheet.record.sheet, index: index, rect: frame.image,
                            label: sheet.composed.labels?[index]))

@@ -65,6 +65,7 @@ final class FolderPasses: PassSource {
             single.inputs = [.path(folder)]
             single.recursive = false
             single.output = output
+            single.scan.below = FolderOutputs.relativePath(folder: folder, root: root)  // what --exclude matches below
             return (Pass(job: makeRun(single), folder: folder), others)
         }
         return (nil, others)
@@ -78,7 +79,7 @@ final class FolderPasses: PassSource {
                 guard case .path(let root) = input else { continue }
                 walk.root = root
                 walk.folders = DirectoryWalk(root: root, followLinks: configuration.followLinks, folders: true,
-                                             report: report)
+                                             rules: configuration.scan, report: report)
             }
             return nil
         }

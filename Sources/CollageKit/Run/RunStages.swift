@@ -65,7 +65,7 @@ struct RunStages {
         // A signal ends the walk, even one blocked on standard input.
         let inputWalk = InputWalk(inputs: configuration.inputs, followLinks: configuration.followLinks,
                                   nulSeparated: configuration.nulSeparated, recursive: configuration.recursive,
-                                  shouldStop: stop, report: reportWalk)
+                                  rules: configuration.scan, shouldStop: stop, report: reportWalk)
         let walk = SharedWalk(instrumentation: instrumentation, inputWalk)
         walkReports.withLock { $0 = walk }
         self.walk = walk
@@ -100,6 +100,7 @@ struct RunStages {
                             keepsFile: Decode.canKeepFiles(2 * cap + configuration.windowLimits.aheadCount
                                                            + configuration.jobs),
                             signs: !configuration.flags.isEmpty)
+        decode.partnerProbe = configuration.probe
         let decodeFailed = decodeFailed
         if let shard { return cutThenDecode(cutShard(accepted, shard), layout: layout, decode: decode) }
         guard layout.placesByCount else {

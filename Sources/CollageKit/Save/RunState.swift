@@ -44,6 +44,7 @@ public struct RunState: Equatable, Sendable, Codable {
         ]
         // Only when sharded, so that the states of earlier runs still match.
         if let shard = configuration.shard { parts.append("shard=\(shard)") }
+        if !configuration.scan.signature.isEmpty { parts.append(configuration.scan.signature) }
         let captions = configuration.captions
         for (name, value) in [("label", captions.label?.source), ("title", captions.title?.source), ("font", captions.font)] {
             if let value { parts.append(name + "=" + Data(value.utf8).base64EncodedString()) }
@@ -106,7 +107,7 @@ public struct RunState: Equatable, Sendable, Codable {
               outputs.allSatisfy({ FileStamp.of($0.path) == $0.stamp }) else { return false }
         var walk = InputWalk(inputs: configuration.inputs, followLinks: configuration.followLinks,
                              nulSeparated: configuration.nulSeparated, recursive: configuration.recursive,
-                             report: { _ in })
+                             rules: configuration.scan, report: { _ in })
         for recorded in inputs {
             guard let file = walk.next(), file.path == recorded.path,
                   FileStamp.of(file.path) == recorded.stamp else { return false }

@@ -14,6 +14,9 @@ public struct AcceptedImage: Sendable {
     let file: OpenFile
     /// Its place among the images accepted so far in the run (0-based).
     var ordinal = 0
+    /// The RAW photo or movie of the same shot, which stands in for it if
+    /// it fails to decode (see `Decode.decodePartner`).
+    var partners: [PathName] = []
 
     var shape: ImageShape { ImageShape(header) }
 }
@@ -34,7 +37,7 @@ struct Probe: Sendable {
         case .failure(let failure): return .failure(failure)
         }
         if file.status().st_size == 0 {
-            return .failure(.rejected(.unsupported, "empty file"))
+            return .failure(.rejected(.unsupported, PassedOver.emptyFileDetail))
         }
         let header: ImageHeader
         do {

@@ -3,10 +3,15 @@ import Vips
 
 /// Walks one directory tree lazily, depth first: a directory is read only
 /// when the walk reaches it, its entries visited in the byte order of their
-/// names. Names starting with "." are skipped; only names with an image
-/// extension are emitted. Links to files are followed; links to directories
-/// only with `followLinks`, and then a link back to an ancestor is reported
-/// as a loop, never entered.
+/// names. Names starting with "." are skipped, and so are the debris of
+/// NAS and OS (`ScanRules.isDebris`: such a folder is never opened) and what
+/// `--exclude` matches (a matching folder is not entered either). Only names
+/// the rules consider are emitted (images, RAW photos, videos with
+/// `--video`); videos without it, RAW files with `--raw skip` and sidecars
+/// are reported as passed over. A RAW or a movie that pairs with a still
+/// (`ShotPairs`) goes with the still as its partner. Links to files are
+/// followed; links to directories only with `followLinks`, and then a link
+/// back to an ancestor is reported as a loop, never entered.
 public struct DirectoryWalk: PullSource {
     /// The image extensions, lower case.
     public static var imageExtensions: Set<String> { ImageFormat.inputExtensions }
@@ -16,10 +21,16 @@ public struct DirectoryWalk: PullSource {
     private struct Frame {
         let path: PathName
         let id: FileID
+        /// Its path below the INPUT (what the exclusions match).
+        let relative: [UInt8]
         let names: [[UInt8]]
         /// The names the listing said were folders (d_type), so that one
         /// that vanishes before the walk reaches it is still reported.
         let folders: Set<[UInt8]>
+        /// The names whose type the listing did not say (links, some file
+        /// systems): checked against the folder-only exclusions once known.
+        let untyped: Set<[UInt8]>
+        let pairs: ShotPairs
         var index = 0
     }
 
@@ -28,23 +39,28 @@ public struct DirectoryWalk: PullSource {
     private let followLinks: Bool
     private let recursive: Bool
     private let folders: Bool
+    private let rules: ScanRules
     private let report: (PipelineEvent) -> Void
 
     /// `report` hears of what the walk skips for a reason a person should know:
-    /// unreadable folders, dangling links, loops, special files with image names.
-    /// With `recursive` false, only the root folder's own files are walked.
-    /// With `folders`, the walk emits the folders it enters (the root
-    /// first), in the same order, instead of image files.
+    /// unreadable folders, dangling links, loops, special files with image names,
+    /// files passed over by kind. With `recursive` false, only the root
+    /// folder's own files are walked. With `folders`, the walk emits the
+    /// folders it enters (the root first), in the same order, instead of files.
     public init(root: PathName, followLinks: Bool, recursive: Bool = true, folders: Bool = false,
-                report: @escaping (PipelineEvent) -> Void) {
+                rules: ScanRules = ScanRules(), report: @escaping (PipelineEvent) -> Void) {
         self.root = root
         self.followLinks = followLinks
         self.recursive = recursive
         self.folders = folders
+        self.rules = rules
         self.report = report
     }
 
-    public mutating func next() -> PathName? {
+    public mutating func next() -> PathName? { nextFile()?.path }
+
+    /// The next file (or folder, with `folders`), with its partners.
+    public mutating func nextFile() -> InputFile? {
         if let root {
             self.root = nil
             var info = Glibc.stat()
@@ -52,38 +68,42 @@ public struct DirectoryWalk: PullSource {
                 report(.failed(path: root, error: systemError(errno)))
                 return nextInStack()
             }
-            if enter(root, id: FileID(device: UInt64(info.st_dev), inode: UInt64(info.st_ino))), folders {
-                return root
+            let id = FileID(device: UInt64(info.st_dev), inode: UInt64(info.st_ino))
+            if enter(root, id: id, relative: rules.below), folders {
+                return InputFile(path: root, explicit: false)
             }
         }
         return nextInStack()
     }
 
-    private mutating func nextInStack() -> PathName? {
+    private mutating func nextInStack() -> InputFile? {
         while !stack.isEmpty {
             let top = stack.count - 1
-            guard stack[top].index < stack[top].names.count else {
+            let index = stack[top].index
+            guard index < stack[top].names.count else {
                 stack.removeLast()
                 continue
             }
-            let name = stack[top].names[stack[top].index]
             stack[top].index += 1
-            let path = stack[top].path.appending(name)
-            if let file = visit(path, listedAsFolder: stack[top].folders.contains(name)) { return file }
+            if let file = visit(top, index) { return file }
         }
         return nil
     }
 
-    /// Decides what one entry is; returns it when it is an image candidate.
-    private mutating func visit(_ path: PathName, listedAsFolder: Bool) -> PathName? {
+    /// Decides what one entry is; returns it when it is a candidate.
+    private mutating func visit(_ top: Int, _ index: Int) -> InputFile? {
+        let frame = stack[top]
+        let name = frame.names[index]
+        let path = frame.path.appending(name)
+        let verdict = folders ? .ignore : rules.inFolder(name)
         var info = Glibc.stat()
         guard Self.fileStatus(path, &info, follow: false) == 0 else {
             // Vanished between the listing and now.
             let code = errno
             let reason = code == ENOENT ? "vanished: " + systemError(code) : systemError(code)
-            if listedAsFolder {
+            if frame.folders.contains(name) {
                 report(.failed(path: path, error: "cannot read folder: " + reason))
-            } else if isImageName(path) {
+            } else if verdict == .consider {
                 report(.failed(path: path, error: reason))
             }
             return nil
@@ -93,7 +113,7 @@ public struct DirectoryWalk: PullSource {
         if isLink {
             guard Self.fileStatus(path, &info, follow: true) == 0 else {
                 let code = errno
-                if isImageName(path) {
+                if verdict == .consider {
                     let what = code == ENOENT ? "dangling symbolic link" : systemError(code)
                     report(.failed(path: path, error: what))
                 }
@@ -103,28 +123,41 @@ public struct DirectoryWalk: PullSource {
         }
         switch mode {
         case S_IFREG:
-            return isImageName(path) && !folders ? path : nil
+            switch verdict {
+            case .consider where !frame.pairs.secondary.contains(index):
+                let partners = frame.pairs.partners[index] ?? []
+                return InputFile(path: path, explicit: false, partners: partners.map { frame.path.appending(frame.names[$0]) })
+            case .passOver(let kind):
+                report(.passedOver(path: path, kind: kind))
+            case .consider, .ignore:
+                break
+            }
+            return nil
         case S_IFDIR:
             let id = FileID(device: UInt64(info.st_dev), inode: UInt64(info.st_ino))
             if (isLink && !followLinks) || !recursive { return nil }
+            let relative = ScanRules.relative(name, in: frame.relative)
+            if frame.untyped.contains(name) && rules.excludesFolder(relative) { return nil }
             if stack.contains(where: { $0.id == id }) {
                 report(.failed(path: path, error: "symbolic link loop: not followed"))
                 return nil
             }
-            return enter(path, id: id) && folders ? path : nil
+            return enter(path, id: id, relative: relative) && folders ? InputFile(path: path, explicit: false) : nil
         default:
-            if isImageName(path) && !folders {
+            if verdict == .consider {
                 report(.rejected(path: path, reason: .unsupported, detail: "not a regular file"))
             }
             return nil
         }
     }
 
-    /// Reads one directory's names, sorted by bytes, and pushes it.
+    /// Reads one directory's names (debris and exclusions left out), sorted
+    /// by bytes, finds its pairs and pushes it.
     @discardableResult
-    private mutating func enter(_ path: PathName, id: FileID) -> Bool {
+    private mutating func enter(_ path: PathName, id: FileID, relative: [UInt8]) -> Bool {
         var names: [[UInt8]] = []
         var folders = Set<[UInt8]>()
+        var untyped = Set<[UInt8]>()
         let opened: OpaquePointer? = path.withCString { $0.flatMap { opendir($0) } }
         guard let directory = opened else {
             report(.failed(path: path, error: "cannot read folder: " + systemError(errno)))
@@ -141,16 +174,21 @@ public struct DirectoryWalk: PullSource {
             }
             let name = entryName(entry)
             if name.first == UInt8(ascii: ".") { continue }  // ".", "..", and hidden names
+            if ScanRules.isDebris(name) { continue }
+            let type = entry.pointee.d_type
+            let known = type != UInt8(DT_UNKNOWN) && type != UInt8(DT_LNK)
+            let isFolder = type == UInt8(DT_DIR)
+            if !rules.exclusions.isEmpty,
+               rules.excludes(ScanRules.relative(name, in: relative), folder: known ? isFolder : nil) { continue }
             names.append(name)
-            if entry.pointee.d_type == UInt8(DT_DIR) { folders.insert(name) }
+            if isFolder { folders.insert(name) }
+            if !known { untyped.insert(name) }
         }
         names.sort { $0.lexicographicallyPrecedes($1) }
-        stack.append(Frame(path: path, id: id, names: names, folders: folders))
+        let pairs = self.folders ? ShotPairs() : ShotPairs(names: names, rules: rules, folders: folders)
+        stack.append(Frame(path: path, id: id, relative: relative, names: names, folders: folders,
+                           untyped: untyped, pairs: pairs))
         return true
-    }
-
-    private func isImageName(_ path: PathName) -> Bool {
-        Self.imageExtensions.contains(path.lowercasedExtension)
     }
 
     private static func fileStatus(_ path: PathName, _ info: inout Glibc.stat, follow: Bool) -> Int32 {

@@ -5,18 +5,26 @@ import Glibc
 public struct InputFile: Sendable, Equatable {
     public let path: PathName
     public let explicit: Bool
+    /// A still's RAW photo or Live Photo movie of the same shot, not emitted
+    /// on their own (see `ShotPairs`): reported `paired`, or shown instead
+    /// of the still when it cannot be read.
+    public var partners: [PathName] = []
 }
 
 /// All INPUTs in order, as one lazy walk: a file is emitted as it is, a
 /// directory walked (`DirectoryWalk`), `-` read line by line; a path read
-/// from standard input that names a directory is walked too.
+/// from standard input that names a directory is walked too. Files named one
+/// after another in one folder are paired as a folder's names are
+/// (`ConsecutiveShots`); what `rules` passes over is reported, not emitted.
 public struct InputWalk: PullSource {
     private var inputs: ArraySlice<Input>
     private var directory: DirectoryWalk?
     private var list: PathListReader?
+    private var shots: ConsecutiveShots
     private let followLinks: Bool
     private let recursive: Bool
     private let nulSeparated: Bool
+    private let rules: ScanRules
     private let standardInput: Int32
     private let report: (PipelineEvent) -> Void
     private let shouldStop: () -> Bool
@@ -24,12 +32,14 @@ public struct InputWalk: PullSource {
     /// Once `shouldStop` holds the walk ends, even while it waits for
     /// standard input.
     public init(inputs: [Input], followLinks: Bool, nulSeparated: Bool, recursive: Bool = true,
-                standardInput: Int32 = 0, shouldStop: @escaping () -> Bool = { false },
+                rules: ScanRules = ScanRules(), standardInput: Int32 = 0, shouldStop: @escaping () -> Bool = { false },
                 report: @escaping (PipelineEvent) -> Void) {
         self.inputs = inputs[...]
         self.followLinks = followLinks
         self.recursive = recursive
         self.nulSeparated = nulSeparated
+        self.rules = rules
+        self.shots = ConsecutiveShots(rules: rules)
         self.standardInput = standardInput
         self.shouldStop = shouldStop
         self.report = report
@@ -37,35 +47,48 @@ public struct InputWalk: PullSource {
 
     public mutating func next() -> InputFile? {
         while true {
+            if let file = shots.pop() { return file }
             if shouldStop() { return nil }
             if directory != nil {
-                if let path = directory!.next() { return InputFile(path: path, explicit: false) }
+                if let file = directory!.nextFile() { return file }
                 directory = nil
             }
             if list != nil {
                 if let path = list!.next() {
-                    if let file = named(path) { return file }
-                    continue
+                    named(path, onStandardInput: true)
+                } else {
+                    list = nil
+                    shots.flush()
                 }
-                list = nil
+                continue
             }
-            guard let input = inputs.popFirst() else { return nil }
+            guard let input = inputs.popFirst() else {
+                shots.flush()
+                return shots.pop()
+            }
             switch input {
             case .standardInput:
+                shots.flush()
                 list = PathListReader(descriptor: standardInput, nulSeparated: nulSeparated,
                                       shouldStop: shouldStop, report: report)
             case .path(let path):
-                if let file = named(path) { return file }
+                named(path, onStandardInput: false)
             }
         }
     }
 
-    /// A path a person named: a directory starts a walk, anything else is tried.
-    private mutating func named(_ path: PathName) -> InputFile? {
+    /// A path a person named: a directory starts a walk (after the files
+    /// held before it), anything else is tried unless `rules` passes it over.
+    private mutating func named(_ path: PathName, onStandardInput: Bool) {
         if path.isDirectory {
-            directory = DirectoryWalk(root: path, followLinks: followLinks, recursive: recursive, report: report)
-            return nil
+            shots.flush()
+            directory = DirectoryWalk(root: path, followLinks: followLinks, recursive: recursive, rules: rules,
+                                      report: report)
+            return
         }
-        return InputFile(path: path, explicit: true)
+        switch rules.named(path.lastComponent, onStandardInput: onStandardInput) {
+        case .passOver(let kind): report(.passedOver(path: path, kind: kind))
+        case .consider, .ignore: shots.add(InputFile(path: path, explicit: true))
+        }
     }
 }

@@ -1,0 +1,61 @@
+/// Why a file the run met was not used, though nothing went wrong: the
+/// kinds the `summary` counts under `passed_over`.
+public enum PassedOverKind: String, Sendable, CaseIterable {
+    /// A 0-byte file with an image's name (also `rejected`, `unsupported`).
+    case empty
+    /// Tried, and not an image this build reads (also `rejected`, `unsupported`).
+    case notImage = "not_image"
+    /// A sidecar named on standard input, or beside the photos of a folder.
+    case sidecar
+    /// A video, without `--video`.
+    case video
+    /// A RAW photo, with `--raw skip`.
+    case raw
+}
+
+/// The files passed over, counted by kind.
+public struct PassedOver: Sendable, Equatable {
+    public private(set) var counts: [PassedOverKind: Int] = [:]
+
+    public init() {}
+
+    public subscript(kind: PassedOverKind) -> Int { counts[kind] ?? 0 }
+
+    public var total: Int { counts.values.reduce(0, +) }
+
+    public mutating func count(_ kind: PassedOverKind, by amount: Int = 1) { counts[kind, default: 0] += amount }
+
+    public mutating func add(_ other: PassedOver) {
+        for (kind, amount) in other.counts { count(kind, by: amount) }
+    }
+
+    /// The detail of a `rejected` event for an empty file.
+    static let emptyFileDetail = "empty file"
+
+    /// The kind a rejection counts as, if it is one of passing over.
+    static func kind(rejected reason: RejectReason, detail: String) -> PassedOverKind? {
+        guard reason == .unsupported else { return nil }
+        return detail == emptyFileDetail ? .empty : .notImage
+    }
+
+    /// One line a person may want at the end of a run, for each kind the
+    /// walk passed over without a `rejected` event of its own (empty files
+    /// and files that are not images have theirs).
+    var notices: [String] {
+        var lines: [String] = []
+        if self[.video] > 0 {
+            lines.append("passed over \(self[.video]) video file(s); --video shows each by a poster frame")
+        }
+        if self[.raw] > 0 { lines.append("passed over \(self[.raw]) RAW photo(s), as --raw skip asks") }
+        if self[.sidecar] > 0 {
+            lines.append("passed over \(self[.sidecar]) sidecar file(s) (.xmp .json .aae .thm .db .ini): not photos")
+        }
+        return lines
+    }
+
+    /// "2 video, 1 sidecar", in the kinds' order; empty when none.
+    public var text: String {
+        PassedOverKind.allCases.filter { self[$0] > 0 }.map { "\(self[$0]) \($0.rawValue)" }
+            .joined(separator: ", ")
+    }
+}

@@ -1,0 +1,132 @@
+import ArgumentParser
+import CollageKit
+import Glibc
+import Synchronization
+
+/// Camera rolls: `--video`, `--raw`, `--exclude`, `--exclude-from`. What
+/// they mean lives in CollageKit (`ScanRules`, `ExcludePattern`); this reads
+/// the options, with the patterns' bytes taken from the raw arguments (a
+/// pattern may hold bytes that are not UTF-8) and the pattern files read
+/// once, here, so that a file that cannot be read is a usage error before
+/// any image is.
+struct CameraRollArguments: ParsableArguments {
+    @Flag(help: ArgumentHelp("Consider videos too (mp4 mov m4v 3gp mkv webm avi mts m2ts), each shown by a poster "
+                             + "frame; a Live Photo's movie beside its still is shown by the still."))
+    var video = false
+
+    @Option(help: ArgumentHelp("RAW photos (cr2 cr3 nef arw dng orf rw2 raf ...): preview (the largest embedded "
+                               + "preview that fills the tile, else the raw data), full (always the raw data) or "
+                               + "skip (leave them out). A RAW beside a JPEG or HEIC of the same name is shown by it.",
+                               valueName: "preview|full|skip"),
+            completion: .list(RawMode.allCases.map(\.rawValue)))
+    var raw: String = RawMode.preview.rawValue
+
+    @Option(name: .customLong("exclude"),
+            help: ArgumentHelp("Skip what matches below an INPUT folder: * within a name, ** across folders, "
+                               + "matched on the path below the INPUT (a matching folder is not entered); "
+                               + "a trailing / matches folders only. Repeatable.",
+                               discussion: "Example: collage --exclude '**/Screenshots/' --exclude '*/tmp-*.jpg' ~/Photos",
+                               valueName: "GLOB"))
+    var excludes: [String] = []
+
+    @Option(help: ArgumentHelp("Read --exclude patterns from FILE, one a line (# starts a comment, blank lines "
+                               + "are ignored).", valueName: "FILE"),
+            completion: .file())
+    var excludeFrom: [String] = []
+
+    func validate() throws { _ = try rules() }
+
+    func apply(to configuration: inout CollageConfiguration) throws {
+        configuration.scan = try rules()
+    }
+
+    /// The rules these options give; a bad value is a usage error's line.
+    func rules() throws -> ScanRules {
+        var rules = ScanRules()
+        rules.video = video
+        guard let mode = RawMode(rawValue: raw) else {
+            throw ValidationError("--raw takes preview, full or skip; not '\(raw)'")
+        }
+        rules.raw = mode
+        for pattern in RawOptionValues.bytes(of: "--exclude", parsed: excludes) {
+            do { rules.exclusions.append(try ExcludePattern(pattern)) } catch {
+                throw ValidationError("--exclude '\(String(decoding: pattern, as: UTF8.self))': \(error)")
+            }
+        }
+        for file in RawOptionValues.bytes(of: "--exclude-from", parsed: excludeFrom) {
+            rules.exclusions += try Self.patterns(inFile: file)
+        }
+        return rules
+    }
+
+    /// Each pattern file is read once (validation and the run ask twice).
+    private static let read = Mutex<[[UInt8]: [ExcludePattern]]>([:])
+
+    private static func patterns(inFile file: [UInt8]) throws -> [ExcludePattern] {
+        if let known = read.withLock({ $0[file] }) { return known }
+        let name = String(decoding: file, as: UTF8.self)
+        let bytes: [UInt8]
+        switch RawOptionValues.contents(of: file) {
+        case .success(let contents): bytes = contents
+        case .failure(let failure):
+            throw ValidationError("--exclude-from: cannot read '\(name)': \(String(cString: strerror(failure.code)))")
+        }
+        do {
+            let patterns = try ScanRules.patterns(fromFile: bytes)
+            read.withLock { $0[file] = patterns }
+            return patterns
+        } catch {
+            throw ValidationError("--exclude-from '\(name)' \(error)")
+        }
+    }
+}
+
+/// The bytes of an option's values as the command line gave them:
+/// ArgumentParser's Strings hold U+FFFD where a byte was not UTF-8.
+enum RawOptionValues {
+    /// `option`'s values in order (`--opt VALUE` and `--opt=VALUE`, before
+    /// any `--`), matched to the values ArgumentParser parsed; a value not
+    /// found keeps its UTF-8 bytes.
+    static func bytes(of option: String, parsed: [String]) -> [[UInt8]] {
+        var raw: [[UInt8]] = []
+        let flag = Array(option.utf8)
+        let equalsForm = flag + [UInt8(ascii: "=")]
+        var index = 1
+        while index < Int(CommandLine.argc), let pointer = CommandLine.unsafeArgv[index] {
+            let argument = Array(UnsafeBufferPointer(start: pointer, count: strlen(pointer))).map { UInt8(bitPattern: $0) }
+            if argument == Array("--".utf8) { break }
+            if argument == flag, index + 1 < Int(CommandLine.argc), let value = CommandLine.unsafeArgv[index + 1] {
+                raw.append(Array(UnsafeBufferPointer(start: value, count: strlen(value))).map { UInt8(bitPattern: $0) })
+                index += 1
+            } else if argument.starts(with: equalsForm) {
+                raw.append(Array(argument.dropFirst(equalsForm.count)))
+            }
+            index += 1
+        }
+        return parsed.enumerated().map { position, text in
+            if position < raw.count, String(decoding: raw[position], as: UTF8.self) == text { return raw[position] }
+            return Array(text.utf8)
+        }
+    }
+
+    struct ReadError: Error { let code: Int32 }
+
+    /// A file's bytes (at most 16 MiB), or the errno that stopped the read.
+    static func contents(of path: [UInt8]) -> Result<[UInt8], ReadError> {
+        let descriptor = (path + [0]).withUnsafeBufferPointer { buffer in
+            buffer.withMemoryRebound(to: CChar.self) { open($0.baseAddress!, O_RDONLY | O_CLOEXEC) }
+        }
+        guard descriptor >= 0 else { return .failure(ReadError(code: errno)) }
+        defer { close(descriptor) }
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 65_536)
+        while true {
+            let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+            if count < 0 && errno == EINTR { continue }
+            if count < 0 { return .failure(ReadError(code: errno)) }
+            if count == 0 { return .success(bytes) }
+            bytes += chunk[..<count]
+            if bytes.count > 16 << 20 { return .failure(ReadError(code: EFBIG)) }
+        }
+    }
+}
