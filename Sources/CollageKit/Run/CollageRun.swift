@@ -17,13 +17,13 @@ import Vips
 public final class CollageRun: CollageJob, Sendable {
     public let configuration: CollageConfiguration
     let logger: Logger
-    private let queue = DispatchQueue(label: "collage.pipeline")
-    private let workers = DispatchQueue(label: "collage.decode", attributes: .concurrent)
-    private let saveQueue = DispatchQueue(label: "collage.save")
-    private let writer: AtomicWriter
-    private let hub = EventHub()
-    private let finished = DispatchSemaphore(value: 0)
-    private let stopRequested = Mutex<ExitStatus?>(nil)
+    let queue = DispatchQueue(label: "collage.pipeline")
+    let workers = DispatchQueue(label: "collage.decode", attributes: .concurrent)
+    let saveQueue = DispatchQueue(label: "collage.save")
+    let writer: AtomicWriter
+    let hub = EventHub()
+    let finished = DispatchSemaphore(value: 0)
+    let stopRequested = Mutex<ExitStatus?>(nil)
     let instrumentation = RunInstrumentation()
     /// What the run's decodes may hold at once, shared by the decode window
     /// and a sheet's re-decodes.
@@ -77,28 +77,6 @@ public final class CollageRun: CollageJob, Sendable {
         return owned.withLock { $0.outcome! }
     }
 
-    /// Everything checked before an image is read, and the output's lock.
-    private func checks() -> RunMachine.Input {
-        if let early = Preflight(configuration: configuration).check() {
-            return .failedBefore(RunFailure(status: early.status, message: early.message ?? ""))
-        }
-        guard !configuration.dryRun else { return .start }
-        let output = configuration.output
-        let opening = OutputSession.open(configuration,
-                                         waiting: { hub.send(.notice(OutputLock.waitingNotice(for: output))) },
-                                         stop: { stopRequested.withLock { $0 } })
-        switch opening {
-        case .failed(let failure):
-            return .failedBefore(failure)
-        case .unchanged(let state):
-            owned.withLock { $0.unchanged = state.outputs }
-            return .unchanged
-        case .ready(let session):
-            owned.withLock { $0.session = session }
-            return .start
-        }
-    }
-
     /// Stops the run as SIGINT or SIGTERM asks: cancels the pipeline through
     /// its subscription, lets a save in progress remove its temporary file.
     public func interrupt(_ status: ExitStatus) {
@@ -109,9 +87,9 @@ public final class CollageRun: CollageJob, Sendable {
 
     // MARK: - The shell (on `queue`)
 
-    private var stop: ExitStatus? { stopRequested.withLock { $0 } }
+    var stop: ExitStatus? { stopRequested.withLock { $0 } }
 
-    private func feed(_ input: RunMachine.Input) {
+    func feed(_ input: RunMachine.Input) {
         dispatchPrecondition(condition: .onQueue(queue))
         perform(owned.withLock { $0.machine.handle(input) })
     }
@@ -145,86 +123,8 @@ public final class CollageRun: CollageJob, Sendable {
         }
     }
 
-    private func startPipeline() {
-        var stages = RunStages(configuration: configuration, instrumentation: instrumentation, budget: budget,
-                               workers: workers, queue: queue, stop: { [self] in stop != nil },
-                               report: { [self] in report($0) },
-                               consider: { [self] considered in owned.withLock { $0.tally.considered.append(considered) } },
-                               decodeFailed: { [self] failure in
-                                   owned.withLock { $0.tally.decodeFailures += 1 }
-                                   report(.failed(path: failure.path, error: failure.message))
-                               })
-        owned.withLock { ($0.walk, $0.selection, stages.previous) = (stages.walk, stages.selection, $0.session?.previous) }
-        let sink = stages.sheets().pausableSink(
-            receiveCompletion: { [self] _ in feed(.upstreamFinished(stop: stop)) },
-            receiveValue: { [self] sheet in
-                let kept = items(of: sheet)
-                owned.withLock { $0.sheet = kept; $0.place = sheet.place }
-                feed(.sheet(empty: kept.isEmpty, stop: stop))
-                return false  // paused until the machine asks for the next sheet
-            })
-        owned.withLock { $0.sink = sink }
-    }
-
-    private func save() {
-        let (items, number, used) = owned.withLock { owned -> ([SheetItem], Int, Int) in
-            owned.sheetNumber = owned.place?.number ?? owned.sheetNumber + 1
-            defer { owned.sheet = [] }
-            return (owned.sheet, owned.sheetNumber, (owned.place?.firstIndex).map { $0 - 1 } ?? owned.tally.summary.used)
-        }
-        let path = configuration.naming.path(forSheet: number)
-        if configuration.dryRun {
-            report(.planned(configuration.plan(items, sheet: number, firstIndex: used + 1, to: path)))
-            queue.async { self.feed(.saved(.written(full: false))) }
-            return
-        }
-        let tiles = items.compactMap(\.tile)
-        let saver = SheetSaver(composer: RunStages.composer(configuration, budget: budget, workers: workers), writer: writer, queue: saveQueue, instrumentation: instrumentation)
-        let subscription = saver.save(tiles, sheet: number, firstIndex: used + 1, to: path)
-            .sink(receiveCompletion: { [self] completion in
-                      if case .failure(let error) = completion { queue.async { self.saved(.failure(error)) } }
-                  },
-                  receiveValue: { [self] sheet in queue.async { self.saved(.success(sheet)) } })
-        owned.withLock { $0.saving = subscription }
-    }
-
-    private func saved(_ result: Result<SavedSheet?, OutputError>) {
-        switch result {
-        case .success(let sheet?):
-            owned.withLock { $0.saved = sheet }
-            feed(.saved(.written(full: sheet.record.images.count == configuration.effectiveCap)))
-        case .success(nil):
-            feed(.saved(.nothing))
-        case .failure(let error):
-            feed(.saved(error.code == .cancelled ? .cancelled : .failed(error.runFailure)))
-        }
-    }
-
     func report(_ event: PipelineEvent) {
         owned.withLock { $0.tally.count(event) }
         hub.send(event)
-    }
-
-    /// Once: the state for the next run, the summary, the outcome.
-    private func end(interruption: ExitStatus?, failure: RunFailure?) {
-        let sink = owned.withLock { owned in
-            defer { (owned.sink, owned.saving, owned.walk, owned.selection) = (nil, nil, nil, nil) }
-            return owned.sink
-        }
-        sink?.cancel()  // releases the whole chain, up to the walk
-        let tally = owned.withLock { $0.tally }
-        let outcome = OutcomeRules.decide(OutcomeFacts(interruption: interruption, failure: failure,
-                                                       summary: tally.summary,
-                                                       nothingToDo: OutcomeRules.nothingToDo(tally)))
-        do {
-            let session = owned.withLock { owned in
-                defer { owned.session = nil }
-                owned.outcome = outcome
-                return owned.session
-            }
-            session?.keepState(outcome, tally, logger: logger)
-        }  // the last reference to the session: the lock beside the output is released
-        report(.finished(outcome))
-        finished.signal()
     }
 }

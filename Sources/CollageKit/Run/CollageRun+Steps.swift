@@ -1,0 +1,107 @@
+import Dispatch
+@preconcurrency import OpenCombine
+
+/// The steps `CollageRun` performs for its machine, on its queue: the
+/// checks before the start, the pipeline's start, a sheet's save and its
+/// result, the end.
+extension CollageRun {
+    /// Everything checked before an image is read, and the output's lock.
+    func checks() -> RunMachine.Input {
+        if let early = Preflight(configuration: configuration).check() {
+            return .failedBefore(RunFailure(status: early.status, message: early.message ?? ""))
+        }
+        guard !configuration.dryRun else { return .start }
+        let output = configuration.output
+        let opening = OutputSession.open(configuration,
+                                         waiting: { hub.send(.notice(OutputLock.waitingNotice(for: output))) },
+                                         stop: { stopRequested.withLock { $0 } })
+        switch opening {
+        case .failed(let failure):
+            return .failedBefore(failure)
+        case .unchanged(let state):
+            owned.withLock { $0.unchanged = state.outputs }
+            return .unchanged
+        case .ready(let session):
+            owned.withLock { $0.session = session }
+            return .start
+        }
+    }
+
+    func startPipeline() {
+        var stages = RunStages(configuration: configuration, instrumentation: instrumentation, budget: budget,
+                               workers: workers, queue: queue, stop: { [self] in stop != nil },
+                               report: { [self] in report($0) },
+                               consider: { [self] considered in owned.withLock { $0.tally.considered.append(considered) } },
+                               decodeFailed: { [self] failure in
+                                   owned.withLock { $0.tally.decodeFailures += 1 }
+                                   report(.failed(path: failure.path, error: failure.message))
+                               })
+        owned.withLock { ($0.walk, $0.selection, stages.previous) = (stages.walk, stages.selection, $0.session?.previous) }
+        let sink = stages.sheets().pausableSink(
+            receiveCompletion: { [self] _ in feed(.upstreamFinished(stop: stop)) },
+            receiveValue: { [self] sheet in
+                let kept = items(of: sheet)
+                owned.withLock { $0.sheet = kept; $0.place = sheet.place }
+                feed(.sheet(empty: kept.isEmpty, stop: stop))
+                return false  // paused until the machine asks for the next sheet
+            })
+        owned.withLock { $0.sink = sink }
+    }
+
+    func save() {
+        let (items, number, used) = owned.withLock { owned -> ([SheetItem], Int, Int) in
+            owned.sheetNumber = owned.place?.number ?? owned.sheetNumber + 1
+            defer { owned.sheet = [] }
+            return (owned.sheet, owned.sheetNumber, (owned.place?.firstIndex).map { $0 - 1 } ?? owned.tally.summary.used)
+        }
+        let path = configuration.naming.path(forSheet: number)
+        if configuration.dryRun {
+            report(.planned(configuration.plan(items, sheet: number, firstIndex: used + 1, to: path)))
+            queue.async { self.feed(.saved(.written(full: false))) }
+            return
+        }
+        let tiles = items.compactMap(\.tile)
+        let saver = SheetSaver(composer: RunStages.composer(configuration, budget: budget, workers: workers), writer: writer, queue: saveQueue, instrumentation: instrumentation)
+        let subscription = saver.save(tiles, sheet: number, firstIndex: used + 1, to: path)
+            .sink(receiveCompletion: { [self] completion in
+                      if case .failure(let error) = completion { queue.async { self.saved(.failure(error)) } }
+                  },
+                  receiveValue: { [self] sheet in queue.async { self.saved(.success(sheet)) } })
+        owned.withLock { $0.saving = subscription }
+    }
+
+    func saved(_ result: Result<SavedSheet?, OutputError>) {
+        switch result {
+        case .success(let sheet?):
+            owned.withLock { $0.saved = sheet }
+            feed(.saved(.written(full: sheet.record.images.count == configuration.effectiveCap)))
+        case .success(nil):
+            feed(.saved(.nothing))
+        case .failure(let error):
+            feed(.saved(error.code == .cancelled ? .cancelled : .failed(error.runFailure)))
+        }
+    }
+
+    /// Once: the state for the next run, the summary, the outcome.
+    func end(interruption: ExitStatus?, failure: RunFailure?) {
+        let sink = owned.withLock { owned in
+            defer { (owned.sink, owned.saving, owned.walk, owned.selection) = (nil, nil, nil, nil) }
+            return owned.sink
+        }
+        sink?.cancel()  // releases the whole chain, up to the walk
+        let tally = owned.withLock { $0.tally }
+        let outcome = OutcomeRules.decide(OutcomeFacts(interruption: interruption, failure: failure,
+                                                       summary: tally.summary,
+                                                       nothingToDo: OutcomeRules.nothingToDo(tally)))
+        do {
+            let session = owned.withLock { owned in
+                defer { owned.session = nil }
+                owned.outcome = outcome
+                return owned.session
+            }
+            session?.keepState(outcome, tally, logger: logger)
+        }  // the last reference to the session: the lock beside the output is released
+        report(.finished(outcome))
+        finished.signal()
+    }
+}
