@@ -28,7 +28,7 @@ public enum ImageFile {
         }
         return ImageHeader(width: image.width, height: image.height, orientation: image.orientation,
                            format: format, interlaced: image.interlaced, bands: image.bands,
-                           structureBytes: structure.bufferBytes, dateTaken: image.dateTaken)
+                           structureBytes: max(structure.bufferBytes, structure.decodeBytes), dateTaken: image.dateTaken)
     }
 
     /// Decodes the image to one tile of exactly `width` x `height` 8-bit sRGB

@@ -21,6 +21,10 @@ public enum StructureCheck {
     /// because of the file's structure (0 when nothing stands out).
     public struct Summary: Sendable, Equatable {
         public var bufferBytes: Int = 0
+        /// What the decoder holds at its peak where that is more than one
+        /// buffer (a HEIF image's picture, planes and RGB): the budget's
+        /// estimate, not a limit. 0 when `bufferBytes` says it all.
+        public var decodeBytes: Int = 0
     }
 
     /// Checks the file open on `descriptor` as `format` ("png", "tiff",
