@@ -1,4 +1,5 @@
 import Glibc
+import Media
 import Vips
 
 /// Everything a run needs to know; the command line fills it in.
@@ -70,6 +71,11 @@ public struct CollageConfiguration: Sendable {
     public var failOnFlag = false
     /// `--html`: the page that shows the sheets the run wrote.
     public var htmlPage: PathName?
+    /// `--raw preview|full|skip`: RAW photos from their previews, always
+    /// from their raw data, or left out.
+    public var raw: RawMode = .preview
+    /// `--video`: videos are shown by a poster frame.
+    public var video = false
 
     public init(inputs: [Input]) {
         self.inputs = inputs
