@@ -29,7 +29,7 @@ let package = Package(
         .target(name: "Vips", dependencies: ["CVipsShim"], path: "Sources/Vips",
                 swiftSettings: [.swiftLanguageMode(.v6)]),
         // LibRaw (RAW photos): a C face over its C++ API, and its one Swift owner.
-        .target(name: "CLibRaw", path: "Sources/CLibRaw", linkerSettings: [.linkedLibrary("raw_r")]),
+        .target(name: "CLibRaw", path: "Sources/CLibRaw", linkerSettings: [.linkedLibrary("raw_r"), .linkedLibrary("gomp")]),
         .target(name: "Raw", dependencies: ["CLibRaw"], path: "Sources/Raw",
                 swiftSettings: [.swiftLanguageMode(.v6)]),
         // The stages' one door to pictures: libvips, LibRaw or FFmpeg, chosen by content.

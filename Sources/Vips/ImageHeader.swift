@@ -18,6 +18,8 @@ public struct ImageHeader: Sendable, Equatable {
     public let structureBytes: Int
     /// EXIF DateTimeOriginal as YYYY-MM-DD, nil when absent or malformed.
     public let dateTaken: String?
+    /// What a RAW photo or a video holds besides its size (nil for images).
+    public var media: MediaFacts? = nil
 
     public init(width: Int, height: Int, orientation: Int, format: String, interlaced: Bool = false, bands: Int = 3,
                 structureBytes: Int = 0, dateTaken: String? = nil) {

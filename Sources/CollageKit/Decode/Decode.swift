@@ -1,4 +1,5 @@
 import Glibc
+import Media
 import Vips
 
 /// One image decoded to its frame, ready to place.
@@ -17,6 +18,9 @@ public struct DecodedTile: Sendable {
     var held: HeldTile? = nil
     /// With `--flag`: taken from the pixels where they were decoded.
     var signature: TileSignature? = nil
+    /// A RAW photo's "preview" or "raw"; a video's frame time, in seconds.
+    public var source: String? = nil
+    public var frameTime: Double? = nil
 }
 
 /// The resize stage: libvips' thumbnail straight to the frame's size, with
@@ -52,7 +56,7 @@ struct Decode: Sendable {
     /// What decoding `header` to `frame` costs: the decoder's memory while
     /// it runs (the header's estimate), and the tile's pixels while they wait.
     static func cost(_ header: ImageHeader, to frame: Frame) -> WorkCost {
-        WorkCost(running: header.decodeBytes, held: tileBytes(frame))
+        WorkCost(running: header.decodeBytes(forTile: frame.image.width, frame.image.height), held: tileBytes(frame))
     }
 
     /// The bytes of the 8-bit RGB tile decoded for `frame`.
@@ -60,15 +64,17 @@ struct Decode: Sendable {
 
     func decode(_ image: AcceptedImage, to frame: Frame) -> Result<DecodedTile, DecodeFailure> {
         do {
-            let pixels = try (instrumentation?.decoding ?? { try $0() }) {
-                try ImageFile.tile(descriptor: image.file.descriptor, width: frame.image.width,
+            let tile = try (instrumentation?.decoding ?? { try $0() }) {
+                try MediaFile.tile(descriptor: image.file.descriptor, width: frame.image.width,
                                    height: frame.image.height, crop: frame.crop,
                                    background: background, header: image.header, maxBuffer: maxBuffer)
             }
+            let pixels = tile.pixels
             return .success(DecodedTile(path: image.path, header: image.header, pixels: pixels, frame: frame,
                                         file: keepsFile ? image.file : nil,
                                         held: instrumentation?.holding(tileBytes: pixels.byteCount),
-                                        signature: signs ? TileSignature(pixels) : nil))
+                                        signature: signs ? TileSignature(pixels) : nil,
+                                        source: tile.source, frameTime: tile.frameTime))
         } catch {
             return .failure(DecodeFailure(path: image.path, message: String(describing: error)))
         }

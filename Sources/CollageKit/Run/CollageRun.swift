@@ -195,7 +195,9 @@ public final class CollageRun: CollageJob, Sendable {
             for (index, (tile, frame)) in zip(sheet.composed.tiles, sheet.composed.frames).enumerated() {
                 for flag in flags?[index] ?? [] { report(.flagged(flag)) }
                 report(.placed(path: tile.path, sheet: sheet.record.sheet, index: index, rect: frame.image,
-                               label: sheet.composed.labels?[index]))
+                               label: sheet.composed.labels?[index],
+                               origin: TileOrigin(source: tile.source, duration: tile.header.duration,
+                                                  frame: tile.frameTime)))
             }
             report(.written(sheet.record))
             feed(.saved(.written))
