@@ -32,8 +32,12 @@ let package = Package(
         .target(name: "CLibRaw", path: "Sources/CLibRaw", linkerSettings: [.linkedLibrary("raw_r"), .linkedLibrary("gomp")]),
         .target(name: "Raw", dependencies: ["CLibRaw"], path: "Sources/Raw",
                 swiftSettings: [.swiftLanguageMode(.v6)]),
+        // FFmpeg (video poster frames): a C face loaded with dlopen under --video, and its one Swift owner.
+        .target(name: "CFFmpeg", path: "Sources/CFFmpeg", linkerSettings: [.linkedLibrary("dl")]),
+        .target(name: "Video", dependencies: ["CFFmpeg"], path: "Sources/Video",
+                swiftSettings: [.swiftLanguageMode(.v6)]),
         // The stages' one door to pictures: libvips, LibRaw or FFmpeg, chosen by content.
-        .target(name: "Media", dependencies: ["Vips", "Raw"], path: "Sources/Media",
+        .target(name: "Media", dependencies: ["Vips", "Raw", "Video"], path: "Sources/Media",
                 swiftSettings: [.swiftLanguageMode(.v6)]),
         .target(name: "CollageKit",
                 dependencies: ["Vips", "Media", "OpenCombine", .product(name: "Logging", package: "swift-log")],

@@ -86,6 +86,8 @@ struct CollageOptions: ParsableArguments {
                              discussion: "Example: collage --per-folder ~/Photos -o 'albums/{path}.jpg'"))
     var perFolder = false
 
+    @OptionGroup(title: "Camera rolls") var cameraArguments: CameraArguments
+
     @OptionGroup(title: "Sharding") var shardArguments: ShardArguments
 
     @OptionGroup(title: "For CI and archives") var archiveArguments: ArchiveArguments
@@ -173,6 +175,7 @@ struct CollageOptions: ParsableArguments {
         configuration.requireEven = requireEven
         configuration.dryRun = dryRun
         configuration.skipUnchanged = skipUnchanged
+        cameraArguments.apply(to: &configuration)
         configuration.shard = try shardArguments.resolve(sheets: sheets, perFolder: perFolder)
         try layoutArguments.apply(to: &configuration)
         try archiveArguments.apply(to: &configuration)

@@ -2,6 +2,10 @@ import Glibc
 import Media
 import Vips
 
+/// `--raw preview|full|skip` (the decoders' own type, named here for the
+/// command line, which does not see the decoders).
+public typealias RawMode = Media.RawMode
+
 /// Everything a run needs to know; the command line fills it in.
 public struct CollageConfiguration: Sendable {
     public var inputs: [Input]
