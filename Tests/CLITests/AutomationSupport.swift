@@ -162,7 +162,7 @@ extension CLITestCase {
 
 /// README's `--json` events table, as a validator.
 enum EventSchema {
-    enum Kind { case string, int, strings, rects }
+    enum Kind { case string, int, number, strings, rects }
 
     /// Required fields of each event (besides `event`).
     static let required: [String: [String: Kind]] = [
@@ -182,7 +182,7 @@ enum EventSchema {
 
     /// Fields an event has only sometimes: captions, and a dry run's plan.
     static let optional: [String: [String: Kind]] = [
-        "placed": ["label": .string],
+        "placed": ["label": .string, "source": .string, "duration": .number, "frame": .number],
         "planned": ["rects": .rects, "labels": .strings],
         "summary": ["message": .string, "shard": .string, "flagged": .int],
         "flagged": ["of": .string],
@@ -204,6 +204,9 @@ enum EventSchema {
             guard let value, let number = value as? NSNumber,
                   !String(describing: type(of: value)).contains("Boolean") else { return false }
             return value is Int && number.doubleValue == Double(number.intValue)
+        case .number:
+            guard let value, value is NSNumber, !String(describing: type(of: value)).contains("Boolean") else { return false }
+            return true
         case .strings: return (value as? [Any])?.allSatisfy { $0 is String } ?? false
         case .rects:
             return (value as? [Any])?.allSatisfy { ($0 as? [Any]).map { $0.count == 4 && $0.allSatisfy { matches($0, .int) } } ?? false } ?? false

@@ -48,7 +48,16 @@ enum RawStructure {
               [42, 43, 0x55, 0x4F52, 0x5352, 0x524F].contains(head[0] == 0x49 ? head.le16(2) : head.be16(2)) else {
             return StructureCheck.Summary()  // not TIFF-based: LibRaw's own parser, behind its bounded stream
         }
-        _ = try directories(file, limit: TIFFStructure.maxDirectories, strict: true)
+        do {
+            _ = try directories(file, limit: TIFFStructure.maxDirectories, strict: true)
+        } catch let error as VipsError {
+            // TIFFDirectory speaks of TIFFs; this one is a RAW photo.
+            var message = error.message
+            for kind in ["corrupt", "truncated"] where message.hasPrefix(kind + " tiff: ") {
+                message = kind + " raw: " + message.dropFirst(kind.count + 7)
+            }
+            throw VipsError(error.code, message)
+        }
         return StructureCheck.Summary()
     }
 
