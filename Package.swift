@@ -28,8 +28,19 @@ let package = Package(
                 linkerSettings: vipsLinker),
         .target(name: "Vips", dependencies: ["CVipsShim"], path: "Sources/Vips",
                 swiftSettings: [.swiftLanguageMode(.v6)]),
+        // LibRaw (RAW photos): a C face over its C++ API, and its one Swift owner.
+        .target(name: "CLibRaw", path: "Sources/CLibRaw", linkerSettings: [.linkedLibrary("raw_r"), .linkedLibrary("gomp")]),
+        .target(name: "Raw", dependencies: ["CLibRaw"], path: "Sources/Raw",
+                swiftSettings: [.swiftLanguageMode(.v6)]),
+        // FFmpeg (video poster frames): a C face loaded with dlopen under --video, and its one Swift owner.
+        .target(name: "CFFmpeg", path: "Sources/CFFmpeg", linkerSettings: [.linkedLibrary("dl")]),
+        .target(name: "Video", dependencies: ["CFFmpeg"], path: "Sources/Video",
+                swiftSettings: [.swiftLanguageMode(.v6)]),
+        // The stages' one door to pictures: libvips, LibRaw or FFmpeg, chosen by content.
+        .target(name: "Media", dependencies: ["Vips", "Raw", "Video"], path: "Sources/Media",
+                swiftSettings: [.swiftLanguageMode(.v6)]),
         .target(name: "CollageKit",
-                dependencies: ["Vips", "OpenCombine", .product(name: "Logging", package: "swift-log")],
+                dependencies: ["Vips", "Media", "OpenCombine", .product(name: "Logging", package: "swift-log")],
                 path: "Sources/CollageKit",
                 swiftSettings: [.swiftLanguageMode(.v6)]),
         .executableTarget(name: "collage",
@@ -40,12 +51,13 @@ let package = Package(
                           swiftSettings: [.swiftLanguageMode(.v6)]),
         .target(name: "CollageTestSupport", dependencies: ["Vips"], path: "Tests/TestSupport",
                 swiftSettings: [.swiftLanguageMode(.v6)]),
-        .testTarget(name: "VipsTests", dependencies: ["Vips", "CollageTestSupport"], path: "Tests/VipsTests",
+        .testTarget(name: "VipsTests", dependencies: ["Vips", "Media", "Raw", "CollageTestSupport"], path: "Tests/VipsTests",
                     swiftSettings: [.swiftLanguageMode(.v6)]),
         .testTarget(name: "CollageKitTests", dependencies: ["CollageKit", "Vips", "OpenCombine", "CollageTestSupport"],
                     path: "Tests/CollageKitTests",
                     swiftSettings: [.swiftLanguageMode(.v6)]),
         .testTarget(name: "CLITests", dependencies: ["Vips", "CollageTestSupport"], path: "Tests/CLITests",
                     swiftSettings: [.swiftLanguageMode(.v6)]),
-    ]
+    ],
+    cxxLanguageStandard: .cxx17
 )

@@ -256,3 +256,30 @@ int cvips_write_to_buffer(VipsImage *in, const char *suffix, void **buf, size_t 
 VipsImage *cvips_image_new_from_buffer(const void *buf, size_t len) {
     return vips_image_new_from_buffer(buf, len, "", "access", VIPS_ACCESS_RANDOM, NULL);
 }
+
+/* Camera media: a RAW's JPEG preview held in memory, pixels made by LibRaw
+ * or FFmpeg. */
+
+int cvips_thumbnail_buffer(const void *buf, size_t len, VipsImage **out, int width, int height,
+                           VipsInteresting crop, int no_rotate) {
+    return vips_thumbnail_buffer((void *) buf, len, out, width,
+                                 "height", height,
+                                 "crop", crop,
+                                 "size", VIPS_SIZE_BOTH,
+                                 "no_rotate", no_rotate ? TRUE : FALSE,
+                                 "option_string", "fail_on=truncated",
+                                 NULL);
+}
+
+VipsImage *cvips_image_new_from_memory(const void *data, size_t size, int width, int height, int bands) {
+    return vips_image_new_from_memory(data, size, width, height, bands, VIPS_FORMAT_UCHAR);
+}
+
+int cvips_orient(VipsImage *in, VipsImage **out, int orientation) {
+    VipsImage *copy;
+    if (vips_copy(in, &copy, NULL)) return -1;
+    vips_image_set_int(copy, VIPS_META_ORIENTATION, orientation);
+    int status = vips_autorot(copy, out, NULL);
+    g_object_unref(copy);
+    return status;
+}

@@ -14,6 +14,7 @@ public enum ImageFile {
         try Vips.start()
         // Before libvips' sniffing: for a TIFF, libtiff reads the first IFD there.
         let structure = try StructureCheck.check(descriptor: descriptor, maxPixels: maxPixels, maxBuffer: maxBuffer)
+        try refuseCameraMedia(structure)
         let source = try rewound(descriptor)
         let format = try allowedFormat(source)
         let raw = try DecoderWarnings(loader: format).during {
@@ -28,7 +29,7 @@ public enum ImageFile {
         }
         return ImageHeader(width: image.width, height: image.height, orientation: image.orientation,
                            format: format, interlaced: image.interlaced, bands: image.bands,
-                           structureBytes: structure.bufferBytes, dateTaken: image.dateTaken)
+                           structureBytes: max(structure.bufferBytes, structure.decodeBytes), dateTaken: image.dateTaken)
     }
 
     /// Decodes the image to one tile of exactly `width` x `height` 8-bit sRGB
@@ -45,7 +46,7 @@ public enum ImageFile {
                             maxBuffer: Int = StructureCheck.bufferLimit) throws -> PixelBuffer {
         try Vips.start()
         // Again: the file may have changed since its header was read.
-        try StructureCheck.check(descriptor: descriptor, maxBuffer: maxBuffer)
+        try refuseCameraMedia(StructureCheck.check(descriptor: descriptor, maxBuffer: maxBuffer))
         let source = try rewound(descriptor)
         let format = try allowedFormat(source)
         let warnings = DecoderWarnings(loader: format)
@@ -144,6 +145,17 @@ public enum ImageFile {
             cvips_extract_area($0, $1, Int32((stored.width - storedCropWidth) / 2),
                                Int32((stored.height - storedCropHeight) / 2),
                                Int32(storedCropWidth), Int32(storedCropHeight))
+        }
+    }
+
+    /// RAW photos and videos are LibRaw's and FFmpeg's (the `Media`
+    /// target's): libvips' TIFF loader would call a CR2 corrupt and draw a
+    /// Bayer DNG as its grey mosaic.
+    private static func refuseCameraMedia(_ structure: StructureCheck.Summary) throws {
+        switch structure.format {
+        case "raw": throw VipsError(.unsupported, "a camera RAW photo, which libvips does not decode")
+        case "video": throw VipsError(.unsupported, "a video, which libvips does not decode")
+        default: return
         }
     }
 

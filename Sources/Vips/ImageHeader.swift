@@ -13,10 +13,13 @@ public struct ImageHeader: Sendable, Equatable {
     /// Samples per pixel as stored (1 grey, 3 RGB, 4 CMYK or RGBA, ...).
     public let bands: Int
     /// The largest buffer the file's structure makes its decoder hold (a
-    /// TIFF strip, a GIF canvas), from `StructureCheck`; 0 when unknown.
+    /// TIFF strip, a GIF canvas), or what a HEIF decode holds in all
+    /// (`HEIFStructure.heldPerPixel`), from `StructureCheck`; 0 when unknown.
     public let structureBytes: Int
     /// EXIF DateTimeOriginal as YYYY-MM-DD, nil when absent or malformed.
     public let dateTaken: String?
+    /// What a RAW photo or a video holds besides its size (nil for images).
+    public var media: MediaFacts? = nil
 
     public init(width: Int, height: Int, orientation: Int, format: String, interlaced: Bool = false, bands: Int = 3,
                 structureBytes: Int = 0, dateTaken: String? = nil) {

@@ -2,7 +2,7 @@ import Foundation
 
 /// README's `--json` events table, as a validator.
 enum EventSchema {
-    enum Kind { case string, int, strings, rects, counts }
+    enum Kind { case string, int, number, strings, rects, counts }
 
     /// Required fields of each event (besides `event`).
     static let required: [String: [String: Kind]] = [
@@ -23,7 +23,7 @@ enum EventSchema {
 
     /// Fields an event has only sometimes: captions, and a dry run's plan.
     static let optional: [String: [String: Kind]] = [
-        "placed": ["label": .string],
+        "placed": ["label": .string, "source": .string, "duration": .number, "frame": .number],
         "planned": ["rects": .rects, "labels": .strings],
         "summary": ["message": .string, "shard": .string, "flagged": .int],
         "flagged": ["of": .string],
@@ -48,6 +48,9 @@ enum EventSchema {
             guard let value, let number = value as? NSNumber,
                   !String(describing: type(of: value)).contains("Boolean") else { return false }
             return value is Int && number.doubleValue == Double(number.intValue)
+        case .number:
+            guard let value, value is NSNumber, !String(describing: type(of: value)).contains("Boolean") else { return false }
+            return true
         case .strings: return (value as? [Any])?.allSatisfy { $0 is String } ?? false
         case .counts:
             guard let counts = value as? [String: Any] else { return false }

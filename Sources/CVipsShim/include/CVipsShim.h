@@ -89,6 +89,17 @@ int cvips_write_to_buffer(VipsImage *in, const char *suffix, void **buf, size_t 
 /// Load a whole image from a buffer (tests and tools read back pixels).
 VipsImage *cvips_image_new_from_buffer(const void *buf, size_t len);
 
+/// A JPEG held in memory (a RAW's preview) to width x height as
+/// cvips_thumbnail_source does, failing on truncation; `no_rotate` leaves
+/// the JPEG's own EXIF orientation unapplied (the RAW's is applied after).
+int cvips_thumbnail_buffer(const void *buf, size_t len, VipsImage **out, int width, int height,
+                           VipsInteresting crop, int no_rotate);
+/// 8-bit pixels in memory (a demosaic, a video frame), not copied: they
+/// must outlive the image.
+VipsImage *cvips_image_new_from_memory(const void *data, size_t size, int width, int height, int bands);
+/// `in` turned upright as EXIF `orientation` (1-8) says.
+int cvips_orient(VipsImage *in, VipsImage **out, int orientation);
+
 /// How many of libvips' calls to liborc's orc_program_compile and
 /// orc_program_free have gone through the lock of OrcLock.c; 0 when liborc
 /// is not found.

@@ -99,7 +99,7 @@ struct SheetComposer: Sendable {
                 defer { slots.signal() }
                 let result: Result<DecodedTile, DecodeFailure>
                 let decodeInBudget = { (image: AcceptedImage) in
-                    budget.withBudget(image.header.decodeBytes) { decode.decode(image, to: frame) }
+                    budget.withBudget(image.header.decodeBytes(forTile: frame.image.width, frame.image.height)) { decode.decode(image, to: frame) }
                 }
                 if let file = tile.file {
                     // The descriptor checked and decoded before: the same

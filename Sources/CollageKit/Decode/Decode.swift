@@ -1,4 +1,5 @@
 import Glibc
+import Media
 import Vips
 
 /// One image decoded to its frame, ready to place.
@@ -20,6 +21,9 @@ public struct DecodedTile: Sendable {
     /// Set when the tile is a pair's RAW or movie shown because the still
     /// failed to decode: says so (see `Decode.decodePartner`).
     var standIn: String? = nil
+    /// A RAW photo's "preview" or "raw"; a video's frame time, in seconds.
+    public var source: String? = nil
+    public var frameTime: Double? = nil
 }
 
 /// The resize stage: libvips' thumbnail straight to the frame's size, with
@@ -58,7 +62,7 @@ struct Decode: Sendable {
     /// What decoding `header` to `frame` costs: the decoder's memory while
     /// it runs (the header's estimate), and the tile's pixels while they wait.
     static func cost(_ header: ImageHeader, to frame: Frame) -> WorkCost {
-        WorkCost(running: header.decodeBytes, held: tileBytes(frame))
+        WorkCost(running: header.decodeBytes(forTile: frame.image.width, frame.image.height), held: tileBytes(frame))
     }
 
     /// The bytes of the 8-bit RGB tile decoded for `frame`.
@@ -66,15 +70,17 @@ struct Decode: Sendable {
 
     func decode(_ image: AcceptedImage, to frame: Frame) -> Result<DecodedTile, DecodeFailure> {
         do {
-            let pixels = try (instrumentation?.decoding ?? { try $0() }) {
-                try ImageFile.tile(descriptor: image.file.descriptor, width: frame.image.width,
+            let tile = try (instrumentation?.decoding ?? { try $0() }) {
+                try MediaFile.tile(descriptor: image.file.descriptor, width: frame.image.width,
                                    height: frame.image.height, crop: frame.crop,
                                    background: background, header: image.header, maxBuffer: maxBuffer)
             }
+            let pixels = tile.pixels
             return .success(DecodedTile(path: image.path, header: image.header, pixels: pixels, frame: frame,
                                         file: keepsFile ? image.file : nil,
                                         held: instrumentation?.holding(tileBytes: pixels.byteCount),
-                                        signature: signs ? TileSignature(pixels) : nil))
+                                        signature: signs ? TileSignature(pixels) : nil,
+                                        source: tile.source, frameTime: tile.frameTime))
         } catch {
             let failure = DecodeFailure(path: image.path, message: String(describing: error))
             return decodePartner(of: image, to: frame, after: failure) ?? .failure(failure)

@@ -75,7 +75,7 @@ private struct EventObject {
             add("event", "passed_over")
             add("path", path: path)
             add("kind", kind.rawValue)
-        case .placed(let path, let sheet, let index, let rect, let label):
+        case .placed(let path, let sheet, let index, let rect, let label, let origin):
             add("event", "placed")
             add("path", path: path)
             add("sheet", sheet)
@@ -85,6 +85,10 @@ private struct EventObject {
             add("width", rect.width)
             add("height", rect.height)
             if let label { add("label", label) }
+            if let source = origin.source { add("source", source) }
+            // Seconds, to the millisecond.
+            if let duration = origin.duration { field("duration", (duration * 1000).rounded() / 1000) }
+            if let frame = origin.frame { field("frame", (frame * 1000).rounded() / 1000) }
         case .flagged(let flag):
             add("event", "flagged")
             add("path", path: flag.path)

@@ -80,6 +80,7 @@ extension Captions {
                 case "height": String(header.displayedHeight)
                 case "format": header.format
                 case "date": header.dateTaken
+                case "duration": header.duration.map(Self.clock) ?? ""
                 default: nil
                 }
             }
@@ -108,6 +109,14 @@ extension Captions {
             return (String(decoding: name, as: UTF8.self), "")
         }
         return (String(decoding: name[..<dot], as: UTF8.self), String(decoding: name[(dot + 1)...], as: UTF8.self))
+    }
+
+    /// A video's length as a clock: "0:42", "1:02:03" (whole seconds).
+    static func clock(_ seconds: Double) -> String {
+        let total = seconds.isFinite ? max(0, Int(seconds.rounded())) : 0
+        func two(_ value: Int) -> String { value < 10 ? "0\(value)" : "\(value)" }
+        let (hours, minutes, rest) = (total / 3600, total / 60 % 60, total % 60)
+        return hours > 0 ? "\(hours):\(two(minutes)):\(two(rest))" : "\(minutes):\(two(rest))"
     }
 
     /// Today's date, local time, YYYY-MM-DD.

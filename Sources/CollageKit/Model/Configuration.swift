@@ -1,5 +1,10 @@
 import Glibc
+import Media
 import Vips
+
+/// `--raw preview|full|skip` (the decoders' own type, named here for the
+/// command line, which does not see the decoders).
+public typealias RawMode = Media.RawMode
 
 /// Everything a run needs to know; the command line fills it in.
 public struct CollageConfiguration: Sendable {
@@ -72,6 +77,16 @@ public struct CollageConfiguration: Sendable {
     public var htmlPage: PathName?
     /// What the walk considers: `--video`, `--raw`, `--exclude`.
     public var scan = ScanRules()
+    /// `--raw preview|full|skip`, as the decoders read it.
+    public var raw: RawMode {
+        get { scan.raw }
+        set { scan.raw = newValue }
+    }
+    /// `--video`: videos are shown by a poster frame.
+    public var video: Bool {
+        get { scan.video }
+        set { scan.video = newValue }
+    }
 
     public init(inputs: [Input]) {
         self.inputs = inputs

@@ -20,8 +20,10 @@ public enum PipelineEvent: Sendable {
     /// a RAW with `--raw skip`, a sidecar (counted, not in `--json`).
     case passedOver(path: PathName, kind: PassedOverKind)
     /// An image was placed on sheet `sheet` (1-based), covering `rect`
-    /// (inside its cell, without its caption), captioned `label` if captions are drawn.
-    case placed(path: PathName, sheet: Int, index: Int, rect: TileRect, label: String?)
+    /// (inside its cell, without its caption), captioned `label` if captions
+    /// are drawn; `origin` says what a RAW photo's or a video's tile shows.
+    case placed(path: PathName, sheet: Int, index: Int, rect: TileRect, label: String?,
+                origin: TileOrigin = TileOrigin())
     case written(WrittenSheet)
     /// `--flag`: a placed image looks suspicious (sent before its `placed`).
     case flagged(ImageFlag)
@@ -33,6 +35,21 @@ public enum PipelineEvent: Sendable {
     case notice(String)
     /// The last event: how the run ended, with its counts.
     case finished(RunOutcome)
+}
+
+/// Where a placed tile's pixels came from, for RAW photos and videos.
+public struct TileOrigin: Sendable, Equatable {
+    /// A RAW photo's: "preview" (its embedded JPEG) or "raw" (its raw data).
+    public var source: String?
+    /// A video's length and the time of the frame shown, in seconds.
+    public var duration: Double?
+    public var frame: Double?
+
+    public init(source: String? = nil, duration: Double? = nil, frame: Double? = nil) {
+        self.source = source
+        self.duration = duration
+        self.frame = frame
+    }
 }
 
 public struct WrittenSheet: Sendable {

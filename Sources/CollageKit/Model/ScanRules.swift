@@ -1,16 +1,6 @@
 import FoundationEssentials
 import Vips
 
-/// `--raw`: how RAW photos are shown, or whether they are left out.
-public enum RawMode: String, Sendable, CaseIterable {
-    /// The largest embedded preview that fills the tile, else the raw data.
-    case preview
-    /// Always the raw data.
-    case full
-    /// RAW files are passed over (counted).
-    case skip
-}
-
 /// What a scan considers: the kinds of file (`--video`, `--raw skip`), the
 /// NAS's and OS's debris it never enters, and the `--exclude` patterns.
 /// Every walk of a run reads the same rules, so a dry run, a watch, a

@@ -11,7 +11,7 @@ public struct Template: Equatable, Sendable {
     public let source: String
 
     /// The fields of `--label`: each image's own.
-    public static let labelFields = ["name", "stem", "ext", "dir", "path", "index", "width", "height", "format", "date"]
+    public static let labelFields = ["name", "stem", "ext", "dir", "path", "index", "width", "height", "format", "date", "duration"]
     /// The fields of `--title`: each sheet's.
     public static let titleFields = ["sheet", "count", "first", "last", "date"]
 

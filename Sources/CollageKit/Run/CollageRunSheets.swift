@@ -42,7 +42,9 @@ extension CollageRun {
             if let standIn = tile.standIn { report(.notice(standIn)) }
             for flag in flags?[index] ?? [] { report(.flagged(flag)) }
             report(.placed(path: tile.path, sheet: sheet.record.sheet, index: index, rect: frame.image,
-                           label: sheet.composed.labels?[index]))
+                           label: sheet.composed.labels?[index],
+                           origin: TileOrigin(source: tile.source, duration: tile.header.duration,
+                                              frame: tile.frameTime)))
         }
         report(.written(sheet.record))
     }

@@ -35,7 +35,7 @@ struct PageRecords {
 
     mutating func note(_ event: PipelineEvent) {
         switch event {
-        case .placed(let path, _, _, let rect, let label):
+        case .placed(let path, _, _, let rect, let label, _):
             placed.append(HTMLIndex.Tile(path: path, rect: rect, caption: label))
         case .written(let sheet):
             sheets.append(HTMLIndex.Sheet(output: sheet.output, number: sheet.sheet, width: sheet.width,

@@ -1,4 +1,5 @@
 import Glibc
+import Media
 import Vips
 
 /// The checks made before any image is read, each a clear line and an exit
@@ -12,6 +13,7 @@ struct Preflight {
         do { try Vips.start() } catch {
             return .early(.ioError, "cannot start libvips: \(error)")
         }
+        if configuration.video, let missing = MediaFile.videoUnavailable { return .early(.usage, missing) }
         if configuration.dryRun { return nil }  // writes nothing: no lock, no clean-up
         guard configuration.saverSuffix != nil else {
             // Known extensions whose saver this libvips lacks (AVIF without

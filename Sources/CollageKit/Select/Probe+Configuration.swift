@@ -1,3 +1,4 @@
+import Media
 import Vips
 
 extension CollageConfiguration {
@@ -5,6 +6,7 @@ extension CollageConfiguration {
     var probe: Probe {
         var probe = Probe(maxPixels: maxPixels, allowPortrait: allowPortrait)
         probe.maxBuffer = max(StructureCheck.bufferLimit, decodeMemoryBudget)
+        probe.media = MediaOptions(raw: raw, video: video)
         return probe
     }
 }

@@ -1,4 +1,5 @@
 import Glibc
+import Media
 import Vips
 
 public enum ProbeFailure: Error {
@@ -29,6 +30,8 @@ struct Probe: Sendable {
     let allowPortrait: Bool
     /// The most one image's decoder may hold at once (`--decode-memory`).
     var maxBuffer = StructureCheck.bufferLimit
+    /// `--raw` and `--video`: what RAW photos and videos give.
+    var media = MediaOptions()
 
     func check(_ path: PathName) -> Result<AcceptedImage, ProbeFailure> {
         let file: OpenFile
@@ -41,7 +44,8 @@ struct Probe: Sendable {
         }
         let header: ImageHeader
         do {
-            header = try ImageFile.header(descriptor: file.descriptor, maxPixels: maxPixels, maxBuffer: maxBuffer)
+            header = try MediaFile.header(descriptor: file.descriptor, maxPixels: maxPixels, maxBuffer: maxBuffer,
+                                          options: media)
         } catch let error as VipsError where error.code == .unsupported {
             return .failure(.rejected(.unsupported, error.message))
         } catch let error as VipsError where error.code == .tooLarge {

@@ -6,8 +6,11 @@ import Glibc
 /// leaves the descriptor's offset alone.
 struct FileBytes {
     let descriptor: Int32
-    /// The file's size when the check began.
+    /// The file's size when the check began (or the window's).
     let size: Int
+    /// Where offset 0 is in the file: a window onto part of it (a RAW's
+    /// embedded preview), 0 for the whole file.
+    private var base = 0
 
     init(descriptor: Int32) throws {
         var info = stat()
@@ -18,6 +21,20 @@ struct FileBytes {
         self.size = Int(info.st_size)
     }
 
+    /// The `length` bytes at `offset` of the file, as a file of their own;
+    /// nil when they are not all in it.
+    func window(_ offset: Int, _ length: Int) -> FileBytes? {
+        guard contains(offset, length) else { return nil }
+        var window = FileBytes(descriptor: descriptor, size: length)
+        window.base = base + offset
+        return window
+    }
+
+    private init(descriptor: Int32, size: Int) {
+        self.descriptor = descriptor
+        self.size = size
+    }
+
     /// Bytes from `offset` to its end, or nil when they are not all in the
     /// file (the caller says what that means).
     func read(_ offset: Int, _ count: Int) throws -> [UInt8]? {
@@ -25,7 +42,7 @@ struct FileBytes {
         var bytes = [UInt8](repeating: 0, count: count)
         var done = 0
         while done < count {
-            let got = bytes.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress! + done, count - done, off_t(offset + done)) }
+            let got = bytes.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress! + done, count - done, off_t(base + offset + done)) }
             if got < 0 && errno == EINTR { continue }
             if got < 0 { throw VipsError(.load, String(cString: strerror(errno))) }
             if got == 0 { return nil }  // the file shrank since fstat

@@ -55,7 +55,9 @@ enum HEIFStructure {
                 for property in try BMFFBox.children(bytes, from: child.payload, to: child.start + child.size, file: file)
                 where property.type == "ipco" {
                     let end = property.start + property.size
-                    for item in try BMFFBox.children(bytes, from: property.payload, to: end, file: file) where item.type == "ispe" {
+                    let items = try BMFFBox.children(bytes, from: property.payload, to: end, file: file)
+                    let sampleBytes = items.contains { $0.type == "pixi" && deepSamples(bytes, $0) } ? 2 : 1
+                    for item in items where item.type == "ispe" {
                         guard item.size >= item.payload - item.start + 12 else { throw corrupt("heif", "an ispe box too short") }
                         let width = bytes.be32(item.payload + 4), height = bytes.be32(item.payload + 8)
                         try limits.pixels("heif image", width, height)
@@ -63,12 +65,38 @@ enum HEIFStructure {
                         let decoded = product(width, height, 4)
                         try limits.buffer("a heif image of \(width)x\(height)", decoded)
                         summary.bufferBytes = max(summary.bufferBytes, decoded)
+                        summary.decodeBytes = max(summary.decodeBytes, product(width, height, heldPerPixel, sampleBytes))
                     }
                 }
             default: break
             }
         }
         return summary
+    }
+}
+
+extension HEIFStructure {
+    /// Bytes a HEIF decode holds per pixel of its image at 8 bits (twice
+    /// that deeper): libde265's decoded picture and libheif's copy of its
+    /// planes (4:2:0, 1.5 bytes each), then the interleaved RGB libheif
+    /// converts them to and libvips keeps while it resizes (3). There is no
+    /// shrink-on-load: a tile of any size holds the whole picture. Measured
+    /// here on 12 MP HEICs (4032x3024) into sheets: one decode alone peaked
+    /// 57 MiB above the process (the picture is freed before the RGB is
+    /// made: 4.5 bytes a pixel, plus libvips' working set), but a second one
+    /// beside it added 70 MiB more; counted at 4.5, two ran at once and the
+    /// run peaked at 174-192 MiB. Counted at 6, a 12 MP HEIC holds 75 MiB of
+    /// the 120 MiB budget and shares it only with what fits beside it.
+    static let heldPerPixel = 6
+
+    /// Whether a `pixi` box (a full box: version and flags, a channel count,
+    /// then bits per channel) gives any channel more than 8 bits: libheif
+    /// then decodes to 16-bit planes and libvips to 16-bit RGB.
+    static func deepSamples(_ bytes: [UInt8], _ pixi: BMFFBox) -> Bool {
+        let end = pixi.start + pixi.size, count = pixi.payload + 4
+        guard count < end else { return false }
+        let channels = Int(bytes[count])
+        return (0..<channels).contains { count + 1 + $0 < end && bytes[count + 1 + $0] > 8 }
     }
 }
 

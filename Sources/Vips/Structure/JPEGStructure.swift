@@ -35,7 +35,8 @@ enum JPEGStructure {
         let height = frame.be16(1), width = frame.be16(3), components = Int(frame[5])
         guard width > 0, height > 0 else { return StructureCheck.Summary() }  // libjpeg decides (DNL)
         try limits.pixels("jpeg", width, height)
-        guard progressive, components > 0, frame.count >= 6 + 3 * components else { return StructureCheck.Summary() }
+        let sized = StructureCheck.Summary(width: width, height: height)
+        guard progressive, components > 0, frame.count >= 6 + 3 * components else { return sized }
         var factors: [(h: Int, v: Int)] = []
         for index in 0..<components {
             let sampling = frame[6 + 3 * index + 1]
@@ -49,6 +50,6 @@ enum JPEGStructure {
             bytes += product(columns, rows, 64, 2)
         }
         try limits.buffer("a progressive jpeg of \(width)x\(height)", bytes)
-        return StructureCheck.Summary(bufferBytes: bytes)
+        return StructureCheck.Summary(bufferBytes: bytes, width: width, height: height)
     }
 }

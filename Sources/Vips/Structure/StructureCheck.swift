@@ -21,6 +21,30 @@ public enum StructureCheck {
     /// because of the file's structure (0 when nothing stands out).
     public struct Summary: Sendable, Equatable {
         public var bufferBytes: Int = 0
+        /// What the decoder holds at its peak where that is more than one
+        /// buffer (a HEIF image's picture, planes and RGB): the budget's
+        /// estimate, not a limit. 0 when `bufferBytes` says it all.
+        public var decodeBytes: Int = 0
+        /// The format checked: given, or sniffed ("raw" and "video" too).
+        public var format: String?
+        /// A JPEG's size, from its frame header (0 for other formats).
+        public var width = 0
+        public var height = 0
+    }
+
+    /// Checks the JPEG held in `length` bytes at `offset` of the file open
+    /// on `descriptor` (a RAW's embedded preview) as a file of its own: it
+    /// must lie within the file and start a JPEG; its size comes from its
+    /// frame header.
+    public static func checkJPEG(descriptor: Int32, offset: Int, length: Int, maxPixels: Int = .max,
+                                 maxBuffer: Int = bufferLimit) throws -> Summary {
+        let file = try FileBytes(descriptor: descriptor)
+        guard let window = file.window(offset, length) else {
+            throw truncated("jpeg", "\(length) bytes at offset \(offset)", file)
+        }
+        var summary = try JPEGStructure.check(window, Limits(maxPixels: maxPixels, bufferBytes: max(bufferLimit, maxBuffer)))
+        summary.format = "jpeg"
+        return summary
     }
 
     /// Checks the file open on `descriptor` as `format` ("png", "tiff",
@@ -30,7 +54,14 @@ public enum StructureCheck {
                              maxBuffer: Int = bufferLimit) throws -> Summary {
         let file = try FileBytes(descriptor: descriptor)
         let limits = Limits(maxPixels: maxPixels, bufferBytes: max(bufferLimit, maxBuffer))
-        switch try format ?? sniff(file) {
+        let format = try format ?? sniff(file)
+        var summary = try check(file, as: format, limits)
+        summary.format = format
+        return summary
+    }
+
+    private static func check(_ file: FileBytes, as format: String?, _ limits: Limits) throws -> Summary {
+        switch format {
         case "png": return try PNGStructure.check(file, limits)
         case "tiff": return try TIFFStructure.check(file, limits)
         case "gif": return try GIFStructure.check(file, limits)
@@ -38,6 +69,7 @@ public enum StructureCheck {
         case "heif": return try HEIFStructure.check(file, limits)
         case "jpeg": return try JPEGStructure.check(file, limits)
         case "jxl": return try JXLStructure.check(file, limits)
+        case "raw": return try RawStructure.check(file, limits)
         default: return Summary()
         }
     }

@@ -1,0 +1,431 @@
+// FFmpeg behind a C face (include/CFFmpeg.h), loaded with dlopen. The
+// headers of Debian's -dev packages give the types; the libraries named by
+// their major versions are the ones the headers describe.
+#include "CFFmpeg.h"
+
+#include <dlfcn.h>
+#include <errno.h>
+#include <math.h>
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <libavcodec/avcodec.h>
+#include <libavformat/avformat.h>
+#include <libavutil/display.h>
+#include <libswscale/swscale.h>
+
+#define CAV_STR2(x) #x
+#define CAV_STR(x) CAV_STR2(x)
+
+// The functions used, each resolved from its library.
+static struct {
+    AVFormatContext *(*avformat_alloc_context)(void);
+    int (*avformat_open_input)(AVFormatContext **, const char *, const AVInputFormat *, AVDictionary **);
+    int (*avformat_find_stream_info)(AVFormatContext *, AVDictionary **);
+    int (*av_find_best_stream)(AVFormatContext *, enum AVMediaType, int, int, const AVCodec **, int);
+    int (*av_read_frame)(AVFormatContext *, AVPacket *);
+    int (*avformat_seek_file)(AVFormatContext *, int, int64_t, int64_t, int64_t, int);
+    void (*avformat_close_input)(AVFormatContext **);
+    void (*avformat_free_context)(AVFormatContext *);
+    AVIOContext *(*avio_alloc_context)(unsigned char *, int, int, void *, int (*)(void *, uint8_t *, int),
+                                       int (*)(void *, uint8_t *, int), int64_t (*)(void *, int64_t, int));
+    void (*avio_context_free)(AVIOContext **);
+    uint8_t *(*av_stream_get_side_data)(const AVStream *, enum AVPacketSideDataType, size_t *);
+    AVCodecContext *(*avcodec_alloc_context3)(const AVCodec *);
+    int (*avcodec_parameters_to_context)(AVCodecContext *, const AVCodecParameters *);
+    int (*avcodec_open2)(AVCodecContext *, const AVCodec *, AVDictionary **);
+    int (*avcodec_send_packet)(AVCodecContext *, const AVPacket *);
+    int (*avcodec_receive_frame)(AVCodecContext *, AVFrame *);
+    void (*avcodec_free_context)(AVCodecContext **);
+    void (*avcodec_flush_buffers)(AVCodecContext *);
+    const char *(*avcodec_get_name)(enum AVCodecID);
+    AVPacket *(*av_packet_alloc)(void);
+    void (*av_packet_free)(AVPacket **);
+    void (*av_packet_unref)(AVPacket *);
+    AVFrame *(*av_frame_alloc)(void);
+    void (*av_frame_free)(AVFrame **);
+    void (*av_frame_unref)(AVFrame *);
+    int (*av_frame_ref)(AVFrame *, const AVFrame *);
+    void (*av_frame_move_ref)(AVFrame *, AVFrame *);
+    void *(*av_malloc)(size_t);
+    void (*av_freep)(void *);
+    double (*av_display_rotation_get)(const int32_t *);
+    void (*av_log_set_callback)(void (*)(void *, int, const char *, va_list));
+    void (*av_log_set_level)(int);
+    int (*av_strerror)(int, char *, size_t);
+    struct SwsContext *(*sws_getContext)(int, int, enum AVPixelFormat, int, int, enum AVPixelFormat, int, SwsFilter *,
+                                         SwsFilter *, const double *);
+    int (*sws_scale)(struct SwsContext *, const uint8_t *const[], const int[], int, int, uint8_t *const[], const int[]);
+    void (*sws_freeContext)(struct SwsContext *);
+    const int *(*sws_getCoefficients)(int);
+    int (*sws_setColorspaceDetails)(struct SwsContext *, const int[4], int, const int[4], int, int, int, int);
+} F;
+
+static pthread_once_t loaded_once = PTHREAD_ONCE_INIT;
+static char load_error[256];
+
+// FFmpeg's log goes nowhere but each thread's last error, which the
+// failure then names ("moov atom not found").
+static __thread char last_log[256];
+
+static void log_callback(void *context, int level, const char *format, va_list arguments) {
+    (void) context;
+    if (level > AV_LOG_ERROR) return;
+    vsnprintf(last_log, sizeof last_log, format, arguments);
+    size_t n = strlen(last_log);
+    while (n && (last_log[n - 1] == '\n' || last_log[n - 1] == '.')) last_log[--n] = 0;
+}
+
+static void *open_library(const char *name) {
+    void *handle = dlopen(name, RTLD_NOW | RTLD_LOCAL);
+    if (!handle && !load_error[0]) snprintf(load_error, sizeof load_error, "%s", name);
+    return handle;
+}
+
+#define RESOLVE(library, name)                                                     \
+    do {                                                                           \
+        *(void **) &F.name = library ? dlsym(library, #name) : NULL;               \
+        if (!F.name && !load_error[0]) snprintf(load_error, sizeof load_error, "%s in %s", #name, #library); \
+    } while (0)
+
+static void load_once(void) {
+    void *util = open_library("libavutil.so." CAV_STR(LIBAVUTIL_VERSION_MAJOR));
+    void *codec = open_library("libavcodec.so." CAV_STR(LIBAVCODEC_VERSION_MAJOR));
+    void *format = open_library("libavformat.so." CAV_STR(LIBAVFORMAT_VERSION_MAJOR));
+    void *scale = open_library("libswscale.so." CAV_STR(LIBSWSCALE_VERSION_MAJOR));
+    if (load_error[0]) return;
+    RESOLVE(format, avformat_alloc_context); RESOLVE(format, avformat_open_input);
+    RESOLVE(format, avformat_find_stream_info); RESOLVE(format, av_find_best_stream);
+    RESOLVE(format, av_read_frame); RESOLVE(format, avformat_seek_file);
+    RESOLVE(format, avformat_close_input); RESOLVE(format, avformat_free_context);
+    RESOLVE(format, avio_alloc_context); RESOLVE(format, avio_context_free);
+    RESOLVE(format, av_stream_get_side_data);
+    RESOLVE(codec, avcodec_alloc_context3); RESOLVE(codec, avcodec_parameters_to_context);
+    RESOLVE(codec, avcodec_open2); RESOLVE(codec, avcodec_send_packet); RESOLVE(codec, avcodec_receive_frame);
+    RESOLVE(codec, avcodec_free_context); RESOLVE(codec, avcodec_flush_buffers); RESOLVE(codec, avcodec_get_name);
+    RESOLVE(codec, av_packet_alloc); RESOLVE(codec, av_packet_free); RESOLVE(codec, av_packet_unref);
+    RESOLVE(util, av_frame_alloc); RESOLVE(util, av_frame_free); RESOLVE(util, av_frame_unref);
+    RESOLVE(util, av_frame_ref); RESOLVE(util, av_frame_move_ref); RESOLVE(util, av_malloc); RESOLVE(util, av_freep);
+    RESOLVE(util, av_display_rotation_get); RESOLVE(util, av_log_set_callback); RESOLVE(util, av_log_set_level);
+    RESOLVE(util, av_strerror);
+    RESOLVE(scale, sws_getContext); RESOLVE(scale, sws_scale); RESOLVE(scale, sws_freeContext);
+    RESOLVE(scale, sws_getCoefficients); RESOLVE(scale, sws_setColorspaceDetails);
+    if (load_error[0]) return;
+    F.av_log_set_level(AV_LOG_ERROR);
+    F.av_log_set_callback(log_callback);
+}
+
+int cav_load(char *error, size_t error_size) {
+    pthread_once(&loaded_once, load_once);
+    if (load_error[0]) {
+        snprintf(error, error_size, "%s", load_error);
+        return -1;
+    }
+    return 0;
+}
+
+struct cav_video {
+    int fd;
+    long long size, position, read, max_bytes;
+    struct timespec deadline;
+    const char *stopped;  // why reading was cut off, if it was
+    AVFormatContext *format;
+    AVIOContext *io;
+    AVCodecContext *codec;
+    AVPacket *packet;
+    // The decoder's output, the last frame it gave, and the one kept to show.
+    AVFrame *frame, *last, *kept;
+    int stream, draining;
+    double time_base, start;
+    cav_info info;
+};
+
+static int expired(const cav_video *video) {
+    struct timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    return now.tv_sec > video->deadline.tv_sec
+        || (now.tv_sec == video->deadline.tv_sec && now.tv_nsec > video->deadline.tv_nsec);
+}
+
+static int interrupted(void *opaque) {
+    cav_video *video = opaque;
+    if (expired(video)) video->stopped = "took longer than its time limit";
+    return video->stopped != NULL;
+}
+
+static int read_packet(void *opaque, uint8_t *buffer, int size) {
+    cav_video *video = opaque;
+    if (interrupted(video)) return AVERROR_EXIT;
+    if (video->read >= video->max_bytes) {
+        video->stopped = "read more than its byte limit";
+        return AVERROR_EXIT;
+    }
+    if (video->position >= video->size) return AVERROR_EOF;
+    size_t want = (size_t) size;
+    if ((long long) want > video->size - video->position) want = (size_t) (video->size - video->position);
+    ssize_t got;
+    do { got = pread(video->fd, buffer, want, (off_t) video->position); } while (got < 0 && errno == EINTR);
+    if (got < 0) return AVERROR(errno);
+    if (got == 0) return AVERROR_EOF;
+    video->position += got;
+    video->read += got;
+    return (int) got;
+}
+
+static int64_t seek(void *opaque, int64_t offset, int whence) {
+    cav_video *video = opaque;
+    if (whence & AVSEEK_SIZE) return video->size;
+    whence &= ~AVSEEK_FORCE;
+    long long base = whence == SEEK_SET ? 0 : whence == SEEK_CUR ? video->position : video->size;
+    if (base + offset < 0) return -1;
+    video->position = base + offset;
+    return video->position;
+}
+
+static void say_status(const cav_video *video, int status, const char *what, char *error, size_t error_size) {
+    char text[128] = "";
+    if (video && video->stopped) {
+        snprintf(error, error_size, "%s: %s", what, video->stopped);
+    } else if (last_log[0]) {
+        snprintf(error, error_size, "%s: %s", what, last_log);
+    } else {
+        if (F.av_strerror(status, text, sizeof text) < 0) snprintf(text, sizeof text, "error %d", status);
+        snprintf(error, error_size, "%s: %s", what, text);
+    }
+}
+
+void cav_close(cav_video *video) {
+    if (!video) return;
+    if (video->frame) F.av_frame_free(&video->frame);
+    if (video->kept) F.av_frame_free(&video->kept);
+    if (video->last) F.av_frame_free(&video->last);
+    if (video->packet) F.av_packet_free(&video->packet);
+    if (video->codec) F.avcodec_free_context(&video->codec);
+    if (video->format) F.avformat_close_input(&video->format);
+    if (video->io) {
+        F.av_freep(&video->io->buffer);
+        F.avio_context_free(&video->io);
+    }
+    free(video);
+}
+
+cav_video *cav_open(int fd, double seconds, long long max_bytes, char *error, size_t error_size) {
+    last_log[0] = 0;
+    if (cav_load(error, error_size) != 0) return NULL;
+    struct stat status;
+    if (fstat(fd, &status) != 0) {
+        snprintf(error, error_size, "%s", strerror(errno));
+        return NULL;
+    }
+    cav_video *video = calloc(1, sizeof *video);
+    if (!video) { snprintf(error, error_size, "out of memory"); return NULL; }
+    video->fd = fd;
+    video->size = (long long) status.st_size;
+    video->max_bytes = max_bytes;
+    video->stream = -1;
+    clock_gettime(CLOCK_MONOTONIC, &video->deadline);
+    double whole = floor(seconds);
+    video->deadline.tv_sec += (time_t) whole;
+    video->deadline.tv_nsec += (long) ((seconds - whole) * 1e9);
+    if (video->deadline.tv_nsec >= 1000000000L) { video->deadline.tv_sec += 1; video->deadline.tv_nsec -= 1000000000L; }
+
+    unsigned char *buffer = F.av_malloc(64 << 10);
+    video->format = F.avformat_alloc_context();
+    if (buffer) video->io = F.avio_alloc_context(buffer, 64 << 10, 0, video, read_packet, NULL, seek);
+    if (!buffer || !video->format || !video->io) {
+        if (buffer && !video->io) F.av_freep(&buffer);
+        snprintf(error, error_size, "out of memory");
+        cav_close(video);
+        return NULL;
+    }
+    video->format->pb = video->io;
+    video->format->flags |= AVFMT_FLAG_CUSTOM_IO;
+    video->format->interrupt_callback.callback = interrupted;
+    video->format->interrupt_callback.opaque = video;
+    video->format->probesize = 2 << 20;
+    video->format->max_analyze_duration = AV_TIME_BASE;
+    int result = F.avformat_open_input(&video->format, "", NULL, NULL);
+    if (result < 0) {  // the context was freed by FFmpeg
+        say_status(video, result, "not a video FFmpeg can read", error, error_size);
+        cav_close(video);
+        return NULL;
+    }
+    result = F.avformat_find_stream_info(video->format, NULL);
+    if (result < 0) {
+        say_status(video, result, "unreadable streams", error, error_size);
+        cav_close(video);
+        return NULL;
+    }
+    const AVCodec *decoder = NULL;
+    video->stream = F.av_find_best_stream(video->format, AVMEDIA_TYPE_VIDEO, -1, -1, &decoder, 0);
+    if (video->stream < 0 || !decoder) {
+        snprintf(error, error_size, video->stream == AVERROR_DECODER_NOT_FOUND
+                     ? "no decoder for its video stream" : "no video stream");
+        cav_close(video);
+        return NULL;
+    }
+    for (unsigned i = 0; i < video->format->nb_streams; i++) {
+        if ((int) i != video->stream) video->format->streams[i]->discard = AVDISCARD_ALL;
+    }
+    AVStream *stream = video->format->streams[video->stream];
+    video->codec = F.avcodec_alloc_context3(decoder);
+    video->packet = F.av_packet_alloc();
+    video->frame = F.av_frame_alloc();
+    video->kept = F.av_frame_alloc();
+    video->last = F.av_frame_alloc();
+    if (!video->codec || !video->packet || !video->frame || !video->kept || !video->last) {
+        snprintf(error, error_size, "out of memory");
+        cav_close(video);
+        return NULL;
+    }
+    F.avcodec_parameters_to_context(video->codec, stream->codecpar);
+    video->codec->thread_count = 1;  // one core a decode: the run decodes several at once
+    video->codec->pkt_timebase = stream->time_base;
+    result = F.avcodec_open2(video->codec, decoder, NULL);
+    if (result < 0) {
+        say_status(video, result, "cannot open the video decoder", error, error_size);
+        cav_close(video);
+        return NULL;
+    }
+    video->time_base = av_q2d(stream->time_base);
+    video->start = stream->start_time != AV_NOPTS_VALUE ? stream->start_time * video->time_base : 0;
+
+    cav_info *info = &video->info;
+    info->width = stream->codecpar->width;
+    info->height = stream->codecpar->height;
+    const uint8_t *matrix = F.av_stream_get_side_data(stream, AV_PKT_DATA_DISPLAYMATRIX, NULL);
+    if (matrix) {
+        double angle = -F.av_display_rotation_get((const int32_t *) matrix);  // clockwise
+        if (!isnan(angle)) {
+            int quarter = (int) lround(angle / 90.0);
+            info->rotation = ((quarter % 4) + 4) % 4 * 90;
+        }
+    }
+    if (video->format->duration != AV_NOPTS_VALUE && video->format->duration > 0) {
+        info->duration = video->format->duration / (double) AV_TIME_BASE;
+    } else if (stream->duration != AV_NOPTS_VALUE && stream->duration > 0) {
+        info->duration = stream->duration * video->time_base;
+    }
+    int references = video->codec->refs > 0 ? video->codec->refs : 1;
+    info->reference_frames = references + stream->codecpar->video_delay;
+    snprintf(info->codec, sizeof info->codec, "%s", F.avcodec_get_name(stream->codecpar->codec_id));
+    return video;
+}
+
+void cav_get_info(const cav_video *video, cav_info *info) { *info = video->info; }
+
+int cav_seek(cav_video *video, double seconds) {
+    int64_t target = (int64_t) ((seconds + video->start) / video->time_base);
+    int result = F.avformat_seek_file(video->format, video->stream, INT64_MIN, target, target, 0);
+    if (result < 0) result = F.avformat_seek_file(video->format, video->stream, INT64_MIN, target, INT64_MAX, 0);
+    F.avcodec_flush_buffers(video->codec);
+    video->draining = 0;
+    return result < 0 ? -1 : 0;
+}
+
+// Luma mean and spread of a frame, from a 64x64 grey copy made by swscale
+// (any pixel format, any size: a few hundred microseconds).
+static int measure(const AVFrame *frame, cav_frame *out) {
+    struct SwsContext *scaler = F.sws_getContext(frame->width, frame->height, frame->format, 64, 64,
+                                                 AV_PIX_FMT_GRAY8, SWS_AREA, NULL, NULL, NULL);
+    if (!scaler) return -1;
+    uint8_t grey[64 * 64];
+    uint8_t *planes[4] = {grey, NULL, NULL, NULL};
+    int strides[4] = {64, 0, 0, 0};
+    F.sws_scale(scaler, (const uint8_t *const *) frame->data, frame->linesize, 0, frame->height, planes, strides);
+    F.sws_freeContext(scaler);
+    double sum = 0, squares = 0;
+    for (int i = 0; i < 64 * 64; i++) { sum += grey[i]; squares += (double) grey[i] * grey[i]; }
+    out->mean = sum / (64 * 64);
+    double variance = squares / (64 * 64) - out->mean * out->mean;
+    out->spread = variance > 0 ? sqrt(variance) : 0;
+    return 0;
+}
+
+int cav_next_frame(cav_video *video, double skip_until, cav_frame *out, char *error, size_t error_size) {
+    last_log[0] = 0;
+    for (;;) {
+        if (interrupted(video)) {
+            snprintf(error, error_size, "decoding stopped: %s", video->stopped);
+            return -1;
+        }
+        int result = F.avcodec_receive_frame(video->codec, video->frame);
+        if (result == 0) {
+            F.av_frame_unref(video->last);
+            F.av_frame_move_ref(video->last, video->frame);
+            int64_t stamp = video->last->best_effort_timestamp;
+            out->time = stamp != AV_NOPTS_VALUE ? stamp * video->time_base - video->start : 0;
+            if (measure(video->last, out) != 0) {
+                snprintf(error, error_size, "cannot convert a frame of pixel format %d", video->last->format);
+                return -1;
+            }
+            return 1;
+        }
+        if (result == AVERROR_EOF) return 0;
+        if (result != AVERROR(EAGAIN)) {
+            say_status(video, result, "cannot decode", error, error_size);
+            return -1;
+        }
+        if (video->draining) return 0;
+        result = F.av_read_frame(video->format, video->packet);
+        if (result < 0) {
+            if (video->stopped) {
+                snprintf(error, error_size, "reading stopped: %s", video->stopped);
+                return -1;
+            }
+            // The end of the file, or of what can be read: the decoder gives what it holds.
+            video->draining = 1;
+            F.avcodec_send_packet(video->codec, NULL);
+            continue;
+        }
+        if (video->packet->stream_index != video->stream) {
+            F.av_packet_unref(video->packet);
+            continue;
+        }
+        int64_t stamp = video->packet->pts != AV_NOPTS_VALUE ? video->packet->pts : video->packet->dts;
+        double time = stamp != AV_NOPTS_VALUE ? stamp * video->time_base - video->start : -1;
+        video->codec->skip_frame = time >= 0 && time < skip_until ? AVDISCARD_NONREF : AVDISCARD_DEFAULT;
+        result = F.avcodec_send_packet(video->codec, video->packet);
+        F.av_packet_unref(video->packet);
+        // A damaged packet is skipped, as players do; the bounds still hold.
+        (void) result;
+    }
+}
+
+void cav_keep(cav_video *video) {
+    F.av_frame_unref(video->kept);
+    F.av_frame_ref(video->kept, video->last);
+}
+
+int cav_kept_rgb(cav_video *video, int width, int height, unsigned char *pixels, char *error, size_t error_size) {
+    const AVFrame *frame = video->kept;
+    if (!frame->data[0] || width < 1 || height < 1 || width > frame->width || height > frame->height) {
+        snprintf(error, error_size, "no frame kept at %dx%d", width, height);
+        return -1;
+    }
+    struct SwsContext *scaler = F.sws_getContext(frame->width, frame->height, frame->format, width, height,
+                                                 AV_PIX_FMT_RGB24, SWS_AREA | SWS_ACCURATE_RND, NULL, NULL, NULL);
+    if (!scaler) {
+        snprintf(error, error_size, "cannot convert pixel format %d", frame->format);
+        return -1;
+    }
+    // The stream's own matrix and range (HD video is BT.709, not swscale's default 601).
+    int space = frame->colorspace == AVCOL_SPC_UNSPECIFIED
+        ? (frame->height >= 720 ? AVCOL_SPC_BT709 : AVCOL_SPC_BT470BG) : frame->colorspace;
+    int full = frame->color_range == AVCOL_RANGE_JPEG;
+    F.sws_setColorspaceDetails(scaler, F.sws_getCoefficients(space), full, F.sws_getCoefficients(AVCOL_SPC_BT709), 1,
+                               0, 1 << 16, 1 << 16);
+    uint8_t *planes[4] = {pixels, NULL, NULL, NULL};
+    int strides[4] = {width * 3, 0, 0, 0};
+    F.sws_scale(scaler, (const uint8_t *const *) frame->data, frame->linesize, 0, frame->height, planes, strides);
+    F.sws_freeContext(scaler);
+    return 0;
+}
+
+long long cav_bytes_read(const cav_video *video) { return video->read; }

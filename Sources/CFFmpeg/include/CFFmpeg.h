@@ -1,0 +1,77 @@
+// A small C face of Debian's FFmpeg (libavformat, libavcodec, libavutil,
+// libswscale) for the Swift `Video` target: poster frames of videos. Every
+// symbol is prefixed `cav_`; no FFmpeg type crosses this header.
+//
+// FFmpeg is loaded with dlopen when a run first asks for a video (`--video`),
+// not linked: a run without videos pays nothing for it (linked, its hundred
+// libraries cost about 20 ms and 11 MB at every start), and the package only
+// recommends it. cav_load says which library is missing.
+//
+// FFmpeg reads the file only through an AVIO context of ours: pread at its
+// own position (the descriptor's offset is never used), counted, and cut
+// off (an error, as at the end of the file) past a bound of bytes or a
+// deadline, which the demuxer's interrupt callback also checks.
+#ifndef CFFMPEG_H
+#define CFFMPEG_H
+
+#include <stddef.h>
+
+typedef struct cav_video cav_video;
+
+/// Loads FFmpeg's libraries once per process. 0 when they are there; else
+/// -1 and the missing library's name in `error`.
+int cav_load(char *error, size_t error_size);
+
+/// What a video's best stream says.
+typedef struct {
+    /// The coded frame size (before rotation).
+    int width, height;
+    /// Clockwise degrees the frame must turn to be shown upright (0, 90,
+    /// 180, 270), from the stream's display matrix.
+    int rotation;
+    /// Seconds; 0 when the container does not say.
+    double duration;
+    /// Frames that the decoder may hold for reference (the stream's
+    /// declared reordering and references, at least 1).
+    int reference_frames;
+    char codec[32];
+} cav_info;
+
+/// Opens the video open on `fd` and its best video stream's decoder (one
+/// thread). `seconds`: the most wall time all work on this video may take;
+/// `max_bytes`: the most it may read. NULL on failure, with FFmpeg's
+/// reason in `error`.
+cav_video *cav_open(int fd, double seconds, long long max_bytes, char *error, size_t error_size);
+void cav_get_info(const cav_video *video, cav_info *info);
+
+/// Seeks to the keyframe at or before `seconds` (from the stream's start).
+int cav_seek(cav_video *video, double seconds);
+
+/// One decoded frame: its time, and its brightness (the mean and the
+/// spread, standard deviation, of its luma, sampled, on 0-255).
+typedef struct {
+    double time;
+    double mean, spread;
+} cav_frame;
+
+/// Decodes the next frame. Frames whose packets are before `skip_until`
+/// seconds and that no other frame refers to are not decoded at all.
+/// 1: a frame; 0: the end of the stream; -1: an error (the deadline or the
+/// byte bound included), with the reason in `error`.
+int cav_next_frame(cav_video *video, double skip_until, cav_frame *frame, char *error, size_t error_size);
+
+/// Keeps the last frame decoded (even once the stream has ended) as the
+/// one to show: a reference, no copy.
+void cav_keep(cav_video *video);
+
+/// The kept frame as 8-bit RGB, scaled by FFmpeg's swscale to `width` x
+/// `height` (at most its own size; the caller's resize does the rest),
+/// rows packed into `pixels` (width * height * 3 bytes). 0 on success.
+int cav_kept_rgb(cav_video *video, int width, int height, unsigned char *pixels, char *error, size_t error_size);
+
+/// Bytes read through the AVIO context so far.
+long long cav_bytes_read(const cav_video *video);
+
+void cav_close(cav_video *video);
+
+#endif

@@ -1,0 +1,61 @@
+/// The poster frame: the first frame at or after a tenth of the video (at
+/// most 3 s in) that is neither near-black nor flat; if it is, a few later
+/// times are tried (a second or a tenth of the length apart), and the best
+/// frame seen is taken.
+public struct VideoPoster: Sendable {
+    /// Its pixels, at the size asked (`VideoFile.poster`).
+    public let pixels: VideoPixels
+    /// The time of the frame, in seconds.
+    public let time: Double
+}
+
+extension VideoFile {
+    /// Luma below this mean (0-255) is near-black.
+    static let darkMean = 24.0
+    /// Luma spread (standard deviation) below this is flat: one colour.
+    static let flatSpread = 6.0
+    /// Later times tried after the first.
+    static let laterTries = 4
+    /// Frames decoded in all, whatever the times tried.
+    public static let maxFrames = 600
+
+    /// The poster frame, as RGB at a size that covers `coverWidth` x
+    /// `coverHeight` of the stored frame (twice that where the frame is
+    /// larger: the caller's resize does the rest), never larger than the frame.
+    public func poster(coverWidth: Int, coverHeight: Int) throws(VideoError) -> VideoPoster {
+        let first = min(info.duration / 10, 3)
+        let step = max(1, info.duration / 10)
+        var times = [first]
+        for index in 1...Self.laterTries where first + Double(index) * step < info.duration {
+            times.append(first + Double(index) * step)
+        }
+        var best: (time: Double, score: Double)?
+        var decoded = 0
+        search: for target in times {
+            guard seek(to: target) else { continue }
+            var last: FrameLook?
+            while decoded < Self.maxFrames, let frame = try nextFrame(skippingUntil: target - 0.25) {
+                decoded += 1
+                last = frame
+                if frame.time + 0.0005 >= target { break }
+            }
+            guard let frame = last else { continue }
+            let score = frame.spread + (frame.mean >= Self.darkMean ? 1000 : 0)
+            if best == nil || score > best!.score {
+                keep()
+                best = (frame.time, score)
+            }
+            if frame.mean >= Self.darkMean && frame.spread >= Self.flatSpread { break search }
+            if decoded >= Self.maxFrames { break }
+        }
+        if best == nil, seek(to: 0), let frame = try nextFrame(skippingUntil: 0) {
+            keep()  // a stream whose times lie: its first frame
+            best = (frame.time, 0)
+        }
+        guard let best else { throw VideoError("no frame could be decoded") }
+        let scale = min(1, 2 * max(Double(coverWidth) / Double(info.width), Double(coverHeight) / Double(info.height)))
+        let width = min(info.width, max(1, Int((Double(info.width) * scale).rounded(.up))))
+        let height = min(info.height, max(1, Int((Double(info.height) * scale).rounded(.up))))
+        return VideoPoster(pixels: try keptPixels(width: width, height: height), time: max(0, best.time))
+    }
+}

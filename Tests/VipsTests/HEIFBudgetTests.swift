@@ -1,0 +1,58 @@
+import CollageTestSupport
+import XCTest
+@testable import Vips
+
+/// What a HEIF decode is counted to hold (`HEIFStructure.heldPerPixel`):
+/// no shrink-on-load, so the whole picture three times over (libde265's
+/// picture, libheif's planes, the RGB libvips keeps), whatever the tile.
+final class HEIFBudgetTests: XCTestCase {
+    private var folder: TemporaryDirectory!
+
+    override func setUpWithError() throws { folder = try TemporaryDirectory() }
+
+    private func summary(_ bytes: [UInt8]) throws -> StructureCheck.Summary {
+        let path = folder.file("image.heic")
+        try writeBytes(bytes, to: path)
+        return try withDescriptor(path) { try StructureCheck.check(descriptor: $0, format: "heif") }
+    }
+
+    /// An ipco with one ispe and, when given, a pixi of three channels.
+    private func properties(_ width: Int, _ height: Int, bits: UInt8? = nil) -> [UInt8] {
+        var children = Hostile.fullBox("ispe", be32(width) + be32(height))
+        if let bits { children += Hostile.fullBox("pixi", [3, bits, bits, bits]) }
+        return Hostile.box("iprp", Hostile.box("ipco", children))
+    }
+
+    func testA12MegapixelHEICIsCountedSixBytesAPixel() throws {
+        let eight = try summary(Hostile.heif(meta: properties(4032, 3024, bits: 8)))
+        XCTAssertEqual(eight.decodeBytes, 4032 * 3024 * 6)
+        XCTAssertEqual(eight.bufferBytes, 4032 * 3024 * 4, "the one-buffer limit is unchanged")
+        let unsaid = try summary(Hostile.heif(meta: properties(4032, 3024)))
+        XCTAssertEqual(unsaid.decodeBytes, 4032 * 3024 * 6, "no pixi box: 8 bits")
+    }
+
+    func testDeeperSamplesCountTwice() throws {
+        let ten = try summary(Hostile.heif(meta: properties(4032, 3024, bits: 10)))
+        XCTAssertEqual(ten.decodeBytes, 4032 * 3024 * 12, "10-bit planes and 16-bit RGB")
+    }
+
+    /// Through the header path: a real HEIC written by libvips (libheif).
+    func testARealHEICsHeaderCarriesTheEstimate() throws {
+        let path = folder.file("real.heic")
+        try writeImage(PixelBuffer(width: 640, height: 480) { x, y in RGB(red: UInt8(x % 256), green: UInt8(y % 256), blue: 90) },
+                       suffix: ".heic", to: path)
+        let header = try header(of: path)
+        XCTAssertEqual(header.format, "heif")
+        XCTAssertEqual(header.decodeBytes, ImageHeader.workingSet + 640 * 480 * 6)
+    }
+
+    /// Two 12 MP HEICs do not fit the default 120 MiB budget together (they
+    /// peaked at 174-192 MiB when they did); one fits beside what is left.
+    func testTwelveMegapixelHEICsDoNotFitTheDefaultBudgetTwice() {
+        let header = ImageHeader(width: 4032, height: 3024, orientation: 1, format: "heif",
+                                 structureBytes: 4032 * 3024 * HEIFStructure.heldPerPixel)
+        let budget = 120 << 20
+        XCTAssertGreaterThan(2 * header.decodeBytes, budget)
+        XCTAssertLessThanOrEqual(header.decodeBytes, budget - 40 << 20, "room for JPEGs beside it")
+    }
+}
