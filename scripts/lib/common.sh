@@ -36,6 +36,9 @@ ensure_swift() {
 # them in today, named here so that stays true.
 ensure_build_deps() {
   ensure_packages libvips-dev libpango1.0-dev libfontconfig-dev pkg-config
+  # RAW photos (LibRaw) and, loaded only under --video, FFmpeg's libraries:
+  # their headers to build; the libraries come with them.
+  ensure_packages libraw-dev libavcodec-dev libavformat-dev libavutil-dev libswscale-dev
   ensure_swift
 }
 
