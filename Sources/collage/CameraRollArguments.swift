@@ -66,10 +66,9 @@ struct CameraRollArguments: ParsableArguments {
         if let known = read.withLock({ $0[file] }) { return known }
         let name = String(decoding: file, as: UTF8.self)
         let bytes: [UInt8]
-        switch RawOptionValues.contents(of: file) {
+        switch FileContents.read(PathName(bytes: file), limit: 16 << 20) {
         case .success(let contents): bytes = contents
-        case .failure(let failure):
-            throw ValidationError("--exclude-from: cannot read '\(name)': \(String(cString: strerror(failure.code)))")
+        case .failure(let failure): throw ValidationError("--exclude-from: cannot read '\(name)': \(failure)")
         }
         do {
             let patterns = try ScanRules.patterns(fromFile: bytes)
@@ -106,27 +105,6 @@ enum RawOptionValues {
         return parsed.enumerated().map { position, text in
             if position < raw.count, String(decoding: raw[position], as: UTF8.self) == text { return raw[position] }
             return Array(text.utf8)
-        }
-    }
-
-    struct ReadError: Error { let code: Int32 }
-
-    /// A file's bytes (at most 16 MiB), or the errno that stopped the read.
-    static func contents(of path: [UInt8]) -> Result<[UInt8], ReadError> {
-        let descriptor = (path + [0]).withUnsafeBufferPointer { buffer in
-            buffer.withMemoryRebound(to: CChar.self) { open($0.baseAddress!, O_RDONLY | O_CLOEXEC) }
-        }
-        guard descriptor >= 0 else { return .failure(ReadError(code: errno)) }
-        defer { close(descriptor) }
-        var bytes: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 65_536)
-        while true {
-            let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
-            if count < 0 && errno == EINTR { continue }
-            if count < 0 { return .failure(ReadError(code: errno)) }
-            if count == 0 { return .success(bytes) }
-            bytes += chunk[..<count]
-            if bytes.count > 16 << 20 { return .failure(ReadError(code: EFBIG)) }
         }
     }
 }

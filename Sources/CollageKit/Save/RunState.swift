@@ -80,18 +80,7 @@ public struct RunState: Equatable, Sendable, Codable {
     /// The state kept beside `output`, if there is a readable one.
     public static func load(for output: PathName) -> RunState? {
         let path = Self.path(for: output)  // `output`: the run's `sidecarOutput`
-        let descriptor = path.withCString { $0.map { open($0, O_RDONLY | O_CLOEXEC | O_NOFOLLOW) } ?? -1 }
-        guard descriptor >= 0 else { return nil }
-        defer { close(descriptor) }
-        var bytes: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 65_536)
-        while true {
-            let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
-            if count < 0 && errno == EINTR { continue }
-            if count <= 0 { break }
-            bytes += chunk[..<count]
-            if bytes.count > 64 << 20 { return nil }
-        }
+        guard case .success(let bytes) = FileContents.read(path, limit: 64 << 20, followLinks: false) else { return nil }
         return RunState(parsing: bytes)
     }
 

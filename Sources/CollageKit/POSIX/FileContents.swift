@@ -1,0 +1,30 @@
+import Glibc
+
+/// A small file read whole: a state kept beside an output, a list of
+/// patterns. `limit` bounds what it may hold.
+public enum FileContents {
+    /// Why a file could not be read: the errno, and its words.
+    public struct Failure: Error, Sendable, CustomStringConvertible {
+        public let code: Int32
+        public var description: String { systemError(code) }
+    }
+
+    /// The bytes of the file at `path`, at most `limit` of them (EFBIG past
+    /// that). `followLinks: false` refuses a symbolic link (ELOOP).
+    public static func read(_ path: PathName, limit: Int, followLinks: Bool = true) -> Result<[UInt8], Failure> {
+        let flags = O_RDONLY | O_CLOEXEC | (followLinks ? 0 : O_NOFOLLOW)
+        let descriptor = path.withCString { $0.map { open($0, flags) } ?? -1 }
+        guard descriptor >= 0 else { return .failure(Failure(code: errno)) }
+        defer { close(descriptor) }
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 65_536)
+        while true {
+            let count = chunk.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, $0.count) }
+            if count < 0 && errno == EINTR { continue }
+            if count < 0 { return .failure(Failure(code: errno)) }
+            if count == 0 { return .success(bytes) }
+            bytes += chunk[..<count]
+            if bytes.count > limit { return .failure(Failure(code: EFBIG)) }
+        }
+    }
+}
