@@ -3,7 +3,12 @@
 writes the report. Started by scripts/bench, which installs what it needs
 first; `scripts/bench --help` explains the settings."""
 
-import math, os, re, shlex, signal, shutil, statistics, subprocess, sys, time, tomllib
+import math, os, re, shlex, signal, shutil, statistics, subprocess, sys, time
+
+try:
+    import tomllib
+except ImportError:  # Python before 3.11
+    sys.exit("bench: needs Python 3.11 or later (tomllib reads scripts/bench.cases)")
 from datetime import datetime, timezone
 
 ROOT = os.path.realpath(os.path.join(os.path.dirname(__file__), "..", ".."))
@@ -36,7 +41,7 @@ Environment (a setting's default: full run / QUICK=1, from the table):
                     (saves the download)
   BENCH_CASES=FILE  another table of cases (default scripts/bench.cases)
 
-Every run of a row is timed by wait4(): wall time, CPU (user + sys, children
+Every run of a row is timed by GNU time: wall time, CPU (user + sys, children
 included) and the peak resident set of its largest process. Everything it makes
 lives in bench-work/ (ignored by git): corpus, folders of links, outputs, each
 run's stdout and stderr (log/), results.tsv. Progress goes to stderr, the report
@@ -62,20 +67,23 @@ CHILD = None
 
 
 def kill_child():
+    """Kills the child's process group: TERM, then KILL if it is not gone within 10 s."""
     global CHILD
-    if CHILD is not None:
+    if CHILD is None:
+        return
+    pid, CHILD = CHILD.pid, None
+    for sig in (signal.SIGTERM, signal.SIGKILL):
         try:
-            os.killpg(CHILD.pid, signal.SIGTERM)
+            os.killpg(pid, sig)
         except ProcessLookupError:
-            pass
-        try:
-            CHILD.wait(timeout=10)
-        except Exception:
+            return
+        for _ in range(100):  # not Popen.wait: the interrupted wait may hold its lock
             try:
-                os.killpg(CHILD.pid, signal.SIGKILL)
-            except ProcessLookupError:
-                pass
-        CHILD = None
+                if os.waitpid(pid, os.WNOHANG)[0]:
+                    return
+            except ChildProcessError:
+                return
+            time.sleep(0.1)
 
 
 def on_signal(signum, _frame):
@@ -91,18 +99,21 @@ def spawn(args, *, env=None, stdout=None, stderr=None, cwd=ROOT):
     return CHILD
 
 
-def measured(args, env, out_path, err_path):
-    """Runs args; returns (status, wall s, user s, sys s, peak RSS KiB)."""
+def measured(command, env, log):
+    """Runs a bash command under GNU time (not wait4 from here: a child forked from Python
+    would count Python's own resident set as its peak); returns (status, wall s, user s,
+    sys s, peak RSS KiB of its largest process), all 0 if time recorded nothing."""
     global CHILD
-    with open(out_path, "wb") as out, open(err_path, "wb") as err:
-        start = time.monotonic()
-        child = spawn(args, env=env, stdout=out, stderr=err)
-        _, status, usage = os.wait4(child.pid, 0)
-        wall = time.monotonic() - start
-    child.returncode = os.waitstatus_to_exitcode(status)
+    with open(log + ".out", "wb") as out, open(log + ".err", "wb") as err:
+        child = spawn(["/usr/bin/time", "-o", log + ".time", "-f", "%e %U %S %M", "bash", "-c", command],
+                      env=env, stdout=out, stderr=err)
+        status = child.wait()
     CHILD = None
-    code = child.returncode if child.returncode >= 0 else 128 - child.returncode
-    return code, wall, usage.ru_utime, usage.ru_stime, usage.ru_maxrss
+    with open(log + ".time") as f:
+        last = (f.read().splitlines() or [""])[-1].split()
+    if len(last) != 4 or not all(re.fullmatch(r"[0-9.]+", x) for x in last):
+        return (status or 125), 0.0, 0.0, 0.0, 0
+    return status, float(last[0]), float(last[1]), float(last[2]), int(last[3])
 
 
 def check(args, what, **kw):
@@ -181,12 +192,12 @@ def settings_from(table, quick):
             overridden.append(name)
         else:
             raw = str(s["quick" if quick else "full"])
-        words = raw.split()
-        if not words or not all(re.fullmatch(r"[0-9]+", w) for w in words) or min(map(int, words)) < s.get("min", 1):
-            die(f"{name} holds whole numbers of at least {s.get('min', 1)} (got {raw!r})", 64)
-        values[name] = " ".join(words) if isinstance(s["full"], str) else int(raw)
-        if isinstance(s["full"], int) and len(words) != 1:
-            die(f"{name} holds one number (got {raw!r})", 64)
+        words, one = raw.split(), not isinstance(s["full"], str)
+        if not words or not all(re.fullmatch(r"[0-9]+", w) for w in words) or min(map(int, words)) < s.get("min", 1) \
+                or one and len(words) != 1:
+            die(f"{name} holds {'a whole number' if one else 'whole numbers'} of at least {s.get('min', 1)} "
+                f"(got {raw!r})", 64)
+        values[name] = int(words[0]) if one else " ".join(words)
     return values, overridden
 
 
@@ -200,9 +211,9 @@ class Help:
         if not self.text:
             return f"<{option}'s default>"
         entry = re.search(r"(?m)^\s+(?:-\w, )?" + re.escape(option) + r"\b(.*(?:\n(?!\s+-).*)*)", self.text)
-        found = entry and re.search(r"\bdefault:? ([0-9A-Za-z.]+)", " ".join(entry.group(1).split()))
+        found = entry and re.search(r"\bdefault:? ([^),;]*[^),;.])", " ".join(entry.group(1).split()))
         if not found:
-            raise ValueError(f"collage --help states no default for {option}")
+            die(f"collage --help states no default for {option}, which scripts/bench.cases asks for")
         return found.group(1)
 
 
@@ -212,7 +223,12 @@ def names_for(settings, helper):
 
 
 def evaluate(expr, names):
-    return eval(expr, {"__builtins__": {}}, names)
+    try:
+        return eval(expr, {"__builtins__": {}}, names)
+    except (Missing, ZeroDivisionError):
+        raise
+    except Exception as e:
+        die(f"the table's expression {expr!r} fails: {e!r}", 64)
 
 
 def fill(text, names):
@@ -381,7 +397,7 @@ class Case:
             var, _, setting = spec["for_each"].partition(" in ")
             self.var = var.strip()
             self.values = [int(v) for v in str(settings[setting.strip()]).split()]
-        self.rows, self.envs = [], {}
+        self.rows = []
         for v in self.values:
             names = dict(self.base, **({self.var: v} if v is not None else {}))
             for r in spec["row"]:
@@ -417,12 +433,12 @@ def run_row(row, rnd, env_base, tsv, loads):
     shutil.rmtree(out, ignore_errors=True)
     os.makedirs(out)
     v = row.value
-    env = dict(env_base, OUT=out, **{k: f for k, (f, _, _) in case.folders[v].items()})
+    env = dict(env_base, OUT=out, **{k: f for k, (f, _, _) in case.folders.get(v, {}).items()})
     if v is not None:
         env[case.var] = str(v)
     log = os.path.join(WORK, "log", f"c{case.id}_{row.id}.r{rnd}")
     loads.append(float(loadavg().split()[0]))
-    status, wall, user, sys_, rss = measured(["bash", "-c", row.command], env, log + ".out", log + ".err")
+    status, wall, user, sys_, rss = measured(row.command, env, log)
     note = ""
     if status != 0:
         note = f"exit {status}: {first_error(log + '.err')}"
@@ -546,14 +562,18 @@ def machine_lines(collage, elapsed, load_start, loads, settings, selected):
 
 
 def report(cases, folders, quick, settings, overridden, machine, chart_links):
-    runs = sorted({c.runs for c in cases if not c.not_run})
+    rounds = {}
+    for c in cases:
+        if not c.not_run:
+            rounds.setdefault(f"{c.spec.get('runs', 'RUNS')}={c.runs}", []).append(c.id)
+    runs = "; ".join(f"{k} for case{'s' if len(v) > 1 else ''} {' '.join(v)}" for k, v in rounds.items())
     out = ["## Results", ""]
     if quick:
         out += ["**QUICK run** (checks the script only: small folders, one round); the numbers are indicative, "
                 "not the benchmark.", ""]
-    out += [f"Medians of {' or '.join(map(str, runs)) or 'no'} interleaved round(s) (each round runs every row of a "
-            "case once, in turn, so noise hits all alike). Wall, CPU (user + sys, children included) and peak RSS "
-            "(of the largest single process) come from wait4() on each run. Ratios are a row's median over the "
+    out += [f"Medians of interleaved rounds ({runs or 'none run'}): each round runs every row of a "
+            "case once, in turn, so noise hits all alike. Wall, CPU (user + sys, children included) and peak RSS "
+            "(of the largest single process) come from `/usr/bin/time -f '%e %U %S %M'`. Ratios are a row's median over the "
             "first row's. A failed run is left out of the medians and named in the notes. On a busy machine the "
             "CPU ratio is the steadier hint (compare the load averages below).",
             "",
@@ -561,7 +581,7 @@ def report(cases, folders, quick, settings, overridden, machine, chart_links):
             "root, with `collage` the release build under test, `floor` built from scripts/lib/floor.c, `$OUT` an "
             "empty folder for each run and the folders named below."]
     if folders.corpus:
-        out += ["Photos are read from the page cache. Folders of photos are hard links cycling over the corpus's "
+        out += ["", "Photos are read from the page cache. Folders of photos are hard links cycling over the corpus's "
                 f"{len(folders.landscape)} landscape photos (displayed width ≥ height, checked with vipsheader; the "
                 f"{len(folders.portrait)} portrait ones are left out, since collage rejects them and the other tools do not)."]
     out.append("")
@@ -572,8 +592,8 @@ def report(cases, folders, quick, settings, overridden, machine, chart_links):
             out += [f"Not run: {c.not_run}.", ""]
         else:
             out += case_table(c) + [""] + commands(c) + [""]
-        if c.notes:
-            out += c.notes + [""]
+        for note in c.notes:
+            out += [note, ""]
         if c.id in chart_links:
             out += [f"![wall time and peak memory against the number of photos]({chart_links[c.id]})", ""]
         for t in c.targets:
@@ -611,7 +631,7 @@ set output "{path}"
 set multiplot layout 1,2 title "{spec['title']} ({datetime.now(timezone.utc):%Y-%m-%d}, {os.cpu_count()} cores; medians of {case.runs})"
 set key top left
 set grid
-set xlabel "{case.var}"
+set xlabel "{spec.get('xlabel', case.var)}"
 set ylabel "wall time (s)"
 set logscale y
 plot {plot(2)}
@@ -658,7 +678,7 @@ def main():
         print(USAGE.format(settings=settings, cases=cases, table_doc="From " + os.path.relpath(table_path, ROOT)
                            + ":\n\n" + table_doc))
         return 0
-    if args and args[0] not in ("--list",) or len(args) > 1:
+    if args and args[0] not in ("--list", "--check") or len(args) > 1:
         die(f"no arguments expected (got {' '.join(args)!r}) but --list or --help; settings are environment "
             "variables, see scripts/bench --help", 64)
     settings, overridden = settings_from(table, quick)
@@ -667,6 +687,8 @@ def main():
     for cid in selected:
         if cid not in all_ids:
             die(f"CASES names {cid!r}, which scripts/bench.cases does not have ({' '.join(all_ids)})", 64)
+    if args == ["--check"]:  # scripts/bench, before it installs and builds
+        return 0
     if args == ["--list"]:
         helper = Help(os.path.join(ROOT, ".build-bench", "release", "collage"))
         for spec in table["case"]:
@@ -704,10 +726,7 @@ def main():
           "building the floor (scripts/lib/floor.c)")
 
     helper = Help(collage)
-    try:
-        cases = [Case(spec, settings, helper) for spec in table["case"] if spec["id"] in selected]
-    except ValueError as e:
-        die(str(e))
+    cases = [Case(spec, settings, helper) for spec in table["case"] if spec["id"] in selected]
     cases = [c for c in cases if not c.spec.get("when") or evaluate(c.spec["when"], c.base)]
     for c in cases:
         c.not_run = unmet([r for r in c.spec.get("requires", []) if not r.startswith("command")], helper.text)
@@ -723,7 +742,7 @@ def main():
             r.not_run = c.not_run or unmet(r.spec.get("requires"), helper.text)
         if c.not_run:
             print(f"bench: case {c.id} not run: {c.not_run}", file=sys.stderr)
-        else:
+        elif c.spec.get("dirs"):
             step(f"Folders of case {c.id}")
             c.prepare(folders)
     if folders.corpus:  # every tool reads photos from the page cache, never from the disk
@@ -761,7 +780,7 @@ def main():
     machine = machine_lines(collage, elapsed, load_start, loads, settings, [c.id for c in cases])
     text = report(cases, folders, quick, settings, overridden, machine, chart_links)
     replace_marked(out_md, text)
-    step(f"Wrote {os.path.relpath(out_md, ROOT)} ({elapsed // 60} min {elapsed % 60} s)")
+    step(f"Wrote {out_md} ({elapsed // 60} min {elapsed % 60} s)")
     sys.stdout.write(text)
     failed = sum(1 for c in cases for r in c.rows for x in r.results if x[0] != 0)
     if failed:
