@@ -462,12 +462,14 @@ class Missing(Exception):
 
 class Medians:
     def __init__(self, case, field):
-        self.rows, self.field = {r.id: r for r in case.rows}, field
+        self.case, self.rows, self.field = case, {r.id: r for r in case.rows}, field
 
     def __getattr__(self, row_id):
         row = self.rows.get(row_id)
+        if row is None and any(r["id"] == row_id for r in self.case.spec["row"]):
+            raise Missing("not run: its row's when is false")
         if row is None:
-            raise Missing("not run: that row is left out by its when")
+            die(f"case {self.case.id}: a target names {row_id!r}, which is not one of its rows", 64)
         if row.not_run:
             raise Missing(f"not run: {row.not_run}")
         value = row.median(self.field)
