@@ -34,8 +34,11 @@ ensure_swift() {
 # What building and running collage needs. The shim includes Pango's and
 # fontconfig's headers and links them (the font check): libvips-dev pulls
 # them in today, named here so that stays true.
+# LibRaw (RAW photos, linked) and FFmpeg's headers (videos; its libraries
+# are loaded at run time under --video) too.
 ensure_build_deps() {
-  ensure_packages libvips-dev libpango1.0-dev libfontconfig-dev pkg-config
+  ensure_packages libvips-dev libpango1.0-dev libfontconfig-dev pkg-config libraw-dev \
+    libavformat-dev libavcodec-dev libavutil-dev libswscale-dev
   ensure_swift
 }
 
