@@ -204,9 +204,7 @@ enum EventSchema {
             guard let value, let number = value as? NSNumber,
                   !String(describing: type(of: value)).contains("Boolean") else { return false }
             return value is Int && number.doubleValue == Double(number.intValue)
-        case .number:
-            guard let value, value is NSNumber, !String(describing: type(of: value)).contains("Boolean") else { return false }
-            return true
+        case .number: return value.map { $0 is NSNumber && !String(describing: type(of: $0)).contains("Boolean") } ?? false
         case .strings: return (value as? [Any])?.allSatisfy { $0 is String } ?? false
         case .rects:
             return (value as? [Any])?.allSatisfy { ($0 as? [Any]).map { $0.count == 4 && $0.allSatisfy { matches($0, .int) } } ?? false } ?? false

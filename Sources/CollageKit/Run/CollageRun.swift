@@ -194,10 +194,9 @@ public final class CollageRun: CollageJob, Sendable {
             let flags = flagger?.check(sheet.composed.tiles)
             for (index, (tile, frame)) in zip(sheet.composed.tiles, sheet.composed.frames).enumerated() {
                 for flag in flags?[index] ?? [] { report(.flagged(flag)) }
+                let origin = TileOrigin(source: tile.source, duration: tile.header.duration, frame: tile.frameTime)
                 report(.placed(path: tile.path, sheet: sheet.record.sheet, index: index, rect: frame.image,
-                               label: sheet.composed.labels?[index],
-                               origin: TileOrigin(source: tile.source, duration: tile.header.duration,
-                                                  frame: tile.frameTime)))
+                               label: sheet.composed.labels?[index], origin: origin))
             }
             report(.written(sheet.record))
             feed(.saved(.written))
