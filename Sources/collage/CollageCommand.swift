@@ -12,7 +12,9 @@ struct CollageCommand: ParsableCommand {
         usage: "collage [OPTIONS] INPUT... [-o OUTPUT]",
         discussion: """
         INPUT is a file, a folder (scanned recursively, names in byte order) or - to read \
-        paths from standard input. Portrait photos are left out unless --allow-portrait.
+        paths from standard input. Portrait photos are left out unless --allow-portrait. \
+        RAW photos are read with LibRaw (from their embedded previews where large enough), \
+        videos with FFmpeg under --video (a poster frame with a play mark).
 
         Examples:
           collage ~/Photos/2026-08 -o august.jpg

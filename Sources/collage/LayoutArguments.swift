@@ -32,7 +32,7 @@ struct LayoutArguments: ParsableArguments {
     var crop = CropChoice.centre
 
     @Option(help: ArgumentHelp("A caption under each image, such as '{name}'. Fields: {name} {stem} {ext} {dir} {path} "
-                               + "{index} {width} {height} {format} {date}; {{ and }} are braces.",
+                               + "{index} {width} {height} {format} {date} {duration} (a video's, 0:42); {{ and }} are braces.",
                                valueName: "TEMPLATE"))
     var label: String?
 
