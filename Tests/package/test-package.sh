@@ -76,7 +76,8 @@ dpkg-query -W -f='${Depends}\n' collage | grep -q libvips42 && dpkg-query -W -f=
 check "Depends names libvips42 and fonts-dejavu-core" test $? -eq 0
 dpkg-query -W -f='${Depends}\n' collage | grep -q libraw20
 check "Depends names libraw20 (RAW photos)" test $? -eq 0
-dpkg-query -W -f='${Recommends}\n' collage | grep -q 'libavformat[0-9]*, libavcodec[0-9]*, libswscale[0-9]*'
+recommends=$(dpkg-query -W -f='${Recommends}\n' collage)
+[[ $recommends =~ libavformat[0-9]+ && $recommends =~ libavcodec[0-9]+ && $recommends =~ libswscale[0-9]+ ]]
 check "Recommends names FFmpeg's libraries (--video)" test $? -eq 0
 mapfile -t files < <(dpkg -L collage | while read -r f; do [ -f "$f" ] || [ -L "$f" ] && echo "$f"; done)
 check "dpkg -L lists installed files (${#files[@]})" test "${#files[@]}" -ge 5
