@@ -112,8 +112,13 @@ final class WatchPasses: PassSource {
 
     func stop() {
         state.withLock { $0.stopped = true }
-        sink.withLock { sink in defer { sink = nil }; return sink }?.cancel()
+        cancelTimer()
         wake.signal()
+    }
+
+    /// Cancels the timer's sink, if it has one yet, once.
+    private func cancelTimer() {
+        sink.withLock { sink in defer { sink = nil }; return sink }?.cancel()
     }
 
     func next(report: @escaping @Sendable (PipelineEvent) -> Void) -> (pass: Pass?, othersSkipped: Int) {
@@ -140,6 +145,6 @@ final class WatchPasses: PassSource {
             })
         sink.withLock { $0 = timer }
         // A stop that came meanwhile found no sink to cancel.
-        if state.withLock({ $0.stopped }) { sink.withLock { sink in defer { sink = nil }; return sink }?.cancel() }
+        if state.withLock({ $0.stopped }) { cancelTimer() }
     }
 }
