@@ -21,12 +21,14 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log.git", from: "1.16.0"),
     ],
     targets: [
-        // C, kept in two small targets: the libvips headers, and fixed-arity wrappers.
+        // C, kept in small targets: the libvips headers, fixed-arity wrappers, and libvips' HEVC decoder.
         .systemLibrary(name: "CVips", path: "Sources/CVips", pkgConfig: "vips",
                        providers: [.apt(["libvips-dev"])]),
         .target(name: "CVipsShim", dependencies: ["CVips"], path: "Sources/CVipsShim",
                 linkerSettings: vipsLinker),
-        .target(name: "Vips", dependencies: ["CVipsShim"], path: "Sources/Vips",
+        // HEVC pictures of HEIF files on several threads: a libheif plugin libvips' HEIF loader uses.
+        .target(name: "CHEVC", path: "Sources/CHEVC", linkerSettings: [.linkedLibrary("heif"), .linkedLibrary("de265")]),
+        .target(name: "Vips", dependencies: ["CVipsShim", "CHEVC"], path: "Sources/Vips",
                 swiftSettings: [.swiftLanguageMode(.v6)]),
         // LibRaw (RAW photos): a C face over its C++ API, and its one Swift owner.
         .target(name: "CLibRaw", path: "Sources/CLibRaw", linkerSettings: [.linkedLibrary("raw_r"), .linkedLibrary("gomp")]),

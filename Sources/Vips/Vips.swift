@@ -1,3 +1,4 @@
+internal import CHEVC
 internal import CVipsShim
 import Glibc
 import Synchronization
@@ -54,8 +55,25 @@ public enum Vips {
             // saver class (Nsgif) is ignored by libvips.
             vips_operation_block_set("VipsForeignSave" + loader.dropFirst("VipsForeignLoad".count), 0)
         }
+        registerThreadedHEVC()
         return .success(())
     }
+
+    /// HEIF photos decode one at a time: a 12 MP one holds about 75 MiB
+    /// while it decodes (`HEIFStructure.heldPerPixel`), so two at once would
+    /// not fit the decode budget beside the sheet. libheif's own HEVC
+    /// decoder uses one core for a picture; this one (`Sources/CHEVC`) uses
+    /// every core, in the same memory: measured here on 12 MP HEICs, 2.0 s
+    /// instead of 3.1 for four, peak RSS the same (79 MiB). If libheif
+    /// refuses it, its own decoder is used, as before.
+    private static func registerThreadedHEVC() {
+        let cores = Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))
+        _ = chevc_register(Int32(min(max(cores, 1), 8)))
+    }
+
+    /// How many HEVC pictures (HEIF photos, or the tiles of a grid) the
+    /// threaded decoder has decoded in this process.
+    public static var hevcPicturesDecoded: UInt { chevc_pictures_decoded() }
 
     /// How many liborc compiles and frees of libvips' have gone through one
     /// lock (`Sources/CVipsShim/OrcLock.c`): decoding on several threads at

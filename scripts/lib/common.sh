@@ -39,6 +39,9 @@ ensure_build_deps() {
   # RAW photos (LibRaw) and, loaded only under --video, FFmpeg's libraries:
   # their headers to build; the libraries come with them.
   ensure_packages libraw-dev libavcodec-dev libavformat-dev libavutil-dev libswscale-dev
+  # HEIF photos: libvips' loader uses libheif, to which Sources/CHEVC adds a
+  # threaded libde265 decoder (libvips-dev pulls both in; named here).
+  ensure_packages libheif-dev libde265-dev
   ensure_swift
 }
 

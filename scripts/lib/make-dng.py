@@ -12,6 +12,8 @@ automatic brightness at 1), or --from an 8-bit RGB file in PPM (P6) form.
   --preview FILE.jpg   the embedded preview (none without)
   --size WxH           the raw data's size (default 600x400)
   --colour R,G,B       the left half's sRGB colour (default 200,40,40)
+  --from FILE.ppm      the scene from an 8-bit RGB PPM (P6); its size is the
+                       raw data's (--size is then ignored)
   --orientation N      EXIF orientation of IFD0 (default 1)
   --date 'YYYY:MM:DD HH:MM:SS'   DateTimeOriginal (default none)
   --bits 16|12         bits a raw sample (default 16)
@@ -43,8 +45,27 @@ def write(out, ifds_spec):
     """ifds_spec: list of (ifd, blobs, subifd_index) laid out after the header."""
     raise NotImplementedError
 
+def read_ppm(path):
+    """An 8-bit binary PPM (P6): (width, height, bytes of RGB)."""
+    data = open(path, 'rb').read()
+    fields, at = [], 2
+    if data[:2] != b'P6': raise ValueError(path + ': not a binary PPM (P6)')
+    while len(fields) < 3:
+        while data[at:at + 1].isspace(): at += 1
+        if data[at:at + 1] == b'#':
+            at = data.index(b'\n', at); continue
+        start = at
+        while not data[at:at + 1].isspace(): at += 1
+        fields.append(int(data[start:at]))
+    w, h, top = fields
+    if top != 255: raise ValueError(path + ': not 8 bits a sample')
+    pixels = data[at + 1:at + 1 + w * h * 3]
+    if len(pixels) != w * h * 3: raise ValueError(path + ': pixels cut short')
+    return w, h, pixels
+
 def build(args):
-    w, h = args['size']
+    scene = read_ppm(args['from']) if args.get('from') else None
+    w, h = (scene[0] // 2 * 2, scene[1] // 2 * 2) if scene else args['size']
     blobs = []  # (key, bytes) appended after the IFDs
     ifd0 = IFD(); raw = IFD(); exif = IFD()
     preview = args.get('preview')
@@ -82,12 +103,16 @@ def build(args):
         white = [1.0, 1.0, 1.0]
         pattern = [[0, 1], [1, 2]]
         rows = []
+        linear = [int(round(srgb_to_linear(v) * top)) for v in range(256)]
         for y in range(h):
             row = bytearray()
             for x in range(w):
                 c = pattern[y % 2][x % 2]
-                v = (left if x < w // 2 else white)[c]
-                row += struct.pack('<H', int(round(v * top)))
+                if scene:
+                    value = linear[scene[2][(y * scene[0] + x) * 3 + c]]
+                else:
+                    value = int(round((left if x < w // 2 else white)[c] * top))
+                row += struct.pack('<H', value)
             rows.append(bytes(row))
         rawdata = b''.join(rows)
     # Layout: header, IFD0, raw IFD, exif IFD, then out-of-line values, preview, raw data.
@@ -170,6 +195,7 @@ def main(argv):
         elif a == '--orientation': args['orientation'] = int(v)
         elif a == '--date': args['date'] = v
         elif a == '--bits': args['bits'] = int(v)
+        elif a == '--from': args['from'] = v
         else: print('make-dng.py: unknown option ' + a, file=sys.stderr); return 64
     data = build(args)
     with open(out, 'wb') as f: f.write(data)
