@@ -48,12 +48,12 @@ struct CameraRollArguments: ParsableArguments {
             throw ValidationError("--raw takes preview, full or skip; not '\(raw)'")
         }
         rules.raw = mode
-        for pattern in RawOptionValues.bytes(of: "--exclude", parsed: excludes) {
+        for pattern in CommandLineBytes.values(of: ["--exclude"], parsed: excludes) {
             do { rules.exclusions.append(try ExcludePattern(pattern)) } catch {
                 throw ValidationError("--exclude '\(String(decoding: pattern, as: UTF8.self))': \(error)")
             }
         }
-        for file in RawOptionValues.bytes(of: "--exclude-from", parsed: excludeFrom) {
+        for file in CommandLineBytes.values(of: ["--exclude-from"], parsed: excludeFrom) {
             rules.exclusions += try Self.patterns(inFile: file)
         }
         return rules
@@ -76,35 +76,6 @@ struct CameraRollArguments: ParsableArguments {
             return patterns
         } catch {
             throw ValidationError("--exclude-from '\(name)' \(error)")
-        }
-    }
-}
-
-/// The bytes of an option's values as the command line gave them:
-/// ArgumentParser's Strings hold U+FFFD where a byte was not UTF-8.
-enum RawOptionValues {
-    /// `option`'s values in order (`--opt VALUE` and `--opt=VALUE`, before
-    /// any `--`), matched to the values ArgumentParser parsed; a value not
-    /// found keeps its UTF-8 bytes.
-    static func bytes(of option: String, parsed: [String]) -> [[UInt8]] {
-        var raw: [[UInt8]] = []
-        let flag = Array(option.utf8)
-        let equalsForm = flag + [UInt8(ascii: "=")]
-        var index = 1
-        while index < Int(CommandLine.argc), let pointer = CommandLine.unsafeArgv[index] {
-            let argument = Array(UnsafeBufferPointer(start: pointer, count: strlen(pointer))).map { UInt8(bitPattern: $0) }
-            if argument == Array("--".utf8) { break }
-            if argument == flag, index + 1 < Int(CommandLine.argc), let value = CommandLine.unsafeArgv[index + 1] {
-                raw.append(Array(UnsafeBufferPointer(start: value, count: strlen(value))).map { UInt8(bitPattern: $0) })
-                index += 1
-            } else if argument.starts(with: equalsForm) {
-                raw.append(Array(argument.dropFirst(equalsForm.count)))
-            }
-            index += 1
-        }
-        return parsed.enumerated().map { position, text in
-            if position < raw.count, String(decoding: raw[position], as: UTF8.self) == text { return raw[position] }
-            return Array(text.utf8)
         }
     }
 }
