@@ -3,10 +3,13 @@
 #include <fontconfig/fontconfig.h>
 #include <pango/pango-font.h>
 #include <dlfcn.h>
+#include <errno.h>
+#include <fcntl.h>
 #include <malloc.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 void cvips_tune_malloc(int arena_max, int mmap_threshold) {
     if (arena_max > 0) mallopt(M_ARENA_MAX, arena_max);
@@ -269,6 +272,71 @@ int cvips_thumbnail_buffer(const void *buf, size_t len, VipsImage **out, int wid
                                  "no_rotate", no_rotate ? TRUE : FALSE,
                                  "option_string", "fail_on=truncated",
                                  NULL);
+}
+
+/* A byte range of a file as a libvips source: reads with pread, seeks within
+ * the range; the duplicated descriptor is closed with the source. */
+typedef struct {
+    int descriptor;
+    gint64 offset, length, position;
+} CVipsRange;
+
+static void cvips_range_free(gpointer data) {
+    CVipsRange *range = data;
+    close(range->descriptor);
+    g_free(range);
+}
+
+static gint64 cvips_range_read(VipsSourceCustom *source, void *buffer, gint64 length, CVipsRange *range) {
+    (void) source;
+    gint64 left = range->length - range->position;
+    if (length > left) length = left;
+    if (length <= 0) return 0;
+    ssize_t got;
+    do {
+        got = pread(range->descriptor, buffer, (size_t) length, (off_t) (range->offset + range->position));
+    } while (got < 0 && errno == EINTR);
+    if (got < 0) return -1;
+    range->position += got;
+    return got;
+}
+
+static gint64 cvips_range_seek(VipsSourceCustom *source, gint64 offset, int whence, CVipsRange *range) {
+    (void) source;
+    gint64 to = whence == SEEK_SET ? offset
+              : whence == SEEK_CUR ? range->position + offset
+              : whence == SEEK_END ? range->length + offset : -1;
+    if (to < 0 || to > range->length) return -1;
+    range->position = to;
+    return to;
+}
+
+int cvips_thumbnail_range(int descriptor, gint64 offset, gint64 length, VipsImage **out, int width, int height,
+                          VipsInteresting crop, int no_rotate) {
+    if (offset < 0 || length <= 0) {
+        vips_error("collage", "%s", "an empty byte range");
+        return -1;
+    }
+    int own = fcntl(descriptor, F_DUPFD_CLOEXEC, 0);
+    if (own < 0) {
+        vips_error_system(errno, "collage", "%s", "cannot duplicate the descriptor");
+        return -1;
+    }
+    CVipsRange *range = g_new0(CVipsRange, 1);
+    *range = (CVipsRange){own, offset, length, 0};
+    VipsSourceCustom *source = vips_source_custom_new();
+    g_object_set_data_full(G_OBJECT(source), "cvips-range", range, cvips_range_free);
+    g_signal_connect(source, "read", G_CALLBACK(cvips_range_read), range);
+    g_signal_connect(source, "seek", G_CALLBACK(cvips_range_seek), range);
+    int result = vips_thumbnail_source(VIPS_SOURCE(source), out, width,
+                                       "height", height,
+                                       "crop", crop,
+                                       "size", VIPS_SIZE_BOTH,
+                                       "no_rotate", no_rotate ? TRUE : FALSE,
+                                       "option_string", "fail_on=truncated",
+                                       NULL);
+    g_object_unref(source);
+    return result;
 }
 
 VipsImage *cvips_image_new_from_memory(const void *data, size_t size, int width, int height, int bands) {

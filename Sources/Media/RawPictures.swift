@@ -25,6 +25,7 @@ enum RawPictures {
            jpeg.width > 0, jpeg.height > 0 {
             facts.previewWidth = jpeg.width
             facts.previewHeight = jpeg.height
+            facts.previewOffset = preview.offset
             facts.previewBytes = preview.length
             facts.previewBufferBytes = jpeg.bufferBytes
         }
@@ -49,12 +50,15 @@ enum RawPictures {
         }
         // Again: the file may have changed since its header was read.
         try StructureCheck.check(descriptor: descriptor, maxBuffer: maxBuffer)
-        let file = try open(descriptor, maxBuffer)
         if source == .preview {
             do {
-                let bytes = try preview(file)
+                // The preview is a JPEG of its own, decoded where it lies in
+                // the file (checked again, as the file as a whole was).
+                _ = try StructureCheck.checkJPEG(descriptor: descriptor, offset: facts.previewOffset,
+                                                 length: facts.previewBytes, maxBuffer: maxBuffer)
                 // LibRaw's flip, when it has one, turns the preview; else the preview's own EXIF does.
-                let pixels = try ImageFile.tile(jpeg: bytes, width: width, height: height, crop: crop,
+                let pixels = try ImageFile.tile(jpegIn: descriptor, offset: facts.previewOffset,
+                                                length: facts.previewBytes, width: width, height: height, crop: crop,
                                                 background: background,
                                                 orientation: header.orientation == 1 ? nil : header.orientation)
                 return MediaTile(pixels: pixels, source: "preview")
@@ -69,8 +73,8 @@ enum RawPictures {
                 }
             }
         }
-        return try develop(file, header: header, half: source == .half, width: width, height: height, crop: crop,
-                           background: background, maxBuffer: maxBuffer)
+        return try develop(try open(descriptor, maxBuffer), header: header, half: source == .half, width: width,
+                           height: height, crop: crop, background: background, maxBuffer: maxBuffer)
     }
 
     private static func develop(_ file: RawFile, header: ImageHeader, half: Bool, width: Int, height: Int,
@@ -97,17 +101,6 @@ enum RawPictures {
                                width: width, height: height, crop: crop, background: background)
         }
         return MediaTile(pixels: tile, source: "raw")
-    }
-
-    private static func preview(_ file: RawFile) throws -> [UInt8] {
-        let bytes: [UInt8]
-        do {
-            bytes = try file.preview()
-        } catch {
-            throw VipsError(.load, "cannot read the preview: \(error.message)")
-        }
-        guard bytes.starts(with: [0xFF, 0xD8, 0xFF]) else { throw VipsError(.load, "the preview is not a JPEG") }
-        return bytes
     }
 
     private static func open(_ descriptor: Int32, _ maxBuffer: Int) throws -> RawFile {

@@ -11,24 +11,46 @@ extension ImageFile {
     /// turn it).
     public static func tile(jpeg bytes: [UInt8], width: Int, height: Int, crop: CropMode = .centre,
                             background: RGB, orientation: Int? = nil) throws -> PixelBuffer {
+        try bytes.withUnsafeBytes { raw in
+            try previewTile(width: width, height: height, background: background, orientation: orientation) {
+                out, width, height, noRotate in
+                cvips_thumbnail_buffer(raw.baseAddress, raw.count, &out, width, height, crop.interesting, noRotate)
+            }
+        }
+    }
+
+    /// The same for the JPEG stored as `length` bytes at `offset` of an open
+    /// file (a RAW's embedded preview), read in place: libvips reads the
+    /// range as it decodes, so neither the file's nor the JPEG's bytes are
+    /// ever held whole.
+    public static func tile(jpegIn descriptor: Int32, offset: Int, length: Int, width: Int, height: Int,
+                            crop: CropMode = .centre, background: RGB, orientation: Int? = nil) throws -> PixelBuffer {
+        try previewTile(width: width, height: height, background: background, orientation: orientation) {
+            out, width, height, noRotate in
+            cvips_thumbnail_range(descriptor, offset, length, &out, width, height, crop.interesting,
+                                  noRotate)
+        }
+    }
+
+    private static func previewTile(
+        width: Int, height: Int, background: RGB, orientation: Int?,
+        thumbnail: (inout UnsafeMutablePointer<VipsImage>?, Int32, Int32, Int32) -> Int32
+    ) throws -> PixelBuffer {
         try Vips.start()
         let turn = orientation.map { (1...8).contains($0) ? $0 : 1 } ?? 1
         let quarter = turn >= 5
         let warnings = DecoderWarnings(loader: "jpeg")
         return try warnings.during {
-            try bytes.withUnsafeBytes { raw in
-                var out: UnsafeMutablePointer<VipsImage>?
-                guard cvips_thumbnail_buffer(raw.baseAddress, raw.count, &out, Int32(quarter ? height : width),
-                                             Int32(quarter ? width : height), crop.interesting,
-                                             orientation == nil ? 0 : 1) == 0, let out else {
-                    throw VipsError.fromLibvips(.load, "cannot decode the preview jpeg", loader: "jpeg")
-                }
-                var image = try warnings.tagged(Image(owning: out))
-                if turn != 1 {
-                    image = try image.apply(.operation, "cannot turn the preview") { cvips_orient($0, $1, Int32(turn)) }
-                }
-                return try finished(image, width: width, height: height, background: background)
+            var out: UnsafeMutablePointer<VipsImage>?
+            guard thumbnail(&out, Int32(quarter ? height : width), Int32(quarter ? width : height),
+                            orientation == nil ? 0 : 1) == 0, let out else {
+                throw VipsError.fromLibvips(.load, "cannot decode the preview jpeg", loader: "jpeg")
             }
+            var image = try warnings.tagged(Image(owning: out))
+            if turn != 1 {
+                image = try image.apply(.operation, "cannot turn the preview") { cvips_orient($0, $1, Int32(turn)) }
+            }
+            return try finished(image, width: width, height: height, background: background)
         }
     }
 

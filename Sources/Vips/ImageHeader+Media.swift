@@ -11,8 +11,9 @@ public struct RawFacts: Sendable, Equatable {
     /// when there is none that can be used, or with `--raw full`.
     public var previewWidth = 0
     public var previewHeight = 0
-    /// Its bytes (read whole, then decoded from memory) and, for a
-    /// progressive preview, its coefficients.
+    /// Where its bytes are in the file (decoded in place, never read whole)
+    /// and, for a progressive preview, its coefficients.
+    public var previewOffset = 0
     public var previewBytes = 0
     public var previewBufferBytes = 0
     /// What unpacking the raw data holds (16 bits a sample), and whether
@@ -66,8 +67,8 @@ extension ImageHeader {
     }
 
     /// What decoding this image to a tile of `width` x `height` holds at
-    /// its peak: `decodeBytes`, except for RAW photos (the preview's JPEG,
-    /// or unpacking and demosaicing: the raw data, LibRaw's 4-sample
+    /// its peak: `decodeBytes`, except for RAW photos (the preview's JPEG
+    /// decoder, reading the preview in place, or unpacking and demosaicing: the raw data, LibRaw's 4-sample
     /// 16-bit working image, its 8-bit output) and videos (the decoder's
     /// frames and one RGB frame).
     public func decodeBytes(forTile tileWidth: Int, _ tileHeight: Int) -> Int {
@@ -77,7 +78,7 @@ extension ImageHeader {
             case .preview?:
                 let pixels = facts.previewWidth * facts.previewHeight
                 let decoder = facts.previewBufferBytes > 0 ? facts.previewBufferBytes : pixels * 3 / 16
-                return Self.workingSet + 2 * facts.previewBytes + decoder
+                return Self.workingSet + decoder
             case .half?: return demosaicBytes(half: true)
             case .full?: return demosaicBytes(half: false)
             case nil:

@@ -94,6 +94,12 @@ VipsImage *cvips_image_new_from_buffer(const void *buf, size_t len);
 /// the JPEG's own EXIF orientation unapplied (the RAW's is applied after).
 int cvips_thumbnail_buffer(const void *buf, size_t len, VipsImage **out, int width, int height,
                            VipsInteresting crop, int no_rotate);
+/// The same, from `length` bytes at `offset` of an open file (a RAW's
+/// embedded JPEG preview, read in place): libvips reads the range with
+/// pread through a source of its own, so the JPEG is never held whole.
+/// The descriptor is duplicated; the caller keeps its own.
+int cvips_thumbnail_range(int descriptor, gint64 offset, gint64 length, VipsImage **out, int width, int height,
+                          VipsInteresting crop, int no_rotate);
 /// 8-bit pixels in memory (a demosaic, a video frame), not copied: they
 /// must outlive the image.
 VipsImage *cvips_image_new_from_memory(const void *data, size_t size, int width, int height, int bands);
