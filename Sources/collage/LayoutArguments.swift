@@ -43,7 +43,9 @@ struct LayoutArguments: ParsableArguments {
     var title: String?
 
     @Option(help: ArgumentHelp("The font of captions and titles, such as 'DejaVu Sans 14' or 'Sans Bold'; "
-                               + "without a size, the size follows the cell.", valueName: "DESCRIPTION"),
+                               + "without a size, the size follows the cell (default: DejaVu Sans). Characters it "
+                               + "lacks are drawn with other installed fonts; -v names the font package for any "
+                               + "that none has.", valueName: "DESCRIPTION"),
             transform: { text in
                 do throws(FontProblem) { return try FontChoice(text) } catch { throw ValidationError(error.message) }
             })

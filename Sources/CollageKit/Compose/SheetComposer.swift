@@ -12,6 +12,8 @@ struct ComposedSheet: Sendable {
     let canvas: Canvas
     /// Images that failed when decoded again for this sheet's frames.
     let failures: [DecodeFailure]
+    /// Captions drawn with missing glyphs, each naming the font package to install.
+    var notices: [String] = []
 }
 
 /// One sheet's pixels from its decoded tiles: the layout's frames for the
@@ -67,11 +69,12 @@ struct SheetComposer: Sendable {
                 captions.labelText(path: tiles[$0].path, header: tiles[$0].header, index: firstIndex + $0) ?? ""
             }
             do {
-                try draw(labels: labels, frames: frames, title: captions.titleText(sheet: sheet, images: tiles.map(\.path)),
-                         on: pixels)
+                let notices = try draw(labels: labels, paths: tiles.map(\.path), frames: frames,
+                                       title: captions.titleText(sheet: sheet, images: tiles.map(\.path)), sheet: sheet,
+                                       on: pixels)
                 let encoded = try Encoder.encode(pixels, suffix: suffix)
                 return .success(ComposedSheet(encoded: encoded, tiles: tiles, frames: frames, labels: labels,
-                                              canvas: canvas, failures: failures))
+                                              canvas: canvas, failures: failures, notices: notices))
             } catch let error as VipsError {
                 return .failure(error)
             } catch {
