@@ -34,8 +34,14 @@ struct CollageOptions: ParsableArguments {
     @Flag(help: "Cut the whole input into contact sheets of up to --max images each, instead of stopping at the cap.")
     var sheets = false
 
-    @Option(help: ArgumentHelp("The canvas size in pixels, e.g. 2400x1600 (default: 1200x800).", valueName: "WxH"),
-            transform: { try parsed(CanvasSize($0), "WIDTHxHEIGHT in pixels, each 1 to 65500, such as 1200x800") })
+    @Option(help: ArgumentHelp("The canvas size in pixels, e.g. 2400x1600 (default: 1200x800). WIDTHx, such as 1200x, "
+                               + "makes each sheet as tall as its content: justified rows about WIDTH/4 high, "
+                               + "grid cells of 4:3, the seed grid 3:2; titles, captions and gaps included.",
+                               valueName: "WxH"),
+            transform: {
+                try parsed(CanvasSize($0), "WIDTHxHEIGHT in pixels, each 1 to 65500, such as 1200x800, or WIDTHx "
+                           + "(such as 1200x) for sheets as tall as their content; a height alone is not a size")
+            })
     var size = CanvasSize.default
 
     @Option(help: ArgumentHelp("Empty cells and transparent pixels: a name (white, black, grey), #rrggbb or r,g,b "
@@ -153,8 +159,8 @@ struct CollageOptions: ParsableArguments {
         var configuration = CollageConfiguration(inputs: [])
         try apply(to: &configuration)
         if let problem = configuration.layoutProblem { throw ValidationError(problem) }
-        if suffix == ".webp", Swift.max(size.width, size.height) > 16383 {
-            throw ValidationError("WebP images are at most 16383 pixels a side; --size \(size.width)x\(size.height) is larger")
+        if suffix == ".webp", Swift.max(size.width, size.height ?? 0) > 16383 {
+            throw ValidationError("WebP images are at most 16383 pixels a side; --size \(size.width)x\(size.height.map(String.init) ?? "") is larger")
         }
     }
 
@@ -166,7 +172,9 @@ struct CollageOptions: ParsableArguments {
         configuration.allowPortrait = allowPortrait
         configuration.maxImages = maxImages
         configuration.sheets = sheets
-        (configuration.canvasWidth, configuration.canvasHeight) = (size.width, size.height)
+        configuration.canvasWidth = size.width
+        configuration.canvasHeight = size.height ?? CanvasSize.nominalHeight(width: size.width)
+        configuration.naturalHeight = size.height == nil
         configuration.backgroundColour = background
         configuration.jobs = jobs ?? CollageConfiguration.defaultJobs
         configuration.maxPixels = maxPixels
