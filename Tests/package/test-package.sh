@@ -92,6 +92,20 @@ check "/usr/bin/collage --version is $version" test "$(/usr/bin/collage --versio
 check "fonts-dejavu-core came with it (DejaVuSans.ttf)" test -f /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf
 check "fonts-wqy-microhei came with it (wqy-microhei.ttc)" test -f /usr/share/fonts/truetype/wqy/wqy-microhei.ttc
 
+# A real collage from a clean environment, with captions (real fonts) when
+# this build has them.
+captions=()
+/usr/bin/collage --help 2>/dev/null | grep -q -- '--label' && captions=(--label '{name}')
+mkdir "$work/out"
+(cd "$work/out" && env -i PATH=/usr/bin:/bin /usr/bin/collage "$ROOT/samples" "${captions[@]}" \
+  -o collage.jpg > stdout 2> stderr); status=$?
+check "env -i PATH=/usr/bin:/bin collage samples/ exits 0 (was $status)" test "$status" -eq 0
+check "it prints the path it wrote" test "$(cat "$work/out/stdout" 2>/dev/null)" = "collage.jpg"
+[ -s "$work/out/stderr" ] && sed 's/^/  stderr: /' "$work/out/stderr"
+size=$(vipsheader -f width "$work/out/collage.jpg" 2>/dev/null)x$(vipsheader -f height "$work/out/collage.jpg" 2>/dev/null)
+check "vipsheader: collage.jpg is a 1200x800 image (got $size)" test "$size" = "1200x800"
+check "vipsheader: it is a JPEG" sh -c "vipsheader '$work/out/collage.jpg' | grep -q jpegload"
+
 # Captions in every script: -v says nothing of missing glyphs, or, where
 # fonts-noto-core was not installed (apt told not to install Recommends),
 # names it for the Devanagari caption alone.
@@ -111,20 +125,6 @@ else
   check "without fonts-noto-core, -v names it for Devanagari alone" \
     sh -c "test \"\$(printf '%s\n' \"\$1\" | wc -l)\" = 1 && printf '%s' \"\$1\" | grep -q 'नमस्ते.*install fonts-noto-core'" _ "$missing"
 fi
-
-# A real collage from a clean environment, with captions (real fonts) when
-# this build has them.
-captions=()
-/usr/bin/collage --help 2>/dev/null | grep -q -- '--label' && captions=(--label '{name}')
-mkdir "$work/out"
-(cd "$work/out" && env -i PATH=/usr/bin:/bin /usr/bin/collage "$ROOT/samples" "${captions[@]}" \
-  -o collage.jpg > stdout 2> stderr); status=$?
-check "env -i PATH=/usr/bin:/bin collage samples/ exits 0 (was $status)" test "$status" -eq 0
-check "it prints the path it wrote" test "$(cat "$work/out/stdout" 2>/dev/null)" = "collage.jpg"
-[ -s "$work/out/stderr" ] && sed 's/^/  stderr: /' "$work/out/stderr"
-size=$(vipsheader -f width "$work/out/collage.jpg" 2>/dev/null)x$(vipsheader -f height "$work/out/collage.jpg" 2>/dev/null)
-check "vipsheader: collage.jpg is a 1200x800 image (got $size)" test "$size" = "1200x800"
-check "vipsheader: it is a JPEG" sh -c "vipsheader '$work/out/collage.jpg' | grep -q jpegload"
 
 # No toolchain: with the Swift toolchain's folder hidden under an empty
 # tmpfs (in a private mount namespace) it still runs.
