@@ -55,19 +55,23 @@ final class ScriptCaptionTests: CLITestCase {
         }
     }
 
-    func testOnAMachineWithDejaVuAloneVerboseNamesTheFontPackage() throws {
-        writeScripts()
+    /// A fontconfig that knows only the fonts of `folders`; its path.
+    private func fontconfig(_ folders: [String]) -> String {
         makeFolder("fontconfig")
         write(b("""
         <?xml version="1.0"?>
         <!DOCTYPE fontconfig SYSTEM "fonts.dtd">
         <fontconfig>
-          <dir>/usr/share/fonts/truetype/dejavu</dir>
-          <cachedir>\(path("fontconfig"))</cachedir>
+        \(folders.map { "  <dir>\($0)</dir>\n" }.joined())  <cachedir>\(path("fontconfig"))</cachedir>
         </fontconfig>
 
         """), to: "fontconfig/fonts.conf")
-        let fonts = path("fontconfig/fonts.conf")
+        return path("fontconfig/fonts.conf")
+    }
+
+    func testOnAMachineWithDejaVuAloneVerboseNamesTheFontPackage() throws {
+        writeScripts()
+        let fonts = fontconfig(["/usr/share/fonts/truetype/dejavu"])
         let verbose = try run(arguments + ["-v", "in", "-o", "v.png"], fonts: fonts)
         XCTAssertEqual(verbose.status, 0, verbose.summary)
         let lines = verbose.stderrLines.filter { $0.contains("no installed font") }
@@ -81,5 +85,33 @@ final class ScriptCaptionTests: CLITestCase {
         let quiet = try run(arguments + ["in", "-o", "q.png"], fonts: fonts)
         XCTAssertEqual(quiet.status, 0, quiet.summary)
         XCTAssertEqual(quiet.stderr, [], "off a terminal, a run that ends well says nothing")
+    }
+
+    /// The package's other choice for emoji, Symbola (fonts-symbola): no
+    /// colour, but no box either.
+    func testWithSymbolaInsteadOfColourEmojiTheyAreMonochromeNotBoxes() throws {
+        let symbola = "/usr/share/fonts/truetype/ancient-scripts"
+        guard FileManager.default.fileExists(atPath: symbola + "/Symbola_hint.ttf") else {
+            throw XCTSkip("fonts-symbola is not installed (scripts/test installs it)")
+        }
+        makeFolder("in")
+        writeImage(light, to: "in/Party 🎉😀👍🏽.png", width: 320, height: 240)
+        let result = try run(["--label", "{stem}", "-v", "--json", "in", "-o", "m.png"],
+                             fonts: fontconfig(["/usr/share/fonts/truetype/dejavu", symbola]))
+        XCTAssertEqual(result.status, 0, result.summary)
+        let notices = events(jsonEvents(result), "notice").compactMap { $0["message"] as? String }
+        XCTAssertEqual(notices.filter { $0.contains("no installed font") }, [], "no boxes")
+        let placed = try XCTUnwrap(events(jsonEvents(result), "placed").first)
+        guard let picture = decoded("m.png") else { return }
+        var dark = 0, coloured = 0
+        for row in ((placed["height"] as? Int ?? 0))..<picture.height {
+            for column in 0..<picture.width {
+                let pixel = picture.pixel(x: column, y: row)
+                if pixel.red < 100 && pixel.green < 100 && pixel.blue < 100 { dark += 1 }
+                if Int(pixel.red) - Int(pixel.blue) > 100 { coloured += 1 }
+            }
+        }
+        XCTAssertGreaterThan(dark, 100, "the caption, emoji included, in black")
+        XCTAssertLessThan(coloured, 5, "monochrome")
     }
 }

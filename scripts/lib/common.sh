@@ -46,8 +46,9 @@ ensure_build_deps() {
 # Depends and Recommends (scripts/package): DejaVu (Latin, Greek, Cyrillic,
 # Arabic, Hebrew; the tests and pictures name DejaVu Sans), WenQuanYi Micro
 # Hei (Chinese, Japanese, Korean), Noto Color Emoji, and Noto's core fonts
-# (Devanagari and the other scripts).
-CAPTION_FONTS=(fonts-dejavu-core fonts-wqy-microhei fonts-noto-color-emoji fonts-noto-core)
+# (Devanagari and the other scripts); and Symbola, the package's other
+# choice for emoji (monochrome), which a test draws with.
+CAPTION_FONTS=(fonts-dejavu-core fonts-wqy-microhei fonts-noto-color-emoji fonts-noto-core fonts-symbola)
 ensure_fonts() {
   ensure_packages "${CAPTION_FONTS[@]}"
 }
