@@ -5,8 +5,9 @@ import PackageDescription
 // also pass "-pthread", which SwiftPM refuses with a warning.
 let vipsLinker: [LinkerSetting] = [
     .linkedLibrary("vips"), .linkedLibrary("gobject-2.0"), .linkedLibrary("glib-2.0"), .linkedLibrary("gmodule-2.0"),
-    // Captions: the font check (fontconfig) and font descriptions (Pango), both libvips' own dependencies.
-    .linkedLibrary("fontconfig"), .linkedLibrary("pango-1.0"),
+    // Captions: the font check (fontconfig), font descriptions and the count of glyphs no font has
+    // (Pango and its cairo font map), all libvips' own dependencies.
+    .linkedLibrary("fontconfig"), .linkedLibrary("pango-1.0"), .linkedLibrary("pangocairo-1.0"),
 ]
 
 let package = Package(

@@ -2,6 +2,7 @@
 #include "CVipsShim.h"
 #include <fontconfig/fontconfig.h>
 #include <pango/pango-font.h>
+#include <pango/pangocairo.h>
 #include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -88,6 +89,41 @@ int cvips_thumbnail_image(VipsImage *in, VipsImage **out, int width, int height,
 
 int cvips_text(VipsImage **out, const char *text, const char *font) {
     return vips_text(out, text, "font", font, "dpi", 72, NULL);
+}
+
+int cvips_text_rgba(VipsImage **out, const char *text, const char *font) {
+    return vips_text(out, text, "font", font, "dpi", 72, "rgba", TRUE, NULL);
+}
+
+int cvips_text_unknown(const char *text, const char *font, unsigned *missing, int capacity) {
+    /* The thread's default font map, as libvips' text renderer uses it, at
+     * the resolution it draws at: the same fonts, the same fallbacks. */
+    PangoFontMap *map = pango_cairo_font_map_get_default();
+    if (!map) return -1;
+    pango_cairo_font_map_set_resolution(PANGO_CAIRO_FONT_MAP(map), 72);
+    PangoContext *context = pango_font_map_create_context(map);
+    PangoLayout *layout = pango_layout_new(context);
+    PangoFontDescription *description = pango_font_description_from_string(font);
+    pango_layout_set_font_description(layout, description);
+    pango_font_description_free(description);
+    pango_layout_set_markup(layout, text, -1);
+    int unknown = pango_layout_get_unknown_glyphs_count(layout);
+    int found = 0;
+    if (unknown > 0) {
+        /* An unknown glyph is its character with PANGO_GLYPH_UNKNOWN_FLAG set. */
+        PangoLayoutIter *runs = pango_layout_get_iter(layout);
+        do {
+            PangoLayoutRun *run = pango_layout_iter_get_run_readonly(runs);
+            for (int i = 0; run && i < run->glyphs->num_glyphs && found < capacity; i++) {
+                PangoGlyph glyph = run->glyphs->glyphs[i].glyph;
+                if (glyph & PANGO_GLYPH_UNKNOWN_FLAG) missing[found++] = glyph & ~PANGO_GLYPH_UNKNOWN_FLAG;
+            }
+        } while (found < capacity && pango_layout_iter_next_run(runs));
+        pango_layout_iter_free(runs);
+    }
+    g_object_unref(layout);
+    g_object_unref(context);
+    return unknown < found ? found : unknown;
 }
 
 int cvips_font_describe(const char *description, char *family, int family_size, int *size) {

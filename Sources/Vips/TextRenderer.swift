@@ -1,30 +1,6 @@
 internal import CVipsShim
 import Synchronization
 
-/// One line of text as libvips' text renderer (Pango, real fonts) drew it.
-/// `width` is the ink's width; `height` is the font's line height, the same
-/// for every text of that font, so captions drawn at the same y share a
-/// baseline whatever letters they hold.
-public struct RenderedText: Sendable {
-    /// What was drawn: after control characters became spaces and the cut.
-    public let text: String
-    public let width: Int
-    public let height: Int
-    /// The ink's coverage, 0 (none) to 255 (full), `width` x `inkHeight`,
-    /// its top row `inkTop` rows below the line's top (negative for a glyph
-    /// taller than the font's accented capitals).
-    let coverage: [UInt8]
-    let inkTop: Int
-    let inkHeight: Int
-
-    /// The coverage at (x, y) of the line's box, 0 outside the ink.
-    public func coverage(x: Int, y: Int) -> UInt8 {
-        let row = y - inkTop
-        guard x >= 0, x < width, row >= 0, row < inkHeight else { return 0 }
-        return coverage[row * width + x]
-    }
-}
-
 /// Captions and titles, drawn by libvips' `text` operation at 72 dpi (a
 /// size in points is a size in pixels).
 ///
@@ -42,7 +18,19 @@ public enum TextRenderer {
     /// clusters and ends with "…". Control characters and line breaks
     /// become spaces, and markup is drawn as text. nil when there is
     /// nothing to draw (empty or blank text, or not even "…" fits).
-    public static func line(_ text: String, font: String, pixelSize: Int, maxWidth: Int) throws -> RenderedText? {
+    /// Text is drawn in `colour`; a colour emoji font's glyphs in their own
+    /// colours. `missing` lists the characters no installed font has.
+    public static func line(_ text: String, font: String, pixelSize: Int, maxWidth: Int,
+                            colour: RGB = .black) throws -> RenderedText? {
+        guard var drawn = try fitted(text, font: font, pixelSize: pixelSize, maxWidth: maxWidth, colour: colour) else {
+            return nil
+        }
+        drawn.missing = unknownCharacters(drawn.text, font: describe(font, pixelSize: pixelSize))
+        return drawn
+    }
+
+    private static func fitted(_ text: String, font: String, pixelSize: Int, maxWidth: Int,
+                               colour: RGB) throws -> RenderedText? {
         // cairo draws at most 32767 pixels wide. A visible cluster is at
         // least a sixth of the size wide: more than that many clusters
         // cannot fit, and are not drawn only to be cut; nor are more than
@@ -51,12 +39,12 @@ public enum TextRenderer {
         let described = describe(font, pixelSize: pixelSize)
         let em = max(size(of: described) ?? pixelSize, 1)
         let limit = min(maxWidth * 6, 16383) / em + 16
-        var characters = Array(text.lazy.map(oneLine).prefix(limit + 1))
+        var characters = Array(text.lazy.map(RenderedText.oneLine).prefix(limit + 1))
         let tooLong = characters.count > limit
         if tooLong { characters.removeLast() }
-        guard maxWidth > 0, !characters.allSatisfy(isBlank) else { return nil }
+        guard maxWidth > 0, !characters.allSatisfy(RenderedText.isBlank) else { return nil }
         let box = try lineBox(described)
-        guard let whole = try render(String(characters), font: described, box: box) else { return nil }
+        guard let whole = try render(String(characters), font: described, box: box, colour: colour) else { return nil }
         if whole.width <= maxWidth && !tooLong { return whole }
         // The longest start of the text that fits with an ellipsis. Width
         // grows with the number of clusters, about in proportion: the first
@@ -74,7 +62,8 @@ public enum TextRenderer {
             guesses += 1
             let candidate = String(characters[..<middle]).trimmingTrailingSpaces + "…"
             // A start that differs from the one that fits only by spaces is that one.
-            let attempt = candidate == best?.text ? best : try render(candidate, font: described, box: box)
+            let attempt = candidate == best?.text ? best
+                : try render(candidate, font: described, box: box, colour: colour)
             if let attempt, attempt.width <= maxWidth {
                 best = attempt
                 low = middle + 1
@@ -118,19 +107,30 @@ public enum TextRenderer {
         return box
     }
 
-    private static func render(_ text: String, font: String, box: LineBox) throws -> RenderedText? {
-        guard let ink = try ink(text, font: font) else { return nil }
-        return RenderedText(text: text, width: ink.width, height: box.height, coverage: ink.coverage,
+    private static func render(_ text: String, font: String, box: LineBox, colour: RGB) throws -> RenderedText? {
+        guard let ink = try ink(text, font: font, colour: colour) else { return nil }
+        return RenderedText(text: text, width: ink.width, height: box.height, pixels: ink.pixels,
                             inkTop: ink.top - box.top, inkHeight: ink.height)
     }
 
-    /// The ink of `text`: its coverage and its top below the layout's top;
-    /// nil when it has none (only spaces or invisible characters).
-    private static func ink(_ text: String, font: String) throws -> (coverage: [UInt8], width: Int, height: Int, top: Int)? {
+    /// The characters of `text` that no installed font has (Pango draws its
+    /// missing-glyph box for each), at most 64 of them.
+    static func unknownCharacters(_ text: String, font: String) -> [Unicode.Scalar] {
+        var codes = [UInt32](repeating: 0, count: 64)
+        let count = pango.withLock { _ in
+            cvips_text_unknown(RenderedText.markup(text, colour: .black), font, &codes, Int32(codes.count))
+        }
+        return codes.prefix(Int(max(0, min(count, Int32(codes.count))))).compactMap(Unicode.Scalar.init)
+    }
+
+    /// The ink of `text` in `colour`: straight RGBA, and its top below the
+    /// layout's top; nil when it has none (only spaces or invisible characters).
+    private static func ink(_ text: String, font: String, colour: RGB = .black) throws
+        -> (pixels: [UInt8], width: Int, height: Int, top: Int)? {
         try Vips.start()
-        if text.allSatisfy(isBlank) { return nil }
+        if text.allSatisfy(RenderedText.isBlank) { return nil }
         var out: UnsafeMutablePointer<VipsImage>?
-        let status = pango.withLock { _ in cvips_text(&out, escaped(text), font) }
+        let status = pango.withLock { _ in cvips_text_rgba(&out, RenderedText.markup(text, colour: colour), font) }
         guard status == 0, let out else {
             let error = VipsError.fromLibvips(.operation, "cannot draw text in font '\(font)'")
             // libvips' word for a text whose ink is empty (a zero-width space).
@@ -143,44 +143,9 @@ public enum TextRenderer {
             throw VipsError.fromLibvips(.operation, "cannot draw text in font '\(font)'")
         }
         defer { g_free(data) }
-        let count = image.width * image.height
-        guard image.bands == 1, size >= count else { throw VipsError(.operation, "text drawn with \(image.bands) bands") }
-        let coverage = Array(UnsafeRawBufferPointer(start: data, count: count))
-        return (coverage, image.width, image.height, Int(vips_image_get_yoffset(image.pointer)))
-    }
-
-    /// One line: a control character or line break (a grapheme holding one)
-    /// is a space, so a name with a newline or a tab stays on its line.
-    private static func oneLine(_ character: Character) -> Character {
-        character.isNewline || character.unicodeScalars.contains { $0.properties.generalCategory == .control }
-            ? " " : character
-    }
-
-    /// Draws no ink: white space and format characters (zero-width space, joiners, marks of direction).
-    private static func isBlank(_ character: Character) -> Bool {
-        character.isWhitespace || character.unicodeScalars.allSatisfy { $0.properties.generalCategory == .format }
-    }
-
-    /// libvips' text is Pango markup: a name is drawn as it is written.
-    private static func escaped(_ text: String) -> String {
-        var out = ""
-        out.reserveCapacity(text.utf8.count)
-        for character in text {
-            switch character {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            default: out.append(character)
-            }
-        }
-        return out
-    }
-}
-
-extension String {
-    var trimmingTrailingSpaces: String {
-        var copy = self
-        while copy.last == " " { copy.removeLast() }
-        return copy
+        let count = image.width * image.height * 4
+        guard image.bands == 4, size >= count else { throw VipsError(.operation, "text drawn with \(image.bands) bands") }
+        let pixels = Array(UnsafeRawBufferPointer(start: data, count: count))
+        return (pixels, image.width, image.height, Int(vips_image_get_yoffset(image.pointer)))
     }
 }

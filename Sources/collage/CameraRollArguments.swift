@@ -14,12 +14,15 @@ struct CameraRollArguments: ParsableArguments {
                              + "frame; a Live Photo's movie beside its still is shown by the still."))
     var video = false
 
-    @Option(help: ArgumentHelp("RAW photos (cr2 cr3 nef arw dng orf rw2 raf ...): preview (the largest embedded "
+    @Option(name: .customLong("raw"),
+            help: ArgumentHelp("RAW photos (cr2 cr3 nef arw dng orf rw2 raf ...): preview (the largest embedded "
                                + "preview that fills the tile, else the raw data), full (always the raw data) or "
-                               + "skip (leave them out). A RAW beside a JPEG or HEIC of the same name is shown by it.",
+                               + "skip (leave them out) (default: preview). A RAW beside a JPEG or HEIC of the same "
+                               + "name is shown by it.",
                                valueName: "preview|full|skip"),
             completion: .list(RawMode.allCases.map(\.rawValue)))
-    var raw: String = RawMode.preview.rawValue
+    var rawOption: String?
+    var raw: String { rawOption ?? RawMode.preview.rawValue }
 
     @Option(name: .customLong("exclude"),
             help: ArgumentHelp("Skip what matches below an INPUT folder: * within a name, ** across folders, "

@@ -10,15 +10,19 @@ struct CollageOptions: ParsableArguments {
               completion: .file())
     var inputs: [String]
 
-    @Option(name: [.short, .long], parsing: .unconditional,
+    // Options whose default the help text says are optionals, so that
+    // ArgumentParser does not say it a second time.
+    @Option(name: [.short, .customLong("output")], parsing: .unconditional,
             help: ArgumentHelp("Where to write. The extension picks the format: \(CollageProcess.outputExtensions). "
-                               + "With --sheets, {n} is replaced by the sheet number (0001), or -0001 is added before the extension.",
+                               + "With --sheets, {n} is replaced by the sheet number (0001), or -0001 is added before the extension "
+                               + "(default: collage.jpg).",
                                valueName: "PATH"),
             completion: .file())
-    var output: String = "collage.jpg"
+    var outputOption: String?
+    var output: String { outputOption ?? "collage.jpg" }
 
-    @Option(name: .customLong("max"), help: ArgumentHelp("The most images in one collage (the cap; default 6, "
-                                                         + "or the cells of --tile CxR).", valueName: "N"))
+    @Option(name: .customLong("max"), help: ArgumentHelp("The most images in one collage, the cap "
+                                                         + "(default: 6, or the cells of --tile CxR).", valueName: "N"))
     var max: Int?
 
     /// The cap: --max, or all the cells of a --tile that fixes both sides.
@@ -30,11 +34,18 @@ struct CollageOptions: ParsableArguments {
     @Flag(help: "Cut the whole input into contact sheets of up to --max images each, instead of stopping at the cap.")
     var sheets = false
 
-    @Option(help: ArgumentHelp("The canvas size in pixels, e.g. 2400x1600.", valueName: "WxH"),
-            transform: { try parsed(CanvasSize($0), "WIDTHxHEIGHT in pixels, each 1 to 65500, such as 1200x800") })
+    @Option(help: ArgumentHelp("The canvas size in pixels, e.g. 2400x1600 (default: 1200x800). WIDTHx, such as 1200x, "
+                               + "makes each sheet as tall as its content: justified rows about WIDTH/4 high, "
+                               + "grid cells of 4:3, the seed grid 3:2; titles, captions and gaps included.",
+                               valueName: "WxH"),
+            transform: {
+                try parsed(CanvasSize($0), "WIDTHxHEIGHT in pixels, each 1 to 65500, such as 1200x800, or WIDTHx "
+                           + "(such as 1200x) for sheets as tall as their content; a height alone is not a size")
+            })
     var size = CanvasSize.default
 
-    @Option(help: ArgumentHelp("Empty cells and transparent pixels: a name (white, black, grey), #rrggbb or r,g,b.",
+    @Option(help: ArgumentHelp("Empty cells and transparent pixels: a name (white, black, grey), #rrggbb or r,g,b "
+                               + "(default: white).",
                                valueName: "COLOUR"),
             transform: { try parsed(Colour($0), "a colour name (white, black, grey), #rrggbb or r,g,b") })
     var background = Colour.white
@@ -57,15 +68,18 @@ struct CollageOptions: ParsableArguments {
     @Option(help: ArgumentHelp("Images decoded at once (default: the number of cores).", valueName: "N"))
     var jobs: Int?
 
-    @Option(help: ArgumentHelp("Memory the decodes running at once may hold, by their headers' estimate "
-                               + "(default \(CollageConfiguration.defaultDecodeMemoryMiB)). "
-                               + "Giant progressive JPEGs take turns within it; raise it for speed where memory is plentiful.",
+    @Option(name: .customLong("decode-memory"), help: ArgumentHelp("Memory the decodes running at once may hold, by their headers' estimate "
+                               + "(giant progressive JPEGs take turns within it); raise it for speed where memory is plentiful "
+                               + "(default: \(CollageConfiguration.defaultDecodeMemoryMiB)).",
                                valueName: "MiB"))
-    var decodeMemory: Int = CollageConfiguration.defaultDecodeMemoryMiB
+    var decodeMemoryOption: Int?
+    var decodeMemory: Int { decodeMemoryOption ?? CollageConfiguration.defaultDecodeMemoryMiB }
 
-    @Option(help: ArgumentHelp("Reject images with more pixels than this, from the header, before decoding.",
-                               valueName: "N"))
-    var maxPixels: Int = 268_402_689
+    @Option(name: .customLong("max-pixels"),
+            help: ArgumentHelp("Reject images with more pixels than this, from the header, before decoding "
+                               + "(default: 268402689, 16383 squared).", valueName: "N"))
+    var maxPixelsOption: Int?
+    var maxPixels: Int { maxPixelsOption ?? 268_402_689 }
 
     @Option(help: ArgumentHelp("Quality of JPEG, WebP and HEIF/AVIF output, 1-100 (default: libvips' 75).",
                                valueName: "Q"))
@@ -94,8 +108,10 @@ struct CollageOptions: ParsableArguments {
     @Flag(help: "After the first run, rescan every --interval seconds and redo a collage when its inputs changed; SIGINT or SIGTERM stops.")
     var watch = false
 
-    @Option(help: ArgumentHelp("Seconds between rescans with --watch.", valueName: "SECONDS"))
-    var interval: Double = 2
+    @Option(name: .customLong("interval"), help: ArgumentHelp("Seconds between rescans with --watch (default: 2).",
+                                                              valueName: "SECONDS"))
+    var intervalOption: Double?
+    var interval: Double { intervalOption ?? 2 }
 
     @Flag(name: [.short, .long], help: "Only errors on standard error.")
     var quiet = false
@@ -143,8 +159,8 @@ struct CollageOptions: ParsableArguments {
         var configuration = CollageConfiguration(inputs: [])
         try apply(to: &configuration)
         if let problem = configuration.layoutProblem { throw ValidationError(problem) }
-        if suffix == ".webp", Swift.max(size.width, size.height) > 16383 {
-            throw ValidationError("WebP images are at most 16383 pixels a side; --size \(size.width)x\(size.height) is larger")
+        if suffix == ".webp", Swift.max(size.width, size.height ?? 0) > 16383 {
+            throw ValidationError("WebP images are at most 16383 pixels a side; --size \(size.width)x\(size.height.map(String.init) ?? "") is larger")
         }
     }
 
@@ -156,7 +172,9 @@ struct CollageOptions: ParsableArguments {
         configuration.allowPortrait = allowPortrait
         configuration.maxImages = maxImages
         configuration.sheets = sheets
-        (configuration.canvasWidth, configuration.canvasHeight) = (size.width, size.height)
+        configuration.canvasWidth = size.width
+        configuration.canvasHeight = size.height ?? CanvasSize.nominalHeight(width: size.width)
+        configuration.naturalHeight = size.height == nil
         configuration.backgroundColour = background
         configuration.jobs = jobs ?? CollageConfiguration.defaultJobs
         configuration.maxPixels = maxPixels

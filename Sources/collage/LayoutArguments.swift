@@ -5,7 +5,7 @@ import CollageKit
 /// under them.
 struct LayoutArguments: ParsableArguments {
     @Option(help: ArgumentHelp("How a sheet's images are placed: auto (seed up to six images, grid above), seed, grid "
-                               + "or justified (rows of whole images at their own aspect ratio).",
+                               + "or justified (rows of whole images at their own aspect ratio) (default: auto).",
                                valueName: "NAME"),
             completion: .list(Layouts.names))
     var layout: String?
@@ -15,18 +15,20 @@ struct LayoutArguments: ParsableArguments {
             transform: { try parsed(GridShape($0), "COLUMNSxROWS, such as 4x3, 4x or x3, each 1 to 10000") })
     var tile: GridShape?
 
-    @Option(help: ArgumentHelp("Pixels between cells and around the edge, in the background colour (default 0).",
+    @Option(name: .customLong("gap"),
+            help: ArgumentHelp("Pixels between cells and around the edge, in the background colour (default: 0).",
                                valueName: "PX"))
-    var gap: Int = 0
+    var gapOption: Int?
+    var gap: Int { gapOption ?? 0 }
 
     @Option(help: ArgumentHelp("cover fills each cell and crops the overflow; contain shows the whole image, "
-                               + "centred, with the background around it.", valueName: "cover|contain"),
+                               + "centred, with the background around it (default: cover).", valueName: "cover|contain"),
             completion: .list(Fit.allCases.map(\.rawValue)),
             transform: { try parsed(Fit(rawValue: $0), "cover or contain") })
     var fit = Fit.cover
 
     @Option(help: ArgumentHelp("Which part of an image cover keeps: centre, or what libvips finds most "
-                               + "interesting (attention, entropy).", valueName: "centre|attention|entropy"),
+                               + "interesting (attention, entropy) (default: centre).", valueName: "centre|attention|entropy"),
             completion: .list(CropChoice.allCases.map(\.rawValue)),
             transform: { try parsed(CropChoice($0), "centre, attention or entropy") })
     var crop = CropChoice.centre
@@ -41,7 +43,9 @@ struct LayoutArguments: ParsableArguments {
     var title: String?
 
     @Option(help: ArgumentHelp("The font of captions and titles, such as 'DejaVu Sans 14' or 'Sans Bold'; "
-                               + "without a size, the size follows the cell.", valueName: "DESCRIPTION"),
+                               + "without a size, the size follows the cell (default: DejaVu Sans). Characters it "
+                               + "lacks are drawn with other installed fonts; -v names the font package for any "
+                               + "that none has.", valueName: "DESCRIPTION"),
             transform: { text in
                 do throws(FontProblem) { return try FontChoice(text) } catch { throw ValidationError(error.message) }
             })

@@ -147,6 +147,11 @@ final class OptionValuesTests: XCTestCase {
                     "1200x800x3", "axb", "12.5x10", "1200 x 800", "1200*800"] {
             XCTAssertNil(OptionValues.size(bad), "'\(bad)' is not a size")
         }
+        // --size WIDTHx: no height, each sheet as tall as its content; a height alone is not a size.
+        XCTAssertEqual(CanvasSize("1200x").map { [$0.width, $0.height ?? -1] }, [1200, -1])
+        XCTAssertEqual(CanvasSize("1200X800").map { [$0.width, $0.height ?? -1] }, [1200, 800])
+        for bad in ["x800", "x", "0x", "65501x", "-5x", "12.5x"] { XCTAssertNil(CanvasSize(bad), bad) }
+        XCTAssertEqual(CanvasSize.nominalHeight(width: 1200), 800)
     }
 
     func testColour() {

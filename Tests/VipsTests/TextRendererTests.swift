@@ -15,7 +15,8 @@ final class TextRendererTests: XCTestCase {
     override func setUpWithError() throws { try Vips.start() }
 
     private func line(_ text: String, maxWidth: Int = 1000, font: String? = nil) throws -> RenderedText {
-        guard let rendered = try TextRenderer.line(text, font: font ?? self.font, pixelSize: 14, maxWidth: maxWidth)
+        guard let rendered = try TextRenderer.line(text, font: font ?? self.font, pixelSize: 14, maxWidth: maxWidth,
+                                                   colour: red)
         else { throw TestFailure("nothing drawn for '\(text)'") }
         return rendered
     }
@@ -39,7 +40,7 @@ final class TextRendererTests: XCTestCase {
         let pixels = PixelBuffer(width: 200, height: 60, fill: paper)
         // The clip cuts the line in half: its right half is not drawn.
         let clip = (x: 10, y: 10, width: text.width / 2, height: 40)
-        pixels.draw(text, colour: red, x: 10, y: 15, clip: clip)
+        pixels.draw(text, x: 10, y: 15, clip: clip)
         let inside = ink(pixels, x: clip.x, y: clip.y, width: clip.width, height: clip.height)
         XCTAssertGreaterThan(inside.count, 30)
         XCTAssertTrue(inside.contains(red), "fully covered pixels are the colour itself")
@@ -52,8 +53,8 @@ final class TextRendererTests: XCTestCase {
     func testDrawingOffTheBufferIsClipped() throws {
         let text = try line("edges")
         let pixels = PixelBuffer(width: 20, height: 10, fill: paper)
-        pixels.draw(text, colour: red, x: -5, y: -8, clip: (x: -100, y: -100, width: 1000, height: 1000))
-        pixels.draw(text, colour: red, x: 15, y: 5, clip: (x: 0, y: 0, width: 1000, height: 1000))
+        pixels.draw(text, x: -5, y: -8, clip: (x: -100, y: -100, width: 1000, height: 1000))
+        pixels.draw(text, x: 15, y: 5, clip: (x: 0, y: 0, width: 1000, height: 1000))
         XCTAssertFalse(ink(pixels, x: 0, y: 0, width: 20, height: 10).isEmpty)
     }
 

@@ -71,20 +71,26 @@ if ! apt-get install -y -qq -o Dpkg::Options::=--path-include='*collage*' "$(rea
   finish
 fi
 installed=1
-ok "apt-get install ./$(basename "$deb") (pulls in its Depends)"
+ok "apt-get install ./$(basename "$deb") (pulls in its Depends and Recommends)"
 dpkg-query -W -f='${Depends}\n' collage | grep -q libvips42 && dpkg-query -W -f='${Depends}\n' collage | grep -q fonts-dejavu-core
 check "Depends names libvips42 and fonts-dejavu-core" test $? -eq 0
 dpkg-query -W -f='${Depends}\n' collage | grep -q libraw20
 check "Depends names libraw20 (RAW photos)" test $? -eq 0
+depends=$(dpkg-query -W -f='${Depends}\n' collage)
+[[ $depends =~ fonts-wqy-microhei && $depends =~ "fonts-noto-color-emoji | fonts-symbola" ]]
+check "Depends names the caption fonts: fonts-wqy-microhei, fonts-noto-color-emoji | fonts-symbola" test $? -eq 0
 recommends=$(dpkg-query -W -f='${Recommends}\n' collage)
 [[ $recommends =~ libavformat[0-9]+ && $recommends =~ libavcodec[0-9]+ && $recommends =~ libswscale[0-9]+ ]]
 check "Recommends names FFmpeg's libraries (--video)" test $? -eq 0
+[[ $recommends =~ fonts-noto-core ]]
+check "Recommends names fonts-noto-core (Devanagari and the other scripts)" test $? -eq 0
 mapfile -t files < <(dpkg -L collage | while read -r f; do [ -f "$f" ] || [ -L "$f" ] && echo "$f"; done)
 check "dpkg -L lists installed files (${#files[@]})" test "${#files[@]}" -ge 5
 
 check "/usr/bin/collage --version is $version" test "$(/usr/bin/collage --version 2>&1)" = "$version"
 
 check "fonts-dejavu-core came with it (DejaVuSans.ttf)" test -f /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf
+check "fonts-wqy-microhei came with it (wqy-microhei.ttc)" test -f /usr/share/fonts/truetype/wqy/wqy-microhei.ttc
 
 # A real collage from a clean environment, with captions (real fonts) when
 # this build has them.
@@ -99,6 +105,26 @@ check "it prints the path it wrote" test "$(cat "$work/out/stdout" 2>/dev/null)"
 size=$(vipsheader -f width "$work/out/collage.jpg" 2>/dev/null)x$(vipsheader -f height "$work/out/collage.jpg" 2>/dev/null)
 check "vipsheader: collage.jpg is a 1200x800 image (got $size)" test "$size" = "1200x800"
 check "vipsheader: it is a JPEG" sh -c "vipsheader '$work/out/collage.jpg' | grep -q jpegload"
+
+# Captions in every script: -v says nothing of missing glyphs, or, where
+# fonts-noto-core was not installed (apt told not to install Recommends),
+# names it for the Devanagari caption alone.
+mkdir "$work/scripts"
+i=0
+for name in "Crème Ångström" "Привет" "Καλημέρα" "東京 서울" "مرحبا" "שלום" "नमस्ते" "Party 🎉😀"; do
+  cp "$ROOT/samples/$(ls "$ROOT/samples" | grep -v portrait | grep '\.jpg$' | sed -n "$((i % 5 + 1))p")" "$work/scripts/$name.jpg"
+  i=$((i + 1))
+done
+(cd "$work/out" && env -i PATH=/usr/bin:/bin /usr/bin/collage -v --sheets --max 8 --label '{stem}' \
+  "$work/scripts" -o scripts.png > /dev/null 2> scripts.err); status=$?
+check "captions in every script: exit 0 (was $status)" test "$status" -eq 0
+missing=$(grep 'no installed font' "$work/out/scripts.err")
+if dpkg-query -W -f='${Status}' fonts-noto-core 2>/dev/null | grep -q 'install ok installed'; then
+  check "captions in every script: no glyph is missing (${missing:-none})" test -z "$missing"
+else
+  check "without fonts-noto-core, -v names it for Devanagari alone" \
+    sh -c "test \"\$(printf '%s\n' \"\$1\" | wc -l)\" = 1 && printf '%s' \"\$1\" | grep -q 'नमस्ते.*install fonts-noto-core'" _ "$missing"
+fi
 
 # No toolchain: with the Swift toolchain's folder hidden under an empty
 # tmpfs (in a private mount namespace) it still runs.

@@ -45,7 +45,13 @@ ensure_build_deps() {
   ensure_swift
 }
 
-# A real font for captions and titles (the tests and the pictures name DejaVu Sans).
+# Fonts for captions and titles in every script, the same as the package's
+# Depends and Recommends (scripts/package): DejaVu (Latin, Greek, Cyrillic,
+# Arabic, Hebrew; the tests and pictures name DejaVu Sans), WenQuanYi Micro
+# Hei (Chinese, Japanese, Korean), Noto Color Emoji, and Noto's core fonts
+# (Devanagari and the other scripts); and Symbola, the package's other
+# choice for emoji (monochrome), which a test draws with.
+CAPTION_FONTS=(fonts-dejavu-core fonts-wqy-microhei fonts-noto-color-emoji fonts-noto-core fonts-symbola)
 ensure_fonts() {
-  ensure_packages fonts-dejavu-core
+  ensure_packages "${CAPTION_FONTS[@]}"
 }

@@ -66,6 +66,16 @@ int cvips_capture_image(VipsImage *in, VipsImage **out, CVipsCapture *capture);
 /// a font size in points is in pixels: a 1-band coverage mask. `text` is
 /// Pango markup: the caller escapes it.
 int cvips_text(VipsImage **out, const char *text, const char *font);
+/// The same in colour: 4 bands, sRGB with alpha, so that a colour emoji
+/// font's glyphs keep their colours; text is drawn in the colour its markup
+/// gives (black without one).
+int cvips_text_rgba(VipsImage **out, const char *text, const char *font);
+/// How many glyphs of `text` (markup, as cvips_text takes it) no installed
+/// font has, so that Pango would draw the missing-glyph box (a hex box) in
+/// their place; the code points of the first `capacity` of them into
+/// `missing`. Uses the calling thread's default Pango font map, as libvips
+/// does. -1 on failure.
+int cvips_text_unknown(const char *text, const char *font, unsigned *missing, int capacity);
 
 /// A Pango font description ("DejaVu Sans Bold 12"): its first family
 /// into `family` ("" when it names none) and its size into `*size`, in

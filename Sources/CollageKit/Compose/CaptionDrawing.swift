@@ -4,25 +4,42 @@ extension SheetComposer {
     /// Each caption centred in its band under its image, cut with "…" to
     /// its cell's width and never drawn outside the band; the title centred
     /// across the top. Ink contrasts with the background.
-    func draw(labels: [String]?, frames: [Frame], title: String?, on pixels: PixelBuffer) throws {
+    ///
+    /// Returns a notice for each caption (and the title) that needed a
+    /// character no installed font has, naming the font package to install.
+    func draw(labels: [String]?, paths: [PathName], frames: [Frame], title: String?, sheet: Int,
+              on pixels: PixelBuffer) throws -> [String] {
         let ink = Captions.ink(on: background)
-        for (label, frame) in zip(labels ?? [], frames) {
+        var notices: [String] = []
+        for ((label, frame), path) in zip(zip(labels ?? [], frames), paths) {
             guard let band = frame.caption else { continue }
-            try draw(label, in: band, size: captions.size(forBand: band.height), ink: ink, on: pixels)
+            let missing = try draw(label, in: band, size: captions.size(forBand: band.height), ink: ink, on: pixels)
+            if !missing.isEmpty {
+                notices.append("\(path): its caption has characters no installed font has, drawn as boxes: "
+                               + FontPackages.advice(for: missing))
+            }
         }
         let titleBand = captions.titleBand(canvasHeight: canvas.height)
         if let title, titleBand > 0 {
-            try draw(title, in: TileRect(x: 0, y: 0, width: canvas.width, height: titleBand),
-                     size: captions.titleSize(canvasHeight: canvas.height), ink: ink, on: pixels)
+            let missing = try draw(title, in: TileRect(x: 0, y: 0, width: canvas.width, height: titleBand),
+                                   size: captions.titleSize(canvasHeight: canvas.height), ink: ink, on: pixels)
+            if !missing.isEmpty {
+                notices.append("sheet \(sheet): its title has characters no installed font has, drawn as boxes: "
+                               + FontPackages.advice(for: missing))
+            }
         }
+        return notices
     }
 
-    private func draw(_ text: String, in band: TileRect, size: Int, ink: RGB, on pixels: PixelBuffer) throws {
+    /// Draws `text` centred in `band`; returns the characters it drew as boxes.
+    private func draw(_ text: String, in band: TileRect, size: Int, ink: RGB, on pixels: PixelBuffer) throws
+        -> [Unicode.Scalar] {
         let margin = max(2, size / 4)
         guard let rendered = try TextRenderer.line(text, font: captions.fontDescription, pixelSize: size,
-                                                   maxWidth: band.width - 2 * margin) else { return }
-        pixels.draw(rendered, colour: ink, x: band.x + (band.width - rendered.width) / 2,
+                                                   maxWidth: band.width - 2 * margin, colour: ink) else { return [] }
+        pixels.draw(rendered, x: band.x + (band.width - rendered.width) / 2,
                     y: band.y + (band.height - rendered.height) / 2,
                     clip: (band.x, band.y, band.width, band.height))
+        return rendered.missing
     }
 }

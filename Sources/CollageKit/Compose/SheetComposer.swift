@@ -12,6 +12,8 @@ struct ComposedSheet: Sendable {
     let canvas: Canvas
     /// Images that failed when decoded again for this sheet's frames.
     let failures: [DecodeFailure]
+    /// Captions drawn with missing glyphs, each naming the font package to install.
+    var notices: [String] = []
 }
 
 /// One sheet's pixels from its decoded tiles: the layout's frames for the
@@ -26,6 +28,8 @@ struct ComposedSheet: Sendable {
 /// the sheet laid out again without it.
 struct SheetComposer: Sendable {
     let layout: any SheetLayout
+    /// The run's canvas; with --size WIDTHx, its height is the one titles
+    /// are sized by, and each sheet's own is its content's.
     let canvas: Canvas
     let background: RGB
     let suffix: String
@@ -41,7 +45,8 @@ struct SheetComposer: Sendable {
         var tiles = decoded
         var failures: [DecodeFailure] = []
         while !tiles.isEmpty {
-            let frames = layout.frames(for: tiles.map { ImageShape($0.header) }, on: canvas)
+            // With --size WIDTHx, each sheet's own height.
+            let (sheetCanvas, frames) = layout.layOut(tiles.map { ImageShape($0.header) }, on: canvas)
             let stale = tiles.indices.filter { !Self.fits(tiles[$0], frames[$0]) }
             if !stale.isEmpty {
                 let redone = redecode(stale.map { (tiles[$0], frames[$0]) })
@@ -59,7 +64,7 @@ struct SheetComposer: Sendable {
                 tiles = kept
                 if failed { continue }  // fewer images: lay the sheet out again
             }
-            let pixels = PixelBuffer(width: canvas.width, height: canvas.height, fill: background)
+            let pixels = PixelBuffer(width: sheetCanvas.width, height: sheetCanvas.height, fill: background)
             for (tile, frame) in zip(tiles, frames) {
                 pixels.place(tile.pixels, x: frame.image.x, y: frame.image.y)
             }
@@ -67,11 +72,12 @@ struct SheetComposer: Sendable {
                 captions.labelText(path: tiles[$0].path, header: tiles[$0].header, index: firstIndex + $0) ?? ""
             }
             do {
-                try draw(labels: labels, frames: frames, title: captions.titleText(sheet: sheet, images: tiles.map(\.path)),
-                         on: pixels)
+                let notices = try draw(labels: labels, paths: tiles.map(\.path), frames: frames,
+                                       title: captions.titleText(sheet: sheet, images: tiles.map(\.path)), sheet: sheet,
+                                       on: pixels)
                 let encoded = try Encoder.encode(pixels, suffix: suffix)
                 return .success(ComposedSheet(encoded: encoded, tiles: tiles, frames: frames, labels: labels,
-                                              canvas: canvas, failures: failures))
+                                              canvas: sheetCanvas, failures: failures, notices: notices))
             } catch let error as VipsError {
                 return .failure(error)
             } catch {

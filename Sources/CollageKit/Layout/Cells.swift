@@ -65,3 +65,19 @@ struct Cells: Equatable, Sendable {
         a >= 0 ? (2 * a + b) / (2 * b) : -((-2 * a + b) / (2 * b))
     }
 }
+
+extension Cells {
+    /// `--size WIDTHx`: the canvas height that gives each of `rows` rows of
+    /// `columns` cells over `width` an image `imageHeight(cellWidth)` high
+    /// above its caption band, with the title and the gaps.
+    static func naturalHeight(columns: Int, rows: Int, width: Int, options: LayoutOptions,
+                              imageHeight: (Int) -> Int) -> Int {
+        let gap = options.gap
+        let cellWidth = max(1, roundedQuotient(width - (columns + 1) * gap, columns))
+        let image = max(1, imageHeight(cellWidth))
+        // The band follows the cell's height: the smallest cell that leaves the image its height.
+        var cell = image + options.captionBand(image)
+        while cell - min(options.captionBand(cell), cell - 1) < image { cell += 1 }
+        return options.titleBand + rows * cell + (rows + 1) * gap
+    }
+}

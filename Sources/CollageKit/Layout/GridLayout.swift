@@ -22,13 +22,24 @@ public struct GridLayout: SheetLayout {
         return shapes.indices.map { cells.frame($0, shape: shapes[$0], options: options) }
     }
 
-    /// The columns and rows for `count` images.
+    /// Cells of 4:3 under their captions.
+    public func naturalHeight(for shapes: [ImageShape], width: Int) -> Int {
+        let (columns, rows) = shape(count: shapes.count, area: TileRect(x: 0, y: 0, width: width, height: 1))
+        return Cells.naturalHeight(columns: columns, rows: rows, width: width, options: options) {
+            Cells.roundedQuotient($0 * 3, 4)
+        }
+    }
+
+    /// The columns and rows for `count` images. With `--size WIDTHx`, the
+    /// columns that would be chosen on the 3:2 canvas of that width.
     func shape(count: Int, area: TileRect) -> (columns: Int, rows: Int) {
         switch (options.columns, options.rows) {
         case let (columns?, rows?): return (columns, rows)
         case let (columns?, nil): return (columns, (count + columns - 1) / columns)
         case let (nil, rows?): return ((count + rows - 1) / rows, rows)
-        case (nil, nil): return Self.nearFourThree(count: count, width: area.width, height: area.height)
+        case (nil, nil):
+            let height = options.nominalHeight.map { max(1, $0 - options.titleBand) } ?? area.height
+            return Self.nearFourThree(count: count, width: area.width, height: height)
         }
     }
 
@@ -64,5 +75,10 @@ public struct AutoLayout: SheetLayout {
     public func frames(for shapes: [ImageShape], on canvas: Canvas) -> [Frame] {
         shapes.count <= 6 ? SeedLayout(options: options).frames(for: shapes, on: canvas)
                           : GridLayout(options: options).frames(for: shapes, on: canvas)
+    }
+
+    public func naturalHeight(for shapes: [ImageShape], width: Int) -> Int {
+        shapes.count <= 6 ? SeedLayout(options: options).naturalHeight(for: shapes, width: width)
+                          : GridLayout(options: options).naturalHeight(for: shapes, width: width)
     }
 }

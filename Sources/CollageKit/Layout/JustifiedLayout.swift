@@ -28,10 +28,14 @@ public struct JustifiedLayout: SheetLayout {
         let gap = options.gap
         let aspects = shapes.map { Double(max(1, $0.width)) / Double(max(1, $0.height)) }
         let rowWidth = Double(max(1, area.width - 2 * gap))
-        let band = options.captionBand(max(1, area.height / max(1, Int(Double(shapes.count).squareRoot().rounded()))))
         let room = Double(area.height - gap)  // above the first row and below each: one gap each
-        let plan = Partition.best(aspects: aspects, rowWidth: rowWidth, gap: Double(gap), band: Double(band),
-                                  room: room)
+        let band: Int, plan: Partition
+        if options.nominalHeight != nil {
+            (band, plan) = natural(aspects, width: canvas.width)
+        } else {
+            band = options.captionBand(max(1, area.height / max(1, Int(Double(shapes.count).squareRoot().rounded()))))
+            plan = Partition.best(aspects: aspects, rowWidth: rowWidth, gap: Double(gap), band: Double(band), room: room)
+        }
         // Scaled down (and centred) only when nothing fits at full width.
         let total = plan.height(band: Double(band), gap: Double(gap))
         let scale = total > room ? max(0.01, (room - Double(plan.rows.count) * Double(band + gap))
@@ -70,6 +74,32 @@ public struct JustifiedLayout: SheetLayout {
     }
 }
 
+extension JustifiedLayout {
+    /// `--size WIDTHx`: rows about a quarter of the width high (each row's
+    /// caption band sized for that), as many as the images' aspect ratios
+    /// need for it, the split whose rows are closest to that height; the
+    /// canvas is as tall as they are, with the title, bands and gaps.
+    public func naturalHeight(for shapes: [ImageShape], width: Int) -> Int {
+        let aspects = shapes.map { Double(max(1, $0.width)) / Double(max(1, $0.height)) }
+        let (band, plan) = natural(aspects, width: width)
+        return options.titleBand + options.gap + Int(plan.height(band: Double(band), gap: Double(options.gap)).rounded(.up))
+    }
+
+    func natural(_ aspects: [Double], width: Int) -> (band: Int, plan: Partition) {
+        let target = Double(max(1, width / 4))
+        let rowWidth = Double(max(1, width - 2 * options.gap))
+        // About this many rows of that height hold the images; of one fewer to one more, the closest.
+        let guess = Int((aspects.reduce(0, +) * target / rowWidth).rounded())
+        let plans = (max(1, guess - 1)...min(aspects.count, max(1, guess + 1))).map {
+            Partition.split(aspects, into: $0, target: target, rowWidth: rowWidth, gap: Double(options.gap))
+        }
+        func cost(_ plan: Partition) -> Double {
+            plan.rows.reduce(0) { $0 + ($1.height - target) * ($1.height - target) } / Double(plan.rows.count)
+        }
+        return (options.captionBand(Int(target)), plans.min { cost($0) < cost($1) }!)
+    }
+}
+
 /// Consecutive rows of images, and how to choose them.
 struct Partition {
     struct Row {
@@ -88,21 +118,15 @@ struct Partition {
 
     static func best(aspects: [Double], rowWidth: Double, gap: Double, band: Double, room: Double) -> Partition {
         let n = aspects.count
-        var prefix = [0.0]
-        for aspect in aspects { prefix.append(prefix.last! + aspect) }
-        func row(_ start: Int, _ end: Int) -> Row {
-            let aspect = prefix[end] - prefix[start]
-            return Row(images: start..<end, aspect: aspect, height: (rowWidth - Double(end - start - 1) * gap) / aspect)
-        }
         // With r rows each about r times as tall as one row of everything,
         // about sqrt(room / that height) rows fill the canvas: look around it.
-        let single = max(1e-9, (rowWidth - Double(n - 1) * gap) / prefix[n])
+        let single = max(1e-9, (rowWidth - Double(n - 1) * gap) / aspects.reduce(0, +))
         let guess = Int((room / single).squareRoot().rounded())
         var best: (score: Double, partition: Partition)?
         for count in max(1, guess / 2 - 1)...min(n, 2 * guess + 2) {
             // Rows of equal height: each would hold a count-th of the aspect ratios.
             let target = single * Double(count)
-            let partition = split(n, into: count, target: target, row: row)
+            let partition = split(aspects, into: count, target: target, rowWidth: rowWidth, gap: gap)
             let total = partition.height(band: band, gap: gap)
             let heights = partition.rows.map(\.height)
             let mean = heights.reduce(0, +) / Double(heights.count)
@@ -115,7 +139,18 @@ struct Partition {
             if !fits { score += 100 + total / room }
             if best == nil || score < best!.score { best = (score, partition) }
         }
-        return best?.partition ?? split(n, into: 1, target: single, row: row)
+        return best?.partition ?? split(aspects, into: 1, target: single, rowWidth: rowWidth, gap: gap)
+    }
+
+    /// The split of `aspects` into `count` consecutive rows of `rowWidth`
+    /// whose heights are closest to `target` (least squares).
+    static func split(_ aspects: [Double], into count: Int, target: Double, rowWidth: Double, gap: Double) -> Partition {
+        var prefix = [0.0]
+        for aspect in aspects { prefix.append(prefix.last! + aspect) }
+        return split(aspects.count, into: count, target: target) { start, end in
+            let aspect = prefix[end] - prefix[start]
+            return Row(images: start..<end, aspect: aspect, height: (rowWidth - Double(end - start - 1) * gap) / aspect)
+        }
     }
 
     /// The split of `n` images into `count` consecutive rows whose heights

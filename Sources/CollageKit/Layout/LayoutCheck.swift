@@ -6,6 +6,7 @@ extension CollageConfiguration {
         let captions = captions
         if captions.label != nil { options.captionBand = { captions.band(forCell: $0) } }
         options.titleBand = captions.titleBand(canvasHeight: canvasHeight)
+        options.nominalHeight = naturalHeight ? canvasHeight : nil
         return Layouts.named(layoutName, options) ?? AutoLayout(options: options)
     }
 
@@ -19,7 +20,14 @@ extension CollageConfiguration {
         guard captions.titleBand(canvasHeight: canvasHeight) < canvasHeight else {
             return "--title leaves no room for the images on a \(canvasHeight)-pixel-high canvas"
         }
-        return layout.problem(count: effectiveCap, on: canvas)
+        let layout = layout
+        // --size WIDTHx: the sheets whose height the count alone decides are checked here.
+        let full = layout.canvas(for: Array(repeating: .unknown, count: effectiveCap), on: canvas)
+        if naturalHeight && layout.placesByCount && full.height >= Layouts.maxNaturalHeight {
+            return "--size \(canvasWidth)x: a sheet of \(effectiveCap) images would be more than "
+                + "\(Layouts.maxNaturalHeight) pixels high; lower --max or give a height"
+        }
+        return layout.problem(count: effectiveCap, on: full)
     }
 }
 

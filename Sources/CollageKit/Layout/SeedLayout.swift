@@ -20,6 +20,14 @@ public struct SeedLayout: SheetLayout {
         return shapes.indices.map { cells.frame($0, shape: shapes[$0], options: options) }
     }
 
+    /// The seed's tiles keep the shape they have on a 3:2 canvas of this width.
+    public func naturalHeight(for shapes: [ImageShape], width: Int) -> Int {
+        let rows = shapes.count < 3 ? 1 : 2, columns = Cells.roundedQuotient(shapes.count, rows)
+        return Cells.naturalHeight(columns: columns, rows: rows, width: width, options: options) {
+            Cells.roundedQuotient($0 * 2 * columns, 3 * rows)
+        }
+    }
+
     static func cells(count: Int, area: TileRect, gap: Int) -> Cells {
         let rows = count < 3 ? 1 : 2
         return Cells(columns: Cells.roundedQuotient(count, rows), rows: rows, area: area, gap: gap)

@@ -29,10 +29,31 @@ public protocol SheetLayout: Sendable {
     var placesByCount: Bool { get }
     /// The frames of `shapes.count` images on `canvas`, in input order.
     func frames(for shapes: [ImageShape], on canvas: Canvas) -> [Frame]
+    /// With `--size WIDTHx` (`options.nominalHeight` set): the height of a
+    /// canvas `width` wide that holds `shapes` at their natural size, title,
+    /// captions and gaps included.
+    func naturalHeight(for shapes: [ImageShape], width: Int) -> Int
     /// Why sheets of up to `count` images cannot be laid out on `canvas`
     /// (a gap or a band that leaves no room), checked before any image is
     /// read; nil when they can.
     func problem(count: Int, on canvas: Canvas) -> String?
+}
+
+extension SheetLayout {
+    /// The canvas a sheet of `shapes` is drawn on: `canvas` itself, or with
+    /// `--size WIDTHx` one as wide and as tall as the sheet's content (at
+    /// most `Layouts.maxNaturalHeight`).
+    public func canvas(for shapes: [ImageShape], on canvas: Canvas) -> Canvas {
+        guard options.nominalHeight != nil, !shapes.isEmpty else { return canvas }
+        return Canvas(width: canvas.width,
+                      height: max(1, min(naturalHeight(for: shapes, width: canvas.width), Layouts.maxNaturalHeight)))
+    }
+
+    /// A sheet of `shapes`: its canvas and the frames on it.
+    public func layOut(_ shapes: [ImageShape], on canvas: Canvas) -> (canvas: Canvas, frames: [Frame]) {
+        let sheet = self.canvas(for: shapes, on: canvas)
+        return (sheet, frames(for: shapes, on: sheet))
+    }
 }
 
 /// The layouts by name, as `--layout` takes them. A new layout is one type
@@ -46,6 +67,10 @@ public enum Layouts {
     ]
 
     public static var names: [String] { registered.map(\.name) }
+
+    /// The tallest sheet `--size WIDTHx` makes, as `--size` takes: a taller
+    /// content (rows of tall portraits) is scaled down to fit.
+    public static let maxNaturalHeight = 65_500
 
     public static func named(_ name: String, _ options: LayoutOptions = LayoutOptions()) -> (any SheetLayout)? {
         registered.first { $0.name == name }.map { $0.make(options) }

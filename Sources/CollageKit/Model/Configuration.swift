@@ -19,6 +19,10 @@ public struct CollageConfiguration: Sendable {
     public var sheets = false
     public var canvasWidth = 1200
     public var canvasHeight = 800
+    /// `--size WIDTHx`: each sheet is as tall as its content, and
+    /// `canvasHeight` is the height its layout is chosen by
+    /// (`CanvasSize.nominalHeight`, the default canvas's 3:2).
+    public var naturalHeight = false
     public var background = RGB.white
     public var output = PathName("collage.jpg")
     /// Decodes at once (each libvips pipeline single-threaded).

@@ -22,6 +22,11 @@ public struct LayoutOptions: Sendable {
     public var captionBand: @Sendable (Int) -> Int = { _ in 0 }
     /// The height of the title across the top of the sheet (0: none).
     public var titleBand = 0
+    /// `--size WIDTHx`: the sheet is as tall as its content (its layout's
+    /// `naturalHeight`), and this is the height the layout's shape is
+    /// chosen by (the grid's columns), the default canvas's 3:2. nil: the
+    /// canvas is as given.
+    public var nominalHeight: Int?
 
     public init() {}
 

@@ -7,19 +7,31 @@ import Vips
 /// `--size WxH`: the canvas in pixels, each side 1 to 65500.
 public struct CanvasSize: Sendable, Equatable {
     public let width: Int
-    public let height: Int
+    /// nil for `WIDTHx`: each sheet as tall as its content.
+    public let height: Int?
 
+    /// "1200x800", or "1200x" (no height: as tall as the content).
     public init?(_ text: String) {
-        guard let (width, height) = OptionValues.size(text) else { return nil }
-        (self.width, self.height) = (width, height)
+        if let (width, height) = OptionValues.size(text) {
+            (self.width, self.height) = (width, height)
+        } else if text.lowercased().hasSuffix("x"), let (width, _) = OptionValues.size(text + "1") {
+            (self.width, self.height) = (width, nil)
+        } else {
+            return nil
+        }
     }
 
     /// 1200x800, the seed's canvas.
     public static let `default` = CanvasSize(width: 1200, height: 800)
 
-    init(width: Int, height: Int) {
+    init(width: Int, height: Int?) {
         (self.width, self.height) = (width, height)
     }
+
+    /// The height a sheet `width` wide is laid out by when it is as tall as
+    /// its content: the default canvas's 3:2 (its title's size, the grid's
+    /// choice of columns).
+    public static func nominalHeight(width: Int) -> Int { max(1, (width * 2 + 1) / 3) }
 }
 
 /// `--tile CxR`: fixed columns and/or rows of the grid.

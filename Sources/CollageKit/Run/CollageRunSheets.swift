@@ -46,6 +46,7 @@ extension CollageRun {
                            origin: TileOrigin(source: tile.source, duration: tile.header.duration,
                                               frame: tile.frameTime)))
         }
+        for notice in sheet.composed.notices { report(.notice(notice)) }
         report(.written(sheet.record))
     }
 

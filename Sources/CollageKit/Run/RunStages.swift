@@ -107,7 +107,7 @@ struct RunStages {
             let cut = accepted.sheets(of: cap, wholeInput: configuration.sheets).map { CutImages(images: $0) }
             return cutThenDecode(cut, layout: layout, decode: decode)
         }
-        decode.slots = layout.frames(for: Array(repeating: .unknown, count: cap), on: canvas)
+        decode.slots = layout.layOut(Array(repeating: .unknown, count: cap), on: canvas).frames
         let slotted = decode
         return accepted
             .orderedParallelMap(limits: configuration.windowLimits, budget: budget, workers: workers, queue: queue,
@@ -136,7 +136,7 @@ struct RunStages {
         return cut
             .flatMap(maxPublishers: .max(1)) { cut in
                 let images = cut.kept == nil ? cut.images : Array(cut.images.prefix(1))
-                let frames = layout.frames(for: images.map(\.shape), on: canvas)
+                let frames = layout.layOut(images.map(\.shape), on: canvas).frames
                 return Publishers.Sequence<[PlannedDecode], Never>(sequence: images.indices.map {
                     PlannedDecode(image: images[$0], frame: frames[$0], last: $0 == images.count - 1,
                                   place: cut.place, kept: cut.kept)

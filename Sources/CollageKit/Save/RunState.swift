@@ -32,7 +32,7 @@ public struct RunState: Equatable, Sendable, Codable {
     /// The options that decide what the output looks like, as one line.
     public static func options(of configuration: CollageConfiguration) -> String {
         var parts = [
-            "size=\(configuration.canvasWidth)x\(configuration.canvasHeight)",
+            "size=\(configuration.canvasWidth)x" + (configuration.naturalHeight ? "" : "\(configuration.canvasHeight)"),
             "background=\(configuration.background)", "max=\(configuration.maxImages)",
             "sheets=\(configuration.sheets)", "portrait=\(configuration.allowPortrait)",
             "max-pixels=\(configuration.maxPixels)", "quality=\(configuration.quality.map(String.init) ?? "default")",
