@@ -75,6 +75,12 @@ public struct CollageConfiguration: Sendable {
     public var failOnFlag = false
     /// `--html`: the page that shows the sheets the run wrote.
     public var htmlPage: PathName?
+    /// `--plan FILE`: read headers only and write the plan of the job there.
+    public var planOutput: PathName?
+    /// With `--plan`: the command line the plan keeps (what shapes it).
+    public var planArguments: [[UInt8]] = []
+    /// `--from-plan FILE`: the sheets (and what the scan found) come from the plan.
+    public var fromPlan: PathName?
     /// What the walk considers: `--video`, `--raw`, `--exclude`.
     public var scan = ScanRules()
     /// `--raw preview|full|skip`, as the decoders read it.

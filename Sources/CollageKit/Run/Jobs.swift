@@ -15,10 +15,28 @@ public enum Jobs {
         let collage: @Sendable (CollageConfiguration) -> CollageJob = {
             CollageRun(configuration: $0, flagger: flagger, logger: logger)
         }
+        if let plan = configuration.planOutput {
+            // Headers only; every decision goes to the plan.
+            var planning = configuration
+            (planning.dryRun, planning.htmlPage) = (true, nil)
+            return JobRun(.single, passes: SinglePass(collage(planning)),
+                          finishing: PlanFinishing(path: plan, configuration: planning))
+        }
+        if let plan = configuration.fromPlan {
+            // One shard of the plan (all of it without --shard); the first
+            // writes the page of the whole job, from the plan.
+            var part = configuration
+            part.shard = configuration.shard ?? Shard(index: 0, count: 1)
+            let page = part.shard?.index == 0 ? configuration.htmlPage : nil
+            return JobRun(.single, passes: SinglePass(collage(part)),
+                          finishing: page.map { PlanPageFinishing(page: $0, plan: plan) },
+                          failOnFlag: configuration.failOnFlag)
+        }
         guard let interval else {
             let passes: any PassSource = perFolder ? FolderPasses(configuration, makeRun: collage)
                                                    : SinglePass(collage(configuration))
-            return JobRun(perFolder ? .folders : .single, passes: passes, page: configuration.htmlPage,
+            return JobRun(perFolder ? .folders : .single, passes: passes,
+                          finishing: configuration.htmlPage.map { PageFinishing(page: $0) },
                           failOnFlag: configuration.failOnFlag)
         }
         return JobRun(.watch, passes: WatchPasses(interval: interval) { first in

@@ -38,6 +38,9 @@ struct RunStages {
     let decodeFailed: @Sendable (DecodeFailure) -> Void
     /// With `--shard` and `--skip-unchanged`: what an earlier run of this shard wrote.
     var previous: RunState?
+    /// `--from-plan`: where the plan's events and its images' stamps go.
+    let reportPlanned: @Sendable (PipelineEvent) -> Void
+    let considerPlanned: @Sendable (RunState.Considered) -> Void
 
     init(configuration: CollageConfiguration, instrumentation: RunInstrumentation, budget: DecodeBudget,
          workers: DispatchQueue, queue: DispatchQueue, stop: @escaping @Sendable () -> Bool,
@@ -50,6 +53,7 @@ struct RunStages {
         self.instrumentation = instrumentation
         self.budget = budget
         self.decodeFailed = decodeFailed
+        (reportPlanned, considerPlanned) = (report, consider)
         // With --sheets, every shard reads every header; only shard 0 reports
         // what the scan finds wrong, so that the shards' summaries add up.
         let mutes = configuration.mutesScan
@@ -102,6 +106,10 @@ struct RunStages {
                             signs: !configuration.flags.isEmpty)
         decode.partnerProbe = configuration.probe
         let decodeFailed = decodeFailed
+        if let plan = configuration.fromPlan {
+            return cutThenDecode(plannedSheets(plan, configuration.shard ?? Shard(index: 0, count: 1)!),
+                                 layout: layout, decode: decode)
+        }
         if let shard { return cutThenDecode(cutShard(accepted, shard), layout: layout, decode: decode) }
         guard layout.placesByCount else {
             let cut = accepted.sheets(of: cap, wholeInput: configuration.sheets).map { CutImages(images: $0) }
