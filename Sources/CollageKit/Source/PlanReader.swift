@@ -10,12 +10,13 @@ final class LineReader {
     /// The errno of a failed read.
     private(set) var failure: Int32?
 
-    init?(_ path: PathName) {
+    /// A file that cannot be opened reads as empty, with its `failure`.
+    init(_ path: PathName) {
         descriptor = path.withCString { $0.map { open($0, O_RDONLY | O_CLOEXEC) } ?? -1 }
-        guard descriptor >= 0 else { return nil }
+        if descriptor < 0 { (failure, atEnd) = (errno, true) }
     }
 
-    deinit { close(descriptor) }
+    deinit { if descriptor >= 0 { close(descriptor) } }
 
     /// The next line without its newline; a last line without one too
     /// (`complete` false), or nil at the end.
@@ -65,7 +66,8 @@ public enum PlanFile {
         func bad(_ why: String, _ status: ExitStatus = .noInput) -> Result<PlanLine, PlanProblem> {
             .failure(PlanProblem(status: status, message: "cannot use the plan \(path): \(why)"))
         }
-        guard let reader = LineReader(path) else { return bad(systemError(errno)) }
+        let reader = LineReader(path)
+        if let failure = reader.failure { return bad(systemError(failure)) }
         guard let first = reader.next() else { return bad("it is empty") }
         guard let header = PlanLine.decode(first.line), let version = header.collage_plan else {
             return bad("it is not a collage plan (made by collage --plan)")
@@ -103,7 +105,7 @@ public enum PlanFile {
 /// The lines of a checked plan after its header, up to its trailer.
 final class PlanLines: PullSource, @unchecked Sendable {
     // Stepped by one `Pull` subscription at a time (see `PullSource`).
-    private var reader: LineReader?
+    private let reader: LineReader
     private var skippedHeader = false
 
     init(_ path: PathName) {
@@ -111,7 +113,6 @@ final class PlanLines: PullSource, @unchecked Sendable {
     }
 
     func next() -> PlanLine? {
-        guard let reader else { return nil }
         if !skippedHeader {
             skippedHeader = true
             _ = reader.next()
