@@ -80,11 +80,12 @@ enum PlannedCommandLine {
         return pieces
     }
 
-    /// With `--plan`: the arguments that shape the plan.
+    /// With `--plan`: the arguments that shape the plan (and `--html`, the
+    /// page the job's first shard writes).
     static var shaping: [[UInt8]] {
         pieces(CommandLineBytes.arguments).filter { piece in
             guard let name = piece.name else { return true }
-            return runtime[name] == nil && name != "--plan"
+            return (runtime[name] == nil || name == "--html") && name != "--plan"
         }.flatMap(\.arguments)
     }
 
