@@ -79,6 +79,8 @@ public struct CollageConfiguration: Sendable {
     public var planOutput: PathName?
     /// With `--plan`: the command line the plan keeps (what shapes it).
     public var planArguments: [[UInt8]] = []
+    /// Headers read at once ahead of the scan (`--plan`); 0: one at a time.
+    public var headerReadAhead = 0
     /// `--from-plan FILE`: the sheets (and what the scan found) come from the plan.
     public var fromPlan: PathName?
     /// What the walk considers: `--video`, `--raw`, `--exclude`.

@@ -19,6 +19,7 @@ public enum Jobs {
             // Headers only; every decision goes to the plan.
             var planning = configuration
             (planning.dryRun, planning.htmlPage) = (true, nil)
+            planning.headerReadAhead = max(16, 4 * configuration.jobs)
             return JobRun(.single, passes: SinglePass(collage(planning)),
                           finishing: PlanFinishing(path: plan, configuration: planning))
         }

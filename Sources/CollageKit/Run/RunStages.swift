@@ -90,7 +90,11 @@ struct RunStages {
     func sheets() -> AnyPublisher<CutSheet, Never> {
         let cap = configuration.effectiveCap
         let (walk, selection) = (walk, selection)
-        let accepted = Publishers.Pull { walk }.compactMap { selection($0) }
+        let accepted = configuration.headerReadAhead > 0
+            ? Publishers.Pull { [configuration, workers] in
+                  ProbeAhead(walk, probe: configuration.probe, depth: configuration.headerReadAhead, workers: workers)
+              }.compactMap { selection($0) }.eraseToAnyPublisher()
+            : Publishers.Pull { walk }.compactMap { selection($0) }.eraseToAnyPublisher()
         let shard = configuration.sheets ? configuration.shard : nil
         if configuration.dryRun {
             if let shard { return planShard(accepted, shard) }
