@@ -44,4 +44,26 @@ final class PlanRunTests: CLITestCase {
         XCTAssertEqual(writtenNames(again), ["s-0003.png"], again.summary)
         XCTAssertEqual(events(jsonEvents(again), "unchanged").count, 2, again.summary)
     }
+
+    /// Names that are not UTF-8 (inputs and outputs) go through the plan as
+    /// their bytes: the sheets are one run's.
+    func testPathsThatAreNotUTF8() throws {
+        makeFolder("in")
+        let folder = b("in/caf") + [0xE9]
+        XCTAssertEqual(withCPath(path(folder)) { mkdir($0, 0o755) }, 0)
+        for index in 0..<7 { writeImage(palette[index], to: folder + b("/p\(index)") + [0xFF] + b(".png")) }
+        let output = b("OUT/s-") + [0xE8] + b("-{n}.png")
+        let job = [b("--sheets"), b("--max"), b("3"), b("--size"), b("120x80"), b("in")]
+        for name in ["ref", "out"] { makeFolder(name) }
+        let one = try collage(job + [b("-o"), b("ref") + output.dropFirst(3)])
+        XCTAssertEqual(one.status, 0, one.summary)
+        let planned = try collage([b("--plan"), b("job.plan")] + job + [b("-o"), b("out") + output.dropFirst(3)])
+        XCTAssertEqual(planned.status, 0, planned.summary)
+        for index in 0..<2 {
+            let result = try collage(["--from-plan", "job.plan", "--shard", "\(index)/2"])
+            XCTAssertEqual(result.status, 0, result.summary)
+        }
+        XCTAssertEqual(outputs("out").count, 3)
+        XCTAssertEqual(outputs("out"), outputs("ref"))
+    }
 }
