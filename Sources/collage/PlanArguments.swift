@@ -29,7 +29,6 @@ struct PlanArguments: ParsableArguments {
             (options.shardArguments.shard != nil, "--shard (plan once, then run each shard with --from-plan --shard)"),
             (options.dryRun, "--dry-run (a plan is already a dry run, written down)"),
             (options.watch, "--watch"), (options.skipUnchanged, "--skip-unchanged (give it to --from-plan)"),
-            (options.perFolder, "--per-folder (not planned yet: run --per-folder --shard without a plan)"),
             (options.inputs.contains("-"), "- (a list on standard input)"),
         ]
         if let conflict = conflicts.first(where: \.0) {

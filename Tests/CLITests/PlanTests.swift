@@ -77,6 +77,19 @@ final class PlanTests: CLITestCase {
         }
     }
 
+    /// --per-folder: each shard runs the plan's folders whose path hashes to it.
+    func testPerFolderFromAPlan() throws {
+        makeShardPhotos("in", count: 40, folders: 9)
+        writeImage(palette[2], to: "in/f3/tall.png", width: 40, height: 80)
+        let arguments = ["--per-folder", "--size", "120x80", "in", "-o", "OUT/{path}.png"]
+        let expected = try reference(arguments)
+        XCTAssertEqual(expected.count, 10, "nine folders and the root")
+        for shards in [1, 2, 3, 7] {
+            try plan(arguments, folder: "out\(shards)")
+            try assertPlanShardsMake(expected, folder: "out\(shards)", shards: shards)
+        }
+    }
+
     /// Without --sheets: the one collage, up to the cap.
     func testOneCollageFromAPlan() throws {
         makeShardPhotos("in", count: 9, folders: 2)

@@ -83,6 +83,8 @@ public struct CollageConfiguration: Sendable {
     public var headerReadAhead = 0
     /// `--from-plan FILE`: the sheets (and what the scan found) come from the plan.
     public var fromPlan: PathName?
+    /// With `--per-folder`: where the folder's part of the plan starts.
+    var fromPlanOffset: Int64?
     /// What the walk considers: `--video`, `--raw`, `--exclude`.
     public var scan = ScanRules()
     /// `--raw preview|full|skip`, as the decoders read it.

@@ -8,6 +8,10 @@ import FoundationEssentials
 ///     {"sheet":K,"first":I,"output":O,"width":W,"height":H,"images":[...]}    one line a sheet
 ///     {"end":L,"sheets":S,"fnv1a":"0123456789abcdef"}                         the trailer
 ///
+/// With `--per-folder` (kind "folders"), each folder's lines are between
+/// `{"folder":F,"root":INPUT}` and `{"folder_end":F}`, its sheets numbered
+/// from 1; lines outside them are the job's.
+///
 /// Each image of a sheet is `{"path":P,"size":BYTES,"mtime_ns":NS,
 /// "rect":[X,Y,W,H],"label":T}`. A path is a JSON string when it is
 /// UTF-8, else `{"base64":B}` (its bytes). The trailer counts the lines
@@ -89,6 +93,11 @@ public struct PlanLine: Codable, Sendable {
     public var reason: String?
     public var detail: String?
     public var with: PlanPath?
+    // `--per-folder`: a folder's part begins (the folder, and the INPUT
+    // it is below), and ends.
+    public var folder: PlanPath?
+    public var root: PlanPath?
+    public var folder_end: PlanPath?
     // A sheet.
     public var sheet: Int?
     public var first: Int?

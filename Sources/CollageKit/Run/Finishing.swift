@@ -11,6 +11,14 @@ protocol JobFinishing: Sendable {
     func finish() -> RunFailure?
     /// The job ended (after `finish`, or without it).
     func abandon()
+    /// A pass begins and ends (`--plan` marks each folder's part).
+    func passStarts(_ pass: Pass)
+    func passEnds(_ pass: Pass)
+}
+
+extension JobFinishing {
+    func passStarts(_ pass: Pass) {}
+    func passEnds(_ pass: Pass) {}
 }
 
 /// `--html`: the page of the sheets the job wrote (or found unchanged).

@@ -7,6 +7,8 @@ struct Pass: Sendable {
     let job: CollageJob
     /// The folder it makes the collage of (`--per-folder`).
     var folder: PathName?
+    /// The INPUT the folder is below.
+    var root: PathName?
     /// A later pass of `--watch`: outputs found unchanged are not told again.
     var quietWhenUnchanged = false
 }
@@ -70,11 +72,13 @@ public final class JobRun: CollageJob, Sendable {
                 }
             case .runPass:
                 guard let pass = shell.withLock({ $0.current }) else { preconditionFailure("no pass was found") }
+                finishing?.passStarts(pass)
                 let outcome = hub.forwarding(pass.job) { [self] event in
                     if case .unchanged = event, pass.quietWhenUnchanged { return false }
                     count(event)
                     return true
                 }
+                finishing?.passEnds(pass)
                 pending += feed(.passEnded(outcome))
             case .noteNothingEligible:
                 if let folder = shell.withLock({ $0.current?.folder }) {

@@ -20,16 +20,23 @@ public enum Jobs {
             var planning = configuration
             (planning.dryRun, planning.htmlPage) = (true, nil)
             planning.headerReadAhead = max(16, 4 * configuration.jobs)
-            return JobRun(.single, passes: SinglePass(collage(planning)),
-                          finishing: PlanFinishing(path: plan, configuration: planning))
+            return JobRun(perFolder ? .folders : .single,
+                          passes: perFolder ? FolderPasses(planning, makeRun: collage) : SinglePass(collage(planning)),
+                          finishing: PlanFinishing(path: plan, configuration: planning, perFolder: perFolder))
         }
         if let plan = configuration.fromPlan {
             // One shard of the plan (all of it without --shard); the first
             // writes the page of the whole job, from the plan.
             var part = configuration
-            part.shard = configuration.shard ?? Shard(index: 0, count: 1)
-            let page = part.shard?.index == 0 ? configuration.htmlPage : nil
-            return JobRun(.single, passes: SinglePass(collage(part)),
+            let page = (configuration.shard?.index ?? 0) == 0 ? configuration.htmlPage : nil
+            let passes: any PassSource
+            if perFolder {
+                passes = PlannedFolderPasses(part, plan: plan, makeRun: collage)
+            } else {
+                part.shard = configuration.shard ?? Shard(index: 0, count: 1)
+                passes = SinglePass(collage(part))
+            }
+            return JobRun(perFolder ? .folders : .single, passes: passes,
                           finishing: page.map { PlanPageFinishing(page: $0, plan: plan) },
                           failOnFlag: configuration.failOnFlag)
         }

@@ -66,7 +66,7 @@ final class FolderPasses: PassSource {
             single.recursive = false
             single.output = output
             single.scan.below = FolderOutputs.relativePath(folder: folder, root: root)  // what --exclude matches below
-            return (Pass(job: makeRun(single), folder: folder), others)
+            return (Pass(job: makeRun(single), folder: folder, root: root), others)
         }
         return (nil, others)
     }

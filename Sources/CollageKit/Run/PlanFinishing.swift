@@ -20,14 +20,14 @@ final class PlanFinishing: JobFinishing {
     }
     private let state = Mutex(State())
 
-    init(path: PathName, configuration: CollageConfiguration) {
+    init(path: PathName, configuration: CollageConfiguration, perFolder: Bool) {
         self.path = path
         var header = PlanLine()
         header.collage_plan = PlanFormat.version
         header.arguments_base64 = configuration.planArguments.map { Data($0).base64EncodedString() }
         header.arguments = configuration.planArguments.map { String(decoding: $0, as: UTF8.self) }
         header.directory = PlanPath(PlanFile.workingDirectory)
-        header.kind = configuration.sheets ? "sheets" : "collage"
+        header.kind = perFolder ? "folders" : configuration.sheets ? "sheets" : "collage"
         header.max = configuration.effectiveCap
         self.header = header
     }
@@ -81,6 +81,22 @@ final class PlanFinishing: JobFinishing {
                              label: sheet.labels?[index])
         }
         return line
+    }
+
+    /// `--per-folder`: a folder's lines are between these two, its sheets numbered from 1.
+    func passStarts(_ pass: Pass) {
+        guard let folder = pass.folder else { return }
+        var line = PlanLine()
+        (line.folder, line.root) = (PlanPath(folder), pass.root.map(PlanPath.init))
+        state.withLock { $0.used = 0 }
+        state.withLock { $0.writer }?.add(line)
+    }
+
+    func passEnds(_ pass: Pass) {
+        guard let folder = pass.folder else { return }
+        var line = PlanLine()
+        line.folder_end = PlanPath(folder)
+        state.withLock { $0.writer }?.add(line)
     }
 
     func finish() -> RunFailure? { state.withLock { $0.writer }?.commit() }

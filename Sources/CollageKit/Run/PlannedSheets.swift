@@ -12,7 +12,8 @@ extension RunStages {
         let (report, consider, probe) = (reportPlanned, considerPlanned, configuration.probe)
         let mutes = configuration.mutesScan
         let keeper = SheetKeeper(configuration: configuration, previous: previous)
-        return Publishers.Pull { PlanLines(plan) }
+        let offset = configuration.fromPlanOffset
+        return Publishers.Pull { PlanLines(plan, offset: offset) }
             .compactMap { line -> CutImages? in
                 if let event = line.scanEvent {
                     if !mutes { report(event) }

@@ -10,11 +10,21 @@ final class LineReader {
     /// The errno of a failed read.
     private(set) var failure: Int32?
 
+    /// Where the buffer starts in the file.
+    private var bufferOffset: Int64 = 0
+
     /// A file that cannot be opened reads as empty, with its `failure`.
-    init(_ path: PathName) {
+    /// `offset`: where to start (the start of a line).
+    init(_ path: PathName, offset: Int64 = 0) {
         descriptor = path.withCString { $0.map { open($0, O_RDONLY | O_CLOEXEC) } ?? -1 }
         if descriptor < 0 { (failure, atEnd) = (errno, true) }
+        if descriptor >= 0, offset > 0, lseek(descriptor, off_t(offset), SEEK_SET) == off_t(offset) {
+            bufferOffset = offset
+        }
     }
+
+    /// Where the next line starts in the file.
+    var offset: Int64 { bufferOffset + Int64(start) }
 
     deinit { if descriptor >= 0 { close(descriptor) } }
 
@@ -32,6 +42,7 @@ final class LineReader {
                 return (buffer[start...], false)
             }
             buffer.removeSubrange(..<start)
+            bufferOffset += Int64(start)
             start = 0
             var chunk = [UInt8](repeating: 0, count: 65_536)
             let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
@@ -102,22 +113,29 @@ public enum PlanFile {
     }
 }
 
-/// The lines of a checked plan after its header, up to its trailer.
+/// The lines of a checked plan after its header, up to its trailer; from
+/// `offset` (a folder's part, see `PlanFormat`), up to the folder's end.
 final class PlanLines: PullSource, @unchecked Sendable {
     // Stepped by one `Pull` subscription at a time (see `PullSource`).
     private let reader: LineReader
-    private var skippedHeader = false
+    private var skippedHeader: Bool
+    private let oneFolder: Bool
 
-    init(_ path: PathName) {
-        reader = LineReader(path)
+    init(_ path: PathName, offset: Int64? = nil) {
+        reader = LineReader(path, offset: offset ?? 0)
+        (skippedHeader, oneFolder) = (offset != nil, offset != nil)
     }
+
+    /// Where the next line starts in the file.
+    var offset: Int64 { reader.offset }
 
     func next() -> PlanLine? {
         if !skippedHeader {
             skippedHeader = true
             _ = reader.next()
         }
-        guard let (line, _) = reader.next(), let decoded = PlanLine.decode(line), decoded.end == nil else {
+        guard let (line, _) = reader.next(), let decoded = PlanLine.decode(line), decoded.end == nil,
+              !(oneFolder && decoded.folder_end != nil) else {
             return nil
         }
         return decoded
