@@ -1,12 +1,12 @@
 import FoundationEssentials
 
 /// The lines of a plan file (`--plan FILE`, read by `--from-plan FILE`),
-/// version 1: NDJSON, one object a line, keys sorted, in this order:
+/// version 1: NDJSON, one object a line (its keys sorted), in this order:
 ///
-///     {"collage_plan":1,"arguments":[...],"directory":D,"kind":"sheets",...}   the header
-///     {"event":"rejected","path":P,"reason":R,"detail":T}                     what the scan found
-///     {"sheet":K,"first":I,"output":O,"width":W,"height":H,"images":[...]}    one line a sheet
-///     {"end":L,"sheets":S,"fnv1a":"0123456789abcdef"}                         the trailer
+///     {"arguments":[...],"collage_plan":1,"directory":D,"kind":"sheets",...}  the header
+///     {"detail":T,"event":"rejected","path":P,"reason":R}                     what the scan found
+///     {"first":I,"height":H,"images":[...],"output":O,"sheet":K,"width":W}    one line a sheet
+///     {"end":L,"fnv1a":"0123456789abcdef","sheets":S}                         the trailer
 ///
 /// With `--per-folder` (kind "folders"), each folder's lines are between
 /// `{"folder":F,"root":INPUT}` and `{"folder_end":F}`, its sheets numbered
