@@ -39,12 +39,7 @@ final class PlannedFolderPasses: PassSource {
                 others += 1
                 continue
             }
-            var single = configuration
-            single.shard = nil  // the folder is this shard's whole
-            single.inputs = [.path(folder)]
-            single.recursive = false
-            single.output = FolderOutputs.output(template: configuration.output, folder: folder, root: root)
-            single.scan.below = relative
+            var single = configuration.folderPass(folder, root: root)
             single.fromPlanOffset = offset
             return (Pass(job: makeRun(single), folder: folder, root: root), others)
         }
