@@ -88,4 +88,23 @@ final class PlanInputTests: CLITestCase {
         let other = try collage(["--from-plan", "job.plan", "--shard", "1/2"])
         XCTAssertEqual(other.status, 0, other.summary)
     }
+
+    /// SIGINT while the plan is being written (its temporary file is on
+    /// disk): 130, one line, and neither a plan nor its temporary file left.
+    func testInterruptedPlanLeavesNothing() throws {
+        makeFolder("many")
+        writeImage(palette[0], to: "many/0000.png")
+        for index in 1..<4000 { hardLink("many/0000.png", b(String(format: "many/%04d.png", index))) }
+        makeFolder("plans")
+        let folder = try FolderEvents(path("plans"))
+        let process = try start(["--plan", "plans/job.plan", "--sheets", "many", "-o", "out/s-{n}.png"])
+        XCTAssertTrue(folder.await { folder.count(.created) { $0.contains(".collage-tmp-") } > 0 }, "the plan was begun")
+        guard process.freeze() == .stopped else { throw XCTSkip("the plan was done before it could be stopped") }
+        process.send(SIGINT)
+        process.thaw()
+        let result = process.wait(timeout: 120)
+        XCTAssertEqual(result.status, 130, result.summary)
+        XCTAssertEqual(result.stderrLines.count, 1, result.summary)
+        XCTAssertEqual(listingText("plans"), [], "no plan and no temporary file")
+    }
 }
