@@ -5,8 +5,8 @@ import Synchronization
 /// job, and is asked to finish only when the job made its collages (or
 /// its plan); otherwise it is abandoned.
 protocol JobFinishing: Sendable {
-    /// Why it could not finish, checked before any image is read.
-    var problem: RunFailure? { get }
+    /// Gets ready before any image is read; why it could not finish, if so.
+    func prepare() -> RunFailure?
     func note(_ event: PipelineEvent)
     func finish() -> RunFailure?
     /// The job ended (after `finish`, or without it).
@@ -28,7 +28,7 @@ final class PageFinishing: JobFinishing {
 
     init(page: PathName) { self.page = page }
 
-    var problem: RunFailure? { Finishing.cannotWrite(page) }
+    func prepare() -> RunFailure? { Finishing.cannotWrite(page) }
     func note(_ event: PipelineEvent) { records.withLock { $0.note(event) } }
     func finish() -> RunFailure? { Finishing.writePage(records.withLock { $0.sheets }, to: page) }
     func abandon() {}

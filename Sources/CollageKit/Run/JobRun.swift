@@ -61,7 +61,7 @@ public final class JobRun: CollageJob, Sendable {
     }
 
     public func run() -> RunOutcome {
-        var pending = feed(.start(problem: finishing?.problem))
+        var pending = feed(.start(problem: finishing?.prepare()))
         while !pending.isEmpty {
             switch pending.removeFirst() {
             case .seek:

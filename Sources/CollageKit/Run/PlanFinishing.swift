@@ -32,7 +32,8 @@ final class PlanFinishing: JobFinishing {
         self.header = header
     }
 
-    var problem: RunFailure? {
+    /// The temporary file the plan is written to, made now.
+    func prepare() -> RunFailure? {
         do throws(OutputError) {
             let writer = try PlanWriter(path: path, header: header)
             state.withLock { $0.writer = writer }

@@ -78,7 +78,7 @@ final class PlanPageFinishing: JobFinishing {
 
     init(page: PathName, plan: PathName) { (self.page, self.plan) = (page, plan) }
 
-    var problem: RunFailure? { Finishing.cannotWrite(page) }
+    func prepare() -> RunFailure? { Finishing.cannotWrite(page) }
     func note(_ event: PipelineEvent) {}
     func abandon() {}
 
