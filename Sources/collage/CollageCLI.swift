@@ -27,7 +27,8 @@ enum CollageCLI {
         }
         let run = Jobs.make(configuration, perFolder: options.perFolder,
                             watchEvery: options.watch ? options.interval : nil, logger: logger)
-        let reporter = TextReporter(logger: logger, printPaths: !options.json)
+        // A plan's result is its path, not the OUTPUT<TAB>IMAGE line of each image planned.
+        let reporter = TextReporter(logger: logger, printPaths: !options.json && configuration.planOutput == nil)
         // Three observers of one shared event stream.
         var observers: [AnyCancellable] = []
         if options.json {
@@ -54,6 +55,9 @@ enum CollageCLI {
         }
         let outcome = run.run()
         withExtendedLifetime((observers, signals)) {}
+        if let plan = configuration.planOutput, !options.json, [.success, .someInputsFailed].contains(outcome.status) {
+            StandardStream.output.write(line: plan.description)
+        }
         return outcome.status
     }
 }

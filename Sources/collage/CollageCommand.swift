@@ -42,7 +42,13 @@ struct CollageCommand: ParsableCommand {
     static func main() {
         CollageProcess.prepareForBatch()
         do {
-            var command = try parseAsRoot()
+            if case .failure(let problem)? = PlannedCommandLine.resolved {
+                StandardStream.error.write(line: "collage: \(problem.message)")
+                Glibc.exit(problem.status.rawValue)
+            }
+            // From a plan, the plan's command line is parsed (see PlannedCommandLine).
+            var command = try PlannedCommandLine.resolved == nil ? parseAsRoot()
+                : parseAsRoot(CommandLineBytes.arguments.map { String(decoding: $0, as: UTF8.self) })
             // Runs of many images: starting again costs 30 ms, which one
             // collage of six would feel and a batch would not.
             if let collage = command as? CollageCommand, collage.options.makesManyCollages {

@@ -103,6 +103,8 @@ struct CollageOptions: ParsableArguments {
 
     @OptionGroup(title: "Sharding") var shardArguments: ShardArguments
 
+    @OptionGroup(title: "Sharding") var planArguments: PlanArguments
+
     @OptionGroup(title: "For CI and archives") var archiveArguments: ArchiveArguments
 
     @Flag(help: "After the first run, rescan every --interval seconds and redo a collage when its inputs changed; SIGINT or SIGTERM stops.")
@@ -147,6 +149,7 @@ struct CollageOptions: ParsableArguments {
             throw ValidationError("--interval must be 0.1 to 86400 seconds, not \(interval)")
         }
         try archiveArguments.validate(dryRun: dryRun, watch: watch)
+        try planArguments.validate(self)
         guard !(quiet && verbose) else { throw ValidationError("--quiet and --verbose cannot be used together") }
         guard inputs.filter({ $0 == "-" }).count <= 1 else {
             throw ValidationError("- (standard input) can be given once")
@@ -187,13 +190,16 @@ struct CollageOptions: ParsableArguments {
         try layoutArguments.apply(to: &configuration)
         try archiveArguments.apply(to: &configuration)
         try cameraRoll.apply(to: &configuration)
+        planArguments.apply(to: &configuration)
     }
 }
 
 extension CollageOptions {
     /// Whether the run may make many collages (sheets, one per folder, a
     /// watch, a shard of a job): worth restarting for huge pages.
-    var makesManyCollages: Bool { sheets || perFolder || watch || shardArguments.shard != nil }
+    var makesManyCollages: Bool {
+        (sheets || perFolder || watch || shardArguments.shard != nil) && planArguments.plan == nil
+    }
 }
 
 /// An option's value parsed once, where ArgumentParser reads it; the line

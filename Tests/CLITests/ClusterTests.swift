@@ -52,6 +52,46 @@ final class ClusterTests: CLITestCase {
     }
 
     func testSlurmArrayJobWritesWhatOneRunWrites() throws {
+        let expected = try unshardedReference()
+        guard let environment = try startSlurm() else { return }
+        let command = ([Package.binary] + job + ["in", "-o", "out/s-{n}.png", "--shard", "auto"])
+            .map { "'" + $0 + "'" }.joined(separator: " ")
+        write(b("#!/bin/sh\nexec \(command)\n"), to: "task.sh")
+        chmod(path("task.sh"), 0o755)
+        let submitted = try runProcess([b("sbatch"), b("--wait"), b("--array=0-3"), b("-D"), b(dir),
+                                        b("-o"), b(path("task-%a.log")), b(path("task.sh"))],
+                                       environment: environment, timeout: 300)
+        let logs = (0..<4).map { String(decoding: contents("task-\($0).log") ?? [], as: UTF8.self) }
+        XCTAssertEqual(submitted.status, 0, "\(submitted.summary)\n\(logs.joined(separator: "\n"))")
+        XCTAssertEqual(outputs("out"), expected, "the four tasks wrote what one run writes")
+        XCTAssertEqual(listingText("out").filter { $0.hasPrefix(".") }, [], "no lock or state left")
+    }
+
+    /// The plan as one job, then the array with `--dependency=afterok` on
+    /// it: the tasks read the plan, not the headers, and write what one run writes.
+    func testSlurmPlanThenArrayAfterIt() throws {
+        let expected = try unshardedReference()
+        guard let environment = try startSlurm() else { return }
+        let quoted = { (words: [String]) in words.map { "'" + $0 + "'" }.joined(separator: " ") }
+        write(b("#!/bin/sh\nexec \(quoted([Package.binary, "--plan", "job.plan"] + job + ["in", "-o", "out/s-{n}.png"]))\n"),
+              to: "plan.sh")
+        write(b("#!/bin/sh\nexec \(quoted([Package.binary, "--from-plan", "job.plan", "--shard", "auto"]))\n"), to: "task.sh")
+        for script in ["plan.sh", "task.sh"] { chmod(path(script), 0o755) }
+        let planned = try runProcess([b("sbatch"), b("--parsable"), b("-D"), b(dir), b("-o"), b(path("plan.log")),
+                                      b(path("plan.sh"))], environment: environment, timeout: 60)
+        XCTAssertEqual(planned.status, 0, planned.summary)
+        let id = String(planned.stdoutText.split(separator: ";").first ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
+        let submitted = try runProcess([b("sbatch"), b("--wait"), b("--dependency=afterok:" + id), b("--kill-on-invalid-dep=yes"),
+                                        b("--array=0-3"), b("-D"), b(dir), b("-o"), b(path("task-%a.log")), b(path("task.sh"))],
+                                       environment: environment, timeout: 300)
+        let logs = (["plan.log"] + (0..<4).map { "task-\($0).log" }).map { String(decoding: contents($0) ?? [], as: UTF8.self) }
+        XCTAssertEqual(submitted.status, 0, "\(submitted.summary)\n\(logs.joined(separator: "\n"))")
+        XCTAssertEqual(outputs("out"), expected, "the plan and the four tasks after it wrote what one run writes")
+    }
+
+    /// A one-node Slurm cluster, started for the test: the environment that
+    /// points sbatch at it, or nil (the test skipped or failed) when it cannot run.
+    private func startSlurm() throws -> [String: String]? {
         guard geteuid() == 0 else {
             throw XCTSkip("needs root: starts munged, slurmctld and slurmd (a one-node Slurm cluster) for the test")
         }
@@ -59,7 +99,6 @@ final class ClusterTests: CLITestCase {
             throw XCTSkip("\(program) is missing: scripts/test installs slurm-wlm and munge")
         }
         guard let munge = getpwnam("munge") else { throw XCTSkip("no munge user (the munge package makes it)") }
-        let expected = try unshardedReference()
 
         // munged, as the munge user, with its own key, socket and pid file here.
         makeFolder("munge")
@@ -130,19 +169,9 @@ final class ClusterTests: CLITestCase {
         guard state.contains("idle") else {
             let logs = ["slurmctld.log", "slurmd.log"].map { String(decoding: contents($0) ?? [], as: UTF8.self) }
             XCTFail("the node never came up (sinfo: '\(state)')\n\(logs.joined(separator: "\n"))")
-            return
+            return nil
         }
-        let command = ([Package.binary] + job + ["in", "-o", "out/s-{n}.png", "--shard", "auto"])
-            .map { "'" + $0 + "'" }.joined(separator: " ")
-        write(b("#!/bin/sh\nexec \(command)\n"), to: "task.sh")
-        chmod(path("task.sh"), 0o755)
-        let submitted = try runProcess([b("sbatch"), b("--wait"), b("--array=0-3"), b("-D"), b(dir),
-                                        b("-o"), b(path("task-%a.log")), b(path("task.sh"))],
-                                       environment: environment, timeout: 300)
-        let logs = (0..<4).map { String(decoding: contents("task-\($0).log") ?? [], as: UTF8.self) }
-        XCTAssertEqual(submitted.status, 0, "\(submitted.summary)\n\(logs.joined(separator: "\n"))")
-        XCTAssertEqual(outputs("out"), expected, "the four tasks wrote what one run writes")
-        XCTAssertEqual(listingText("out").filter { $0.hasPrefix(".") }, [], "no lock or state left")
+        return environment
     }
 
     func testGNUParallelShardsWriteWhatOneRunWrites() throws {
@@ -152,6 +181,18 @@ final class ClusterTests: CLITestCase {
                                     + job.map(b) + [b("in"), b("-o"), b("out/s-{n}.png"), b("--shard"), b("{}/4"),
                                                     b(":::"), b("0"), b("1"), b("2"), b("3")],
                                     directory: dir, timeout: 300)
+        XCTAssertEqual(result.status, 0, result.summary)
+        XCTAssertEqual(outputs("out"), expected)
+    }
+
+    func testGNUParallelAfterAPlan() throws {
+        guard haveProgram("parallel") else { throw XCTSkip("GNU parallel is missing: scripts/test installs it") }
+        let expected = try unshardedReference()
+        let plan = try collage(["--plan", "job.plan"] + job + ["in", "-o", "out/s-{n}.png"])
+        XCTAssertEqual(plan.status, 0, plan.summary)
+        let result = try runProcess([b("parallel"), b("--will-cite"), b("--halt"), b("now,fail=1"), b(Package.binary),
+                                     b("--from-plan"), b("job.plan"), b("--shard"), b("{}/4"),
+                                     b(":::"), b("0"), b("1"), b("2"), b("3")], directory: dir, timeout: 300)
         XCTAssertEqual(result.status, 0, result.summary)
         XCTAssertEqual(outputs("out"), expected)
     }

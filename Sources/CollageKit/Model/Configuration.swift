@@ -79,6 +79,16 @@ public struct CollageConfiguration: Sendable {
     public var failOnFlag = false
     /// `--html`: the page that shows the sheets the run wrote.
     public var htmlPage: PathName?
+    /// `--plan FILE`: read headers only and write the plan of the job there.
+    public var planOutput: PathName?
+    /// With `--plan`: the command line the plan keeps (what shapes it).
+    public var planArguments: [[UInt8]] = []
+    /// Headers read at once ahead of the scan (`--plan`); 0: one at a time.
+    public var headerReadAhead = 0
+    /// `--from-plan FILE`: the sheets (and what the scan found) come from the plan.
+    public var fromPlan: PathName?
+    /// With `--per-folder`: where the folder's part of the plan starts.
+    var fromPlanOffset: Int64?
     /// What the walk considers: `--video`, `--raw`, `--exclude`.
     public var scan = ScanRules()
     /// `--raw preview|full|skip`, as the decoders read it.

@@ -108,7 +108,7 @@ enum OutcomeRules {
     static func nothingToDo(_ tally: Tally) -> String? {
         let summary = tally.summary
         guard summary.written == 0 && summary.planned == 0 && summary.unchanged == 0
-              && !(tally.sharded && tally.accepted > 0) else { return nil }
+              && !(tally.sharded && tally.accepted > 0) && !tally.planned else { return nil }
         if tally.droppedForEven > 0 { return "nothing to write: --require-even left out the only eligible image" }
         var counts: [String] = []
         if summary.rejected > 0 { counts.append("\(summary.rejected) rejected") }

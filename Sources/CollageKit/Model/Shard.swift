@@ -35,12 +35,9 @@ public struct Shard: Sendable, Equatable, CustomStringConvertible {
 
     /// 64-bit FNV-1a of `bytes`.
     public static func fnv1a(_ bytes: [UInt8]) -> UInt64 {
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in bytes {
-            hash ^= UInt64(byte)
-            hash = hash &* 0x0000_0100_0000_01b3
-        }
-        return hash
+        var hash = RunningFNV()
+        hash.add(bytes)
+        return hash.value
     }
 
     /// "I/N", or "auto" for the batch system's environment. The error is the

@@ -13,6 +13,9 @@ struct Tally: Sendable {
     /// A shard of a `--sheets` run: eligible images whose sheets are all
     /// other shards' leave it nothing to do, which is not a failure.
     var sharded = false
+    /// A run from a plan (`--from-plan`): the plan had sheets, so a shard
+    /// left nothing (its sheets are others') has not failed either.
+    var planned = false
 
     mutating func count(_ event: PipelineEvent) {
         if case .accepted = event { accepted += 1 }

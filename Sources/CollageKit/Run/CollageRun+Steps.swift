@@ -36,7 +36,9 @@ extension CollageRun {
                                    owned.withLock { $0.tally.decodeFailures += 1 }
                                    report(.failed(path: failure.path, error: failure.message))
                                })
-        owned.withLock { ($0.walk, $0.selection, stages.previous) = (stages.walk, stages.selection, $0.session?.previous) }
+        // From a plan, nothing is walked: what the cap left out was told by the plan.
+        let walk = configuration.fromPlan == nil ? stages.walk : nil
+        owned.withLock { ($0.walk, $0.selection, stages.previous) = (walk, stages.selection, $0.session?.previous) }
         let sink = stages.sheets().pausableSink(
             receiveCompletion: { [self] _ in feed(.upstreamFinished(stop: stop)) },
             receiveValue: { [self] sheet in

@@ -65,7 +65,8 @@ public final class CollageRun: CollageJob, Sendable {
         writer = AtomicWriter(queue: saveQueue, stem: configuration.sidecarOutput)
         budget = DecodeBudget(limit: configuration.decodeMemoryBudget)
         owned = Locked(Owned(machine: RunMachine(sheets: configuration.sheets),
-                             tally: Tally(sharded: configuration.sheets && configuration.shard != nil)))
+                             tally: Tally(sharded: configuration.sheets && configuration.shard != nil,
+                                          planned: configuration.fromPlan != nil)))
     }
 
     public var events: AnyPublisher<PipelineEvent, Never> { hub.events }

@@ -1,4 +1,38 @@
 import Glibc
+import Synchronization
+
+/// What a job does once its passes are over: it hears every event of the
+/// job, and is asked to finish only when the job made its collages (or
+/// its plan); otherwise it is abandoned.
+protocol JobFinishing: Sendable {
+    /// Gets ready before any image is read; why it could not finish, if so.
+    func prepare() -> RunFailure?
+    func note(_ event: PipelineEvent)
+    func finish() -> RunFailure?
+    /// The job ended (after `finish`, or without it).
+    func abandon()
+    /// A pass begins and ends (`--plan` marks each folder's part).
+    func passStarts(_ pass: Pass)
+    func passEnds(_ pass: Pass)
+}
+
+extension JobFinishing {
+    func passStarts(_ pass: Pass) {}
+    func passEnds(_ pass: Pass) {}
+}
+
+/// `--html`: the page of the sheets the job wrote (or found unchanged).
+final class PageFinishing: JobFinishing {
+    let page: PathName
+    private let records = Mutex(PageRecords())
+
+    init(page: PathName) { self.page = page }
+
+    func prepare() -> RunFailure? { Finishing.cannotWrite(page) }
+    func note(_ event: PipelineEvent) { records.withLock { $0.note(event) } }
+    func finish() -> RunFailure? { Finishing.writePage(records.withLock { $0.sheets }, to: page) }
+    func abandon() {}
+}
 
 /// What a job does once its passes are over, for CI and archives: `--html`
 /// writes the page of the sheets the job wrote (or found unchanged), from

@@ -7,6 +7,8 @@ struct Pass: Sendable {
     let job: CollageJob
     /// The folder it makes the collage of (`--per-folder`).
     var folder: PathName?
+    /// The INPUT the folder is below.
+    var root: PathName?
     /// A later pass of `--watch`: outputs found unchanged are not told again.
     var quietWhenUnchanged = false
 }
@@ -28,20 +30,21 @@ protocol PassSource: Sendable {
 /// that brought the signal, so that it reaches the pass that is running.
 public final class JobRun: CollageJob, Sendable {
     private let passes: any PassSource
-    private let page: PathName?
+    /// What the job does once its passes are over (`--html`'s page, `--plan`'s file).
+    private let finishing: (any JobFinishing)?
     private let hub = EventHub()
     private struct Shell {
         var machine: JobMachine
         var current: Pass?
         var summary = Summary()
-        var records = PageRecords()
     }
     private let shell: Mutex<Shell>
 
-    init(_ kind: JobMachine.Kind, passes: any PassSource, page: PathName? = nil, failOnFlag: Bool = false) {
+    init(_ kind: JobMachine.Kind, passes: any PassSource, finishing: (any JobFinishing)? = nil,
+         failOnFlag: Bool = false) {
         self.passes = passes
-        self.page = page
-        shell = Mutex(Shell(machine: JobMachine(kind: kind, finishes: page != nil, failOnFlag: failOnFlag)))
+        self.finishing = finishing
+        shell = Mutex(Shell(machine: JobMachine(kind: kind, finishes: finishing != nil, failOnFlag: failOnFlag)))
     }
 
     public var events: AnyPublisher<PipelineEvent, Never> { hub.events }
@@ -58,7 +61,7 @@ public final class JobRun: CollageJob, Sendable {
     }
 
     public func run() -> RunOutcome {
-        var pending = feed(.start(problem: page.flatMap(Finishing.cannotWrite)))
+        var pending = feed(.start(problem: finishing?.prepare()))
         while !pending.isEmpty {
             switch pending.removeFirst() {
             case .seek:
@@ -69,20 +72,22 @@ public final class JobRun: CollageJob, Sendable {
                 }
             case .runPass:
                 guard let pass = shell.withLock({ $0.current }) else { preconditionFailure("no pass was found") }
+                finishing?.passStarts(pass)
                 let outcome = hub.forwarding(pass.job) { [self] event in
                     if case .unchanged = event, pass.quietWhenUnchanged { return false }
                     count(event)
                     return true
                 }
+                finishing?.passEnds(pass)
                 pending += feed(.passEnded(outcome))
             case .noteNothingEligible:
                 if let folder = shell.withLock({ $0.current?.folder }) {
                     send(.notice("skipped folder '\(folder)': nothing eligible"))
                 }
             case .finish:
-                let sheets = shell.withLock { $0.records.sheets }
-                pending += feed(.finished(page.flatMap { Finishing.writePage(sheets, to: $0) }))
+                pending += feed(.finished(finishing?.finish()))
             case .end(var facts):
+                finishing?.abandon()
                 facts.summary = shell.withLock { $0.summary }
                 let outcome = OutcomeRules.decide(facts)
                 hub.send(.finished(outcome))
@@ -99,10 +104,8 @@ public final class JobRun: CollageJob, Sendable {
     }
 
     private func count(_ event: PipelineEvent) {
-        shell.withLock { shell in
-            shell.summary.count(event)
-            if page != nil { shell.records.note(event) }
-        }
+        shell.withLock { $0.summary.count(event) }
+        finishing?.note(event)
     }
 
     /// An event of the job's own (not a pass's): counted and sent.

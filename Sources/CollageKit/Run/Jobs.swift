@@ -15,10 +15,36 @@ public enum Jobs {
         let collage: @Sendable (CollageConfiguration) -> CollageJob = {
             CollageRun(configuration: $0, flagger: flagger, logger: logger)
         }
+        if let plan = configuration.planOutput {
+            // Headers only; every decision goes to the plan.
+            var planning = configuration
+            (planning.dryRun, planning.htmlPage) = (true, nil)
+            planning.headerReadAhead = max(16, 4 * configuration.jobs)
+            return JobRun(perFolder ? .folders : .single,
+                          passes: perFolder ? FolderPasses(planning, makeRun: collage) : SinglePass(collage(planning)),
+                          finishing: PlanFinishing(path: plan, configuration: planning, perFolder: perFolder))
+        }
+        if let plan = configuration.fromPlan {
+            // One shard of the plan (all of it without --shard); the first
+            // writes the page of the whole job, from the plan.
+            var part = configuration
+            let page = (configuration.shard?.index ?? 0) == 0 ? configuration.htmlPage : nil
+            let passes: any PassSource
+            if perFolder {
+                passes = PlannedFolderPasses(part, plan: plan, makeRun: collage)
+            } else {
+                part.shard = configuration.shard ?? Shard(index: 0, count: 1)
+                passes = SinglePass(collage(part))
+            }
+            return JobRun(perFolder ? .folders : .single, passes: passes,
+                          finishing: page.map { PlanPageFinishing(page: $0, plan: plan) },
+                          failOnFlag: configuration.failOnFlag)
+        }
         guard let interval else {
             let passes: any PassSource = perFolder ? FolderPasses(configuration, makeRun: collage)
                                                    : SinglePass(collage(configuration))
-            return JobRun(perFolder ? .folders : .single, passes: passes, page: configuration.htmlPage,
+            return JobRun(perFolder ? .folders : .single, passes: passes,
+                          finishing: configuration.htmlPage.map { PageFinishing(page: $0) },
                           failOnFlag: configuration.failOnFlag)
         }
         return JobRun(.watch, passes: WatchPasses(interval: interval) { first in

@@ -60,13 +60,7 @@ final class FolderPasses: PassSource {
                 others += 1
                 continue
             }
-            var single = configuration
-            single.shard = nil  // the folder is this shard's whole
-            single.inputs = [.path(folder)]
-            single.recursive = false
-            single.output = output
-            single.scan.below = FolderOutputs.relativePath(folder: folder, root: root)  // what --exclude matches below
-            return (Pass(job: makeRun(single), folder: folder), others)
+            return (Pass(job: makeRun(configuration.folderPass(folder, root: root)), folder: folder, root: root), others)
         }
         return (nil, others)
     }
@@ -83,6 +77,20 @@ final class FolderPasses: PassSource {
             }
             return nil
         }
+    }
+}
+
+extension CollageConfiguration {
+    /// One folder's run of a `--per-folder` job: its own files (not those
+    /// of its subfolders), to its own output; the folder is its shard's whole.
+    func folderPass(_ folder: PathName, root: PathName) -> CollageConfiguration {
+        var single = self
+        single.shard = nil
+        single.inputs = [.path(folder)]
+        single.recursive = false
+        single.output = FolderOutputs.output(template: output, folder: folder, root: root)
+        single.scan.below = FolderOutputs.relativePath(folder: folder, root: root)  // what --exclude matches below
+        return single
     }
 }
 

@@ -38,6 +38,9 @@ struct RunStages {
     let decodeFailed: @Sendable (DecodeFailure) -> Void
     /// With `--shard` and `--skip-unchanged`: what an earlier run of this shard wrote.
     var previous: RunState?
+    /// `--from-plan`: where the plan's events and its images' stamps go.
+    let reportPlanned: @Sendable (PipelineEvent) -> Void
+    let considerPlanned: @Sendable (RunState.Considered) -> Void
 
     init(configuration: CollageConfiguration, instrumentation: RunInstrumentation, budget: DecodeBudget,
          workers: DispatchQueue, queue: DispatchQueue, stop: @escaping @Sendable () -> Bool,
@@ -50,6 +53,7 @@ struct RunStages {
         self.instrumentation = instrumentation
         self.budget = budget
         self.decodeFailed = decodeFailed
+        (reportPlanned, considerPlanned) = (report, consider)
         // With --sheets, every shard reads every header; only shard 0 reports
         // what the scan finds wrong, so that the shards' summaries add up.
         let mutes = configuration.mutesScan
@@ -86,7 +90,11 @@ struct RunStages {
     func sheets() -> AnyPublisher<CutSheet, Never> {
         let cap = configuration.effectiveCap
         let (walk, selection) = (walk, selection)
-        let accepted = Publishers.Pull { walk }.compactMap { selection($0) }
+        let accepted = configuration.headerReadAhead > 0
+            ? Publishers.Pull { [configuration, workers] in
+                  ProbeAhead(walk, probe: configuration.probe, depth: configuration.headerReadAhead, workers: workers)
+              }.compactMap { selection($0) }.eraseToAnyPublisher()
+            : Publishers.Pull { walk }.compactMap { selection($0) }.eraseToAnyPublisher()
         let shard = configuration.sheets ? configuration.shard : nil
         if configuration.dryRun {
             if let shard { return planShard(accepted, shard) }
@@ -102,6 +110,10 @@ struct RunStages {
                             signs: !configuration.flags.isEmpty)
         decode.partnerProbe = configuration.probe
         let decodeFailed = decodeFailed
+        if let plan = configuration.fromPlan {
+            return cutThenDecode(plannedSheets(plan, configuration.shard ?? Shard(index: 0, count: 1)!),
+                                 layout: layout, decode: decode)
+        }
         if let shard { return cutThenDecode(cutShard(accepted, shard), layout: layout, decode: decode) }
         guard layout.placesByCount else {
             let cut = accepted.sheets(of: cap, wholeInput: configuration.sheets).map { CutImages(images: $0) }

@@ -20,8 +20,12 @@ final class Selection: Sendable {
         self.observe = observe
     }
 
-    func callAsFunction(_ input: InputFile) -> AcceptedImage? {
-        let result = probe.check(input.path)
+    func callAsFunction(_ input: InputFile) -> AcceptedImage? { select(input, probe.check(input.path)) }
+
+    /// An input whose header was read ahead (`ProbeAhead`).
+    func callAsFunction(_ checked: CheckedInput) -> AcceptedImage? { select(checked.input, checked.result) }
+
+    private func select(_ input: InputFile, _ result: Result<AcceptedImage, ProbeFailure>) -> AcceptedImage? {
         if let observe {
             if case .success(let image) = result { observe(input.path, FileStamp(image.file.status())) }
             else { observe(input.path, FileStamp.of(input.path)) }

@@ -1,0 +1,148 @@
+import FoundationEssentials
+
+/// The lines of a plan file (`--plan FILE`, read by `--from-plan FILE`),
+/// version 1: NDJSON, one object a line (its keys sorted), in this order:
+///
+///     {"arguments":[...],"collage_plan":1,"directory":D,"kind":"sheets",...}  the header
+///     {"detail":T,"event":"rejected","path":P,"reason":R}                     what the scan found
+///     {"first":I,"height":H,"images":[...],"output":O,"sheet":K,"width":W}    one line a sheet
+///     {"end":L,"fnv1a":"0123456789abcdef","sheets":S}                         the trailer
+///
+/// With `--per-folder` (kind "folders"), each folder's lines are between
+/// `{"folder":F,"root":INPUT}` and `{"folder_end":F}`, its sheets numbered
+/// from 1; lines outside them are the job's.
+///
+/// Each image of a sheet is `{"path":P,"size":BYTES,"mtime_ns":NS,
+/// "rect":[X,Y,W,H],"label":T}`. A path is a JSON string when it is
+/// UTF-8, else `{"base64":B}` (its bytes). The trailer counts the lines
+/// before it and carries the 64-bit FNV-1a of all their bytes: a plan cut
+/// short, edited or spliced is refused before anything is decoded.
+public enum PlanFormat {
+    /// Bumped whenever a line's meaning changes; another version is refused.
+    public static let version = 1
+}
+
+/// A path in a plan: exact bytes, readable when they are UTF-8.
+public struct PlanPath: Codable, Equatable, Sendable {
+    public let path: PathName
+
+    public init(_ path: PathName) { self.path = path }
+
+    private struct Encoded: Codable { let base64: String }
+
+    public init(from decoder: Decoder) throws {
+        let container = try decoder.singleValueContainer()
+        if let text = try? container.decode(String.self) {
+            path = PathName(text)
+        } else {
+            let encoded = try container.decode(Encoded.self)
+            guard let data = Data(base64Encoded: encoded.base64) else {
+                throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "not base64"))
+            }
+            path = PathName(bytes: Array(data))
+        }
+    }
+
+    public func encode(to encoder: Encoder) throws {
+        var container = encoder.singleValueContainer()
+        if path.isValidUTF8 { try container.encode(path.description) } else {
+            try container.encode(Encoded(base64: Data(path.bytes).base64EncodedString()))
+        }
+    }
+}
+
+/// One image of a planned sheet: what it was when planned, where it goes.
+public struct PlanImage: Codable, Equatable, Sendable {
+    public let path: PlanPath
+    public let size: Int64
+    public let mtime_ns: Int64
+    public let rect: [Int]
+    public var label: String?
+
+    public init(path: PathName, stamp: FileStamp, rect: TileRect, label: String?) {
+        self.path = PlanPath(path)
+        (size, mtime_ns) = (stamp.size, stamp.modified)
+        self.rect = [rect.x, rect.y, rect.width, rect.height]
+        self.label = label
+    }
+
+    public var stamp: FileStamp { FileStamp(size: size, modified: mtime_ns) }
+    public var tileRect: TileRect? {
+        rect.count == 4 ? TileRect(x: rect[0], y: rect[1], width: rect[2], height: rect[3]) : nil
+    }
+}
+
+/// Any line of a plan: the fields of each kind, all optional, so that one
+/// decode reads whichever it is.
+public struct PlanLine: Codable, Sendable {
+    // The header.
+    public var collage_plan: Int?
+    /// The command line that made the plan (without `--plan FILE` and the
+    /// options that do not shape it), each argument base64 of its bytes.
+    public var arguments_base64: [String]?
+    /// The same, readable.
+    public var arguments: [String]?
+    /// The working folder the plan was made in (relative INPUTs are below it).
+    public var directory: PlanPath?
+    /// "sheets" (`--sheets`) or "collage" (one collage up to the cap).
+    public var kind: String?
+    public var max: Int?
+    // What the scan found: "rejected", "failed", "paired", "passed-over", "notice".
+    public var event: String?
+    public var path: PlanPath?
+    public var reason: String?
+    public var detail: String?
+    public var with: PlanPath?
+    // `--per-folder`: a folder's part begins (the folder, and the INPUT
+    // it is below), and ends.
+    public var folder: PlanPath?
+    public var root: PlanPath?
+    public var folder_end: PlanPath?
+    // A sheet.
+    public var sheet: Int?
+    public var first: Int?
+    public var output: PlanPath?
+    public var width: Int?
+    public var height: Int?
+    public var images: [PlanImage]?
+    // The trailer.
+    public var end: Int?
+    public var sheets: Int?
+    public var fnv1a: String?
+
+    public init() {}
+
+    /// The line's bytes, newline included.
+    public var encoded: [UInt8] {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return Array(try! encoder.encode(self)) + [UInt8(ascii: "\n")]  // plain values: cannot fail
+    }
+
+    public static func decode(_ bytes: ArraySlice<UInt8>) -> PlanLine? {
+        try? JSONDecoder().decode(PlanLine.self, from: Data(bytes))
+    }
+
+    /// The arguments of the header, as bytes.
+    public var argumentBytes: [[UInt8]]? {
+        guard let list = arguments_base64 else { return nil }
+        let decoded = list.compactMap { Data(base64Encoded: $0).map { Array($0) } }
+        return decoded.count == list.count ? decoded : nil
+    }
+}
+
+/// 64-bit FNV-1a, fed as the bytes go by.
+public struct RunningFNV: Sendable {
+    public private(set) var value: UInt64 = 0xcbf2_9ce4_8422_2325
+
+    public init() {}
+
+    public mutating func add<Bytes: Sequence>(_ bytes: Bytes) where Bytes.Element == UInt8 {
+        for byte in bytes { value = (value ^ UInt64(byte)) &* 0x0000_0100_0000_01b3 }
+    }
+
+    public var hex: String {
+        let digits = String(value, radix: 16)
+        return String(repeating: "0", count: 16 - digits.count) + digits
+    }
+}

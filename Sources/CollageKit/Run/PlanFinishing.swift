@@ -1,0 +1,129 @@
+import FoundationEssentials
+import Glibc
+import Synchronization
+
+/// `--plan FILE`: the job is a `--dry-run` (headers only); each event that
+/// a run decides before decoding becomes a line of the plan as it comes
+/// (what the scan found, each sheet with its images' stamps, frames and
+/// captions), and the plan is put in place only when the job planned
+/// something. See `PlanFormat`.
+final class PlanFinishing: JobFinishing {
+    private let path: PathName
+    private let header: PlanLine
+    private struct State {
+        var writer: PlanWriter?
+        /// Images on the sheets so far: the next sheet's first index is one more.
+        var used = 0
+        /// What the run told so far: the notices a run makes of its counts
+        /// at its end are made again by each run from the plan, not kept.
+        var summary = Summary()
+    }
+    private let state = Mutex(State())
+
+    init(path: PathName, configuration: CollageConfiguration, perFolder: Bool) {
+        self.path = path
+        var header = PlanLine()
+        header.collage_plan = PlanFormat.version
+        header.arguments_base64 = configuration.planArguments.map { Data($0).base64EncodedString() }
+        header.arguments = configuration.planArguments.map { String(decoding: $0, as: UTF8.self) }
+        header.directory = PlanPath(PlanFile.workingDirectory)
+        header.kind = perFolder ? "folders" : configuration.sheets ? "sheets" : "collage"
+        header.max = configuration.effectiveCap
+        self.header = header
+    }
+
+    /// The temporary file the plan is written to, made now.
+    func prepare() -> RunFailure? {
+        do throws(OutputError) {
+            let writer = try PlanWriter(path: path, header: header)
+            state.withLock { $0.writer = writer }
+            return nil
+        } catch {
+            return error.runFailure
+        }
+    }
+
+    func note(_ event: PipelineEvent) {
+        state.withLock { $0.summary.count(event) }
+        var line = PlanLine()
+        switch event {
+        case .rejected(let path, let reason, let detail):
+            (line.event, line.path, line.reason, line.detail) = ("rejected", PlanPath(path), reason.rawValue, detail)
+        case .failed(let path, let error):
+            (line.event, line.path, line.detail) = ("failed", PlanPath(path), error)
+        case .paired(let path, let with):
+            (line.event, line.path, line.with) = ("paired", PlanPath(path), PlanPath(with))
+        case .passedOver(let path, let kind):
+            (line.event, line.path, line.reason) = ("passed-over", PlanPath(path), kind.rawValue)
+        case .notice(let text):
+            guard !state.withLock({ $0.summary.passedOver.notices.contains(text) }) else { return }
+            (line.event, line.detail) = ("notice", text)
+        case .planned(let sheet):
+            line = sheetLine(sheet)
+        default:
+            return
+        }
+        state.withLock { $0.writer }?.add(line)
+    }
+
+    private func sheetLine(_ sheet: PlannedSheet) -> PlanLine {
+        var line = PlanLine()
+        line.sheet = sheet.sheet
+        line.first = state.withLock { state in
+            defer { state.used += sheet.images.count }
+            return state.used + 1
+        }
+        (line.output, line.width, line.height) = (PlanPath(sheet.output), sheet.width, sheet.height)
+        line.images = sheet.images.indices.map { index in
+            let path = sheet.images[index]
+            // A file gone since its header was read is stamped so that no run takes it.
+            return PlanImage(path: path, stamp: FileStamp.of(path) ?? FileStamp(size: -1, modified: 0),
+                             rect: index < sheet.rects.count ? sheet.rects[index] : TileRect(x: 0, y: 0, width: 0, height: 0),
+                             label: sheet.labels?[index])
+        }
+        return line
+    }
+
+    /// `--per-folder`: a folder's lines are between these two, its sheets numbered from 1.
+    func passStarts(_ pass: Pass) {
+        guard let folder = pass.folder else { return }
+        var line = PlanLine()
+        (line.folder, line.root) = (PlanPath(folder), pass.root.map(PlanPath.init))
+        state.withLock { $0.used = 0 }
+        state.withLock { $0.writer }?.add(line)
+    }
+
+    func passEnds(_ pass: Pass) {
+        guard let folder = pass.folder else { return }
+        var line = PlanLine()
+        line.folder_end = PlanPath(folder)
+        state.withLock { $0.writer }?.add(line)
+    }
+
+    func finish() -> RunFailure? { state.withLock { $0.writer }?.commit() }
+
+    func abandon() { state.withLock { $0.writer }?.discard() }
+}
+
+extension PlanLine {
+    /// What the scan found, as the event a run reports; nil for other lines.
+    var scanEvent: PipelineEvent? {
+        switch event {
+        case "rejected":
+            guard let path, let reason = reason.flatMap(RejectReason.init(rawValue:)) else { return nil }
+            return .rejected(path: path.path, reason: reason, detail: detail ?? "")
+        case "failed":
+            return path.map { .failed(path: $0.path, error: detail ?? "") }
+        case "paired":
+            guard let path, let with else { return nil }
+            return .paired(path: path.path, with: with.path)
+        case "passed-over":
+            guard let path, let kind = reason.flatMap(PassedOverKind.init(rawValue:)) else { return nil }
+            return .passedOver(path: path.path, kind: kind)
+        case "notice":
+            return detail.map { .notice($0) }
+        default:
+            return nil
+        }
+    }
+}

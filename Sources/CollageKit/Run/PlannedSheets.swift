@@ -1,0 +1,96 @@
+@preconcurrency import OpenCombine
+
+extension RunStages {
+    /// `--from-plan FILE`: the sheets come from the plan instead of the
+    /// headers. Its lines are read one at a time; what the scan found is
+    /// reported by the first shard only (as with `--shard` alone), and of
+    /// the sheets only this shard's images are opened: each must still be
+    /// the file the plan saw (size and modification time), else it is
+    /// `failed` and its sheet is one short, as when an image fails to
+    /// decode. The sheet keeps its number and first index from the plan.
+    func plannedSheets(_ plan: PathName, _ shard: Shard) -> AnyPublisher<CutImages, Never> {
+        let (report, consider, probe) = (reportPlanned, considerPlanned, configuration.probe)
+        let mutes = configuration.mutesScan
+        let keeper = SheetKeeper(configuration: configuration, previous: previous)
+        let offset = configuration.fromPlanOffset
+        return Publishers.Pull { PlanLines(plan, offset: offset) }
+            .compactMap { line -> CutImages? in
+                if let event = line.scanEvent {
+                    if !mutes { report(event) }
+                    return nil
+                }
+                guard let number = line.sheet, shard.owns(sheet: number), let first = line.first,
+                      let images = line.images else { return nil }
+                var accepted: [AcceptedImage] = []
+                for image in images {
+                    let path = image.path.path
+                    switch Self.open(image, probe: probe) {
+                    case .success(let opened):
+                        consider(RunState.Considered(path: path, stamp: image.stamp))
+                        accepted.append(opened)
+                    case .failure(let failure):
+                        report(.failed(path: path, error: failure.message))
+                    }
+                }
+                guard !accepted.isEmpty else { return nil }
+                var cut = CutImages(images: accepted, place: SheetPlace(number: number, firstIndex: first))
+                cut.kept = keeper.kept(cut)
+                return cut
+            }
+            .eraseToAnyPublisher()
+    }
+
+    /// The image the plan names, opened and its header read, if it is
+    /// still the file the plan saw; else why not.
+    private static func open(_ image: PlanImage, probe: Probe) -> Result<AcceptedImage, PlanImageFailure> {
+        let path = image.path.path
+        guard let now = FileStamp.of(path) else {
+            return .failure(PlanImageFailure("gone since the plan was made (moved or deleted); plan again"))
+        }
+        func changed(_ stamp: FileStamp) -> PlanImageFailure? {
+            guard stamp != image.stamp else { return nil }
+            let what = stamp.size != image.size ? "its size (\(image.size) bytes then, \(stamp.size) now)"
+                                                : "its modification time"
+            return PlanImageFailure("changed since the plan was made: \(what); plan again")
+        }
+        if let change = changed(now) { return .failure(change) }
+        switch probe.check(path) {
+        case .success(let accepted):
+            if let change = changed(FileStamp(accepted.file.status())) { return .failure(change) }
+            return .success(accepted)
+        case .failure(let failure):
+            return .failure(PlanImageFailure(Selection.text(failure)))
+        }
+    }
+}
+
+struct PlanImageFailure: Error {
+    let message: String
+    init(_ message: String) { self.message = message }
+}
+
+/// `--from-plan` with `--html`: the first shard writes the page of the
+/// whole job, read from the plan (each sheet's output, frames and
+/// captions), once its own sheets are done.
+final class PlanPageFinishing: JobFinishing {
+    let page: PathName
+    let plan: PathName
+
+    init(page: PathName, plan: PathName) { (self.page, self.plan) = (page, plan) }
+
+    func prepare() -> RunFailure? { Finishing.cannotWrite(page) }
+    func note(_ event: PipelineEvent) {}
+    func abandon() {}
+
+    func finish() -> RunFailure? {
+        var sheets: [HTMLIndex.Sheet] = []
+        let lines = PlanLines(plan)
+        while let line = lines.next() {
+            guard let number = line.sheet, let output = line.output, let images = line.images else { continue }
+            let tiles = images.map { HTMLIndex.Tile(path: $0.path.path, rect: $0.tileRect ?? TileRect(x: 0, y: 0, width: 0, height: 0), caption: $0.label) }
+            sheets.append(HTMLIndex.Sheet(output: output.path, number: number, width: line.width, height: line.height,
+                                          tiles: tiles, images: images.map(\.path.path)))
+        }
+        return Finishing.writePage(sheets, to: page)
+    }
+}

@@ -1,0 +1,52 @@
+import Dispatch
+import Synchronization
+
+/// An input with its header already read (or why it could not be).
+struct CheckedInput: @unchecked Sendable {
+    let input: InputFile
+    let result: Result<AcceptedImage, ProbeFailure>
+}
+
+/// `--plan`'s header pass: the headers of the next `depth` inputs are read
+/// at once on `workers` (on network storage every open is a round trip,
+/// and many in flight hide them), and handed on in scan order, so the
+/// verdicts, the cut and the plan are those of one header at a time. At
+/// most `depth` files are open ahead of the run.
+final class ProbeAhead<Source: PullSource>: PullSource, @unchecked Sendable where Source.Element == InputFile {
+    // Stepped by one `Pull` subscription at a time (see `PullSource`).
+    private var source: Source
+    private let probe: Probe
+    private let depth: Int
+    private let workers: DispatchQueue
+    private final class Slot: Sendable {
+        let input: InputFile
+        let done = DispatchSemaphore(value: 0)
+        let result = Mutex<Result<AcceptedImage, ProbeFailure>?>(nil)
+        init(_ input: InputFile) { self.input = input }
+    }
+    private var slots: [Slot] = []
+    private var first = 0
+
+    init(_ source: Source, probe: Probe, depth: Int, workers: DispatchQueue) {
+        (self.source, self.probe, self.depth, self.workers) = (source, probe, max(1, depth), workers)
+    }
+
+    func next() -> CheckedInput? {
+        while slots.count - first < depth, let input = source.next() {
+            let slot = Slot(input)
+            let probe = probe
+            workers.async {
+                let result = probe.check(input.path)
+                slot.result.withLock { $0 = result }
+                slot.done.signal()
+            }
+            slots.append(slot)
+        }
+        guard first < slots.count else { return nil }
+        let slot = slots[first]
+        first += 1
+        if first > 1024 { slots.removeFirst(first); first = 0 }
+        slot.done.wait()
+        return CheckedInput(input: slot.input, result: slot.result.withLock { $0! })
+    }
+}
