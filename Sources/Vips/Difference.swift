@@ -88,10 +88,10 @@ public struct Difference: Sendable {
                           sameSize: a.width == b.width && a.height == b.height, mask: FullPicture(mask))
     }
 
-    /// The difference picture, fitted inside `width` x `height` on
-    /// `background`: the pixels counted in red over a faded grey copy of
-    /// `current`. A differing pixel stays red however far it is shrunk.
-    public func picture(of current: FullPicture, width: Int, height: Int, background: RGB) throws -> PixelBuffer {
+    /// The difference picture, shrunk to fit inside `width` x `height`: the
+    /// pixels counted in red over a faded grey copy of `current`. A
+    /// differing pixel stays red however far it is shrunk.
+    public func picture(of current: FullPicture, width: Int, height: Int) throws -> PixelBuffer {
         let grey = try current.image.recombined(Array(Self.yiq.prefix(3)), rows: 1).linear(0.25, 191.25, uchar: true)
             .embedded(x: 0, y: 0, width: self.width, height: self.height, copyEdge: false, background: 255)
         var marks = try mask.image.linear(1, 0)
@@ -107,7 +107,7 @@ public struct Difference: Sendable {
             .apply(.operation, "cannot join") { cvips_bandjoin2($0, none.pointer, $1) }
         let greys = try faded.apply(.operation, "cannot join") { cvips_bandjoin3($0, $1) }
         let marked = try marks.more(0).choosing(red, greys)
-        return try FullPicture.fitted(marked, width: width, height: height, background: background)
+        return try FullPicture.fitted(marked, width: width, height: height)
     }
 
     /// The counted pixels as a picture: white where counted, black elsewhere (tests).

@@ -29,21 +29,21 @@ public final class FullPicture: @unchecked Sendable {  // a libvips memory image
         self.init(Image(owning: copied))
     }
 
-    /// The whole picture fitted inside `width` x `height` (its shape kept,
-    /// never enlarged), centred on `background`.
-    public func fitted(width: Int, height: Int, background: RGB) throws -> PixelBuffer {
-        try Self.fitted(image, width: width, height: height, background: background)
+    /// The whole picture shrunk to fit inside `width` x `height` (its
+    /// shape kept, never enlarged).
+    public func fitted(width: Int, height: Int) throws -> PixelBuffer {
+        try Self.fitted(image, width: width, height: height)
     }
 
-    static func fitted(_ image: Image, width: Int, height: Int, background: RGB) throws -> PixelBuffer {
+    static func fitted(_ image: Image, width: Int, height: Int) throws -> PixelBuffer {
         let scale = min(1, Double(width) / Double(image.width), Double(height) / Double(image.height))
-        let shrunk = scale >= 1 ? image : try image.apply(.operation, "cannot resize") {
+        var shrunk = scale >= 1 ? image : try image.apply(.operation, "cannot resize") {
             cvips_shrink($0, $1, 1 / scale, 1 / scale)
         }
-        let canvas = PixelBuffer(width: width, height: height, fill: background)
-        let pixels = try ImageFile.materialise(ImageFile.normalised(shrunk, background: background))
-        canvas.place(pixels, x: (width - pixels.width) / 2, y: (height - pixels.height) / 2)
-        return canvas
+        if shrunk.width > width || shrunk.height > height {  // a rounding pixel
+            shrunk = try shrunk.cropped(x: 0, y: 0, width: min(width, shrunk.width), height: min(height, shrunk.height))
+        }
+        return try ImageFile.materialise(ImageFile.normalised(shrunk, background: .white))
     }
 }
 

@@ -91,6 +91,8 @@ struct CollageOptions: ParsableArguments {
 
     @OptionGroup(title: "For CI and archives") var archiveArguments: ArchiveArguments
 
+    @OptionGroup(title: "Visual diff for CI") var diffArguments: DiffArguments
+
     @Flag(help: "After the first run, rescan every --interval seconds and redo a collage when its inputs changed; SIGINT or SIGTERM stops.")
     var watch = false
 
@@ -131,6 +133,7 @@ struct CollageOptions: ParsableArguments {
             throw ValidationError("--interval must be 0.1 to 86400 seconds, not \(interval)")
         }
         try archiveArguments.validate(dryRun: dryRun, watch: watch)
+        try diffArguments.validate(perFolder: perFolder, watch: watch, dryRun: dryRun)
         guard !(quiet && verbose) else { throw ValidationError("--quiet and --verbose cannot be used together") }
         guard inputs.filter({ $0 == "-" }).count <= 1 else {
             throw ValidationError("- (standard input) can be given once")
@@ -168,6 +171,7 @@ struct CollageOptions: ParsableArguments {
         configuration.shard = try shardArguments.resolve(sheets: sheets, perFolder: perFolder)
         try layoutArguments.apply(to: &configuration)
         try archiveArguments.apply(to: &configuration)
+        try diffArguments.apply(to: &configuration, baseline: nil)
         try cameraRoll.apply(to: &configuration)
     }
 }

@@ -101,12 +101,12 @@ final class DifferenceTests: XCTestCase {
         let current = try picture { x, y in x == 30 && y == 7 ? .black : half(x, y) }
         let difference = try compare(picture(half), current)
         XCTAssertEqual(difference.pixels, 1)
-        let shown = try difference.picture(of: current, width: 40, height: 30, background: .white)
+        let shown = try difference.picture(of: current, width: 40, height: 30)
         XCTAssertEqual(shown.pixel(x: 30, y: 7), RGB(red: 255, green: 0, blue: 0))
         XCTAssertEqual(shown.pixel(x: 5, y: 5), RGB(red: 191, green: 191, blue: 191), "black faded to light grey")
         XCTAssertEqual(shown.pixel(x: 35, y: 20), .white)
         // Shrunk to a quarter, the one pixel still shows red.
-        let small = try difference.picture(of: current, width: 10, height: 8, background: .white)
+        let small = try difference.picture(of: current, width: 10, height: 8)
         let reds = (0..<small.height).flatMap { y in (0..<small.width).map { small.pixel(x: $0, y: y) } }
             .filter { $0 == RGB(red: 255, green: 0, blue: 0) }
         XCTAssertEqual(reds.count, 1)

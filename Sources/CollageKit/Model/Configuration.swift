@@ -75,6 +75,8 @@ public struct CollageConfiguration: Sendable {
     public var failOnFlag = false
     /// `--html`: the page that shows the sheets the run wrote.
     public var htmlPage: PathName?
+    /// `--diff BASELINE`: compare INPUT with BASELINE instead of making collages.
+    public var diff: DiffSettings?
     /// What the walk considers: `--video`, `--raw`, `--exclude`.
     public var scan = ScanRules()
     /// `--raw preview|full|skip`, as the decoders read it.
