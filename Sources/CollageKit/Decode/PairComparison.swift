@@ -30,8 +30,9 @@ struct PairComparison: Sendable {
     var instrumentation: (any StageInstrumentation)? = nil
 
     /// Opens both sides; a side that fails its header check is reported
-    /// (`failed`, or `rejected` for what is not an image) and the pair is
-    /// not compared.
+    /// `failed` (even what a collage would pass over as not an image or too
+    /// large: a pair that cannot be compared must not pass a CI job) and
+    /// the pair is not compared.
     func open(_ pair: DiffPair, report: (PipelineEvent) -> Void) -> OpenedPair {
         var opened = OpenedPair(pair: pair)
         if pair.inCurrent, pair.inBaseline, case .success(let a) = OpenFile.open(pair.current),
@@ -44,7 +45,7 @@ struct PairComparison: Sendable {
             switch probe.check(path) {
             case .success(let image): return image
             case .failure(.rejected(let reason, let detail)):
-                report(.rejected(path: path, reason: reason, detail: detail))
+                report(.failed(path: path, error: reason == .tooLarge ? "too large: " + detail : detail))
             case .failure(.failed(let message)):
                 report(.failed(path: path, error: message))
             }
