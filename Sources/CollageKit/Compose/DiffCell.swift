@@ -19,6 +19,14 @@ struct DiffCell: Sendable {
 
     static let outline = RGB(red: 160, green: 160, blue: 160)
 
+    /// A cell's rectangle on the sheet cut where its baseline third ends:
+    /// the baseline's, and the current and difference thirds'.
+    static func split(_ rect: TileRect) -> (baseline: TileRect, current: TileRect) {
+        let gap = gap(rect.width), third = max(1, (rect.width - 2 * gap) / 3)
+        return (TileRect(x: rect.x, y: rect.y, width: third, height: rect.height),
+                TileRect(x: rect.x + third + gap, y: rect.y, width: rect.width - third - gap, height: rect.height))
+    }
+
     /// The cell's pixels, exactly `width` x `height`; the pair is read again
     /// (the file of a side that cannot be read now is the failure).
     func render(_ pair: ComparedPair, width: Int, height: Int) -> Result<PixelBuffer, DecodeFailure> {

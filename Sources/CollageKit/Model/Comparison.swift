@@ -1,3 +1,4 @@
+import FoundationEssentials
 import Vips
 
 /// `--diff BASELINE`: what a run compares against, and how.
@@ -26,6 +27,13 @@ public struct DiffSettings: Sendable {
     public var countAntiAliased: Bool {
         get { difference.countAntiAliased }
         set { difference.countAntiAliased = newValue }
+    }
+
+    /// What decides the sheets, as `--skip-unchanged` keeps it.
+    var signature: String {
+        let ignored = difference.ignore.map { "\($0.x),\($0.y),\($0.width),\($0.height)" }.joined(separator: ";")
+        return "diff=" + Data(baseline.bytes).base64EncodedString() + " threshold=\(difference.threshold)"
+            + " aa=\(difference.countAntiAliased) ignore=\(ignored) tolerance=\(tolerance)"
     }
 
     /// `--ignore X,Y,W,H`: one more rectangle left out.
