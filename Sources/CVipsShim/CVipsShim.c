@@ -365,3 +365,15 @@ int cvips_icc_to_srgb(VipsImage *in, VipsImage **out) {
 VipsImage *cvips_image_new_from_memory_copy(const void *data, size_t size, int width, int height, int bands) {
     return vips_image_new_from_memory_copy(data, size, width, height, bands, VIPS_FORMAT_UCHAR);
 }
+
+int cvips_same_pixels(VipsImage *left, VipsImage *right) {
+    size_t left_size = VIPS_IMAGE_SIZEOF_IMAGE(left), right_size = VIPS_IMAGE_SIZEOF_IMAGE(right);
+    if (left_size != right_size || !left->data || !right->data) return 0;
+    if (left->dtype != VIPS_IMAGE_SETBUF && left->dtype != VIPS_IMAGE_SETBUF_FOREIGN) return 0;
+    if (right->dtype != VIPS_IMAGE_SETBUF && right->dtype != VIPS_IMAGE_SETBUF_FOREIGN) return 0;
+    return memcmp(left->data, right->data, left_size) == 0;
+}
+
+int cvips_project(VipsImage *in, VipsImage **columns, VipsImage **rows) {
+    return vips_project(in, columns, rows, NULL);
+}

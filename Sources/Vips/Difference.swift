@@ -64,12 +64,26 @@ public struct Difference: Sendable {
             image.width == commonWidth && image.height == commonHeight ? image
                 : try image.cropped(x: 0, y: 0, width: commonWidth, height: commonHeight)
         }
+        if a.width == b.width, a.height == b.height, a.hasSamePixels(as: b) {
+            // The same pixels in other bytes (another encoder, other metadata).
+            return Difference(pixels: 0, width: width, height: height, sameSize: true,
+                              mask: FullPicture(try Image.constant(width: width, height: height, value: 0)))
+        }
         let (ca, cb) = (try common(a), try common(b))
         let yiq = try ca.minus(cb).recombined(yiq, rows: 3)
         let distance = try yiq.times(yiq).recombined(weights, rows: 1)
         var counted = try distance.more(largest * options.threshold * options.threshold).inMemory()
-        if !options.countAntiAliased, try counted.mean() > 0 {
-            let explained = try AntiAliasing.mask(ca, cb)
+        if !options.countAntiAliased, let box = try counted.boundingBox() {
+            // Only around the differing pixels: with the two pixels beyond
+            // them that their neighbours' neighbours need, the result there is
+            // the same as over the whole picture.
+            let left = max(0, box.x - 2), top = max(0, box.y - 2)
+            let right = min(commonWidth, box.x + box.width + 2), bottom = min(commonHeight, box.y + box.height + 2)
+            let around = { (image: Image) in
+                try image.cropped(x: left, y: top, width: right - left, height: bottom - top)
+            }
+            let explained = try AntiAliasing.mask(around(ca), around(cb))
+                .embedded(x: left, y: top, width: commonWidth, height: commonHeight, copyEdge: false, background: 0)
             counted = try counted.and(explained.equal(0)).inMemory()
         }
         var mask = counted

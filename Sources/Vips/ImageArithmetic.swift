@@ -98,6 +98,35 @@ extension Image {
         return withExtendedLifetime(images) { Image(owning: out) }
     }
 
+    /// The smallest rectangle holding every non-zero pixel of this one-band
+    /// image, from its row and column sums; nil when every pixel is zero.
+    func boundingBox() throws -> PixelRect? {
+        var columns: UnsafeMutablePointer<VipsImage>?, rows: UnsafeMutablePointer<VipsImage>?
+        guard cvips_project(pointer, &columns, &rows) == 0, let columns, let rows else {
+            throw VipsError.fromLibvips(.operation, "cannot measure")
+        }
+        let across = try Image(owning: columns).values(), down = try Image(owning: rows).values()
+        guard let left = across.firstIndex(where: { $0 != 0 }), let right = across.lastIndex(where: { $0 != 0 }),
+              let top = down.firstIndex(where: { $0 != 0 }), let bottom = down.lastIndex(where: { $0 != 0 }) else {
+            return nil
+        }
+        return PixelRect(x: left, y: top, width: right - left + 1, height: bottom - top + 1)
+    }
+
+    /// Every sample as a Double (for small images: sums, profiles).
+    func values() throws -> [Double] {
+        let doubles = try apply(.operation, "cannot convert") { cvips_cast($0, $1, VIPS_FORMAT_DOUBLE) }
+        var size = 0
+        guard let data = vips_image_write_to_memory(doubles.pointer, &size) else {
+            throw VipsError.fromLibvips(.operation, "cannot read")
+        }
+        defer { g_free(data) }
+        return Array(UnsafeBufferPointer(start: data.assumingMemoryBound(to: Double.self), count: size / 8))
+    }
+
+    /// Whether both are memory images holding the same bytes.
+    func hasSamePixels(as other: Image) -> Bool { cvips_same_pixels(pointer, other.pointer) != 0 }
+
     /// A `width` x `height` one-band 8-bit image of `value`.
     static func constant(width: Int, height: Int, value: Double) throws -> Image {
         var out: UnsafeMutablePointer<VipsImage>?

@@ -140,5 +140,9 @@ int cvips_bandjoin2(VipsImage *left, VipsImage *right, VipsImage **out);
 int cvips_icc_to_srgb(VipsImage *in, VipsImage **out);
 /// 8-bit pixels copied into a new memory image.
 VipsImage *cvips_image_new_from_memory_copy(const void *data, size_t size, int width, int height, int bands);
+/// 1 when both are memory images of the same size holding the same bytes.
+int cvips_same_pixels(VipsImage *left, VipsImage *right);
+/// The sums of each column (a width x 1 image) and of each row (1 x height).
+int cvips_project(VipsImage *in, VipsImage **columns, VipsImage **rows);
 
 #endif
