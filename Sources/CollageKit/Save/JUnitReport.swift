@@ -31,22 +31,11 @@ enum JUnitReport {
         return Array(xml.utf8)
     }
 
-    /// Text safe in an attribute: markup escaped, and the characters XML
-    /// 1.0 forbids (control characters) as U+FFFD.
+    /// Text safe in an attribute: markup escaped as the page escapes it,
+    /// and the control characters (which XML 1.0 mostly forbids) as spaces.
     static func escape(_ text: String) -> String {
-        var out = ""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "\"": out += "&quot;"
-            case "\n": out += "&#10;"
-            case "\t": out += "&#9;"
-            case _ where scalar.value < 0x20 || (0xFFFE...0xFFFF).contains(scalar.value): out += "\u{FFFD}"
-            default: out.unicodeScalars.append(scalar)
-            }
-        }
-        return out
+        HTMLIndex.escape(String(String.UnicodeScalarView(text.unicodeScalars.map {
+            $0.value < 0x20 || (0xFFFE...0xFFFF).contains($0.value) ? " " : $0
+        })))
     }
 }
