@@ -34,10 +34,14 @@ public enum Jobs {
     }
 
     /// `--diff`: screenshots of any shape are compared; each cell is
-    /// captioned with its path and how much changed unless `--label` says otherwise.
+    /// captioned with its path and how much changed unless `--label` says
+    /// otherwise; the cells, three pictures wide, are laid out in justified
+    /// rows unless `--layout` or `--tile` says otherwise (the grids' square
+    /// cells would leave them a strip).
     static func diffConfiguration(_ configuration: CollageConfiguration) -> CollageConfiguration {
         var diff = configuration
         diff.allowPortrait = true
+        if diff.layoutName == "auto" { diff.layoutName = "justified" }
         if diff.captions.label == nil {
             diff.captions.label = try? Template("{path} · {status} · {pixels} px ({percent})", fields: Template.labelFields)
         }
