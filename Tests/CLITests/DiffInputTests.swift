@@ -140,4 +140,23 @@ final class DiffInputTests: CLITestCase {
         }
         XCTAssertEqual(seen.sorted(), (0..<8).map { "shots/p\($0).png" })
     }
+
+    /// A file named, or a list on standard input: its path as given, made
+    /// relative, is its path below BASELINE; nothing is `removed` then.
+    func testFilesAndListsPairByThePathAsGiven() throws {
+        makeFolder("base/shots")
+        write(shot(), to: "base/shots/a.png")
+        write(shot([(2, 2)]), to: "shots/a.png")
+        write(shot(), to: "base/shots/b.png")
+        write(shot(), to: "shots/b.png")
+        write(shot(), to: "base/shots/gone.png")
+        for arguments in [["shots/a.png", "./shots/b.png"], ["-"]] {
+            let result = try collage(["--diff", "base", "--json"] + arguments + ["-o", "d.png"],
+                                     stdin: b("shots/a.png\n./shots/b.png\n"))
+            XCTAssertEqual(result.status, 1, result.summary)
+            let pairs = events(jsonEvents(result), "compared")
+            XCTAssertEqual(pairs.map { $0["baseline"] as? String }, ["base/shots/a.png", "base/shots/b.png"])
+            XCTAssertEqual(pairs.map { $0["status"] as? String }, ["changed", "unchanged"])
+        }
+    }
 }

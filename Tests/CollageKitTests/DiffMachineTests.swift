@@ -104,3 +104,28 @@ final class DiffPairingTests: XCTestCase {
         XCTAssertEqual(walked.count, 6)
     }
 }
+
+/// What comparing a pair costs the decode budget: both pictures whole, at
+/// full size, never a thumbnail's share; nothing for identical bytes.
+final class PairComparisonCostTests: XCTestCase {
+    func testTheBudgetCountsBothFullPictures() throws {
+        let folder = try TemporaryDirectory()
+        try writeFlatImage(folder("a.png"), .white, width: 1920, height: 1080)
+        try writeFlatImage(folder("b.png"), .black, width: 1920, height: 1080)
+        let probe = Probe(maxPixels: .max, allowPortrait: true)
+        let comparison = PairComparison(probe: probe, settings: DiffSettings(baseline: folder("base")))
+        let pair = DiffPair(relative: PathName("a.png"), current: folder("a.png"), baseline: folder("b.png"),
+                            inCurrent: true, inBaseline: true)
+        let opened = comparison.open(pair, report: { XCTFail("nothing to report: \($0)") })
+        XCTAssertFalse(opened.identical)
+        XCTAssertGreaterThanOrEqual(PairComparison.cost(opened).running, 2 * 1920 * 1080 * 3 + 1920 * 1080 * 10)
+        let same = DiffPair(relative: PathName("a.png"), current: folder("a.png"), baseline: folder("a.png"),
+                            inCurrent: true, inBaseline: true)
+        let identical = comparison.open(same, report: { _ in })
+        XCTAssertTrue(identical.identical)
+        XCTAssertEqual(PairComparison.cost(identical), .free)
+        guard case .compared(let result) = comparison.compare(opened) else { return XCTFail("compared") }
+        XCTAssertEqual(result.status, .changed)
+        XCTAssertEqual(result.pixels, 1920 * 1080)
+    }
+}
