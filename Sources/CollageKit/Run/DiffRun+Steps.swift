@@ -24,17 +24,8 @@ extension DiffRun {
         }
         var checked = configuration
         checked.inputs.append(.path(baseline))  // --skip-unchanged walks both trees again
-        let output = configuration.output
-        switch OutputSession.open(checked, waiting: { hub.send(.notice(OutputLock.waitingNotice(for: output))) },
-                                  stop: { [self] in stop }) {
-        case .failed(let failure):
-            return .failedBefore(failure)
-        case .unchanged(let state):
-            owned.withLock { $0.unchanged = state.outputs }
-            return .unchanged
-        case .ready(let session):
-            owned.withLock { $0.session = session }
-            return .start
+        return OutputSession.open(checked, hub: hub, stop: { stop }) { session, unchanged in
+            owned.withLock { ($0.session, $0.unchanged) = (session, unchanged) }
         }
     }
 
