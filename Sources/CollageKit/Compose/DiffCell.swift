@@ -31,7 +31,8 @@ struct DiffCell: Sendable {
     /// (the file of a side that cannot be read now is the failure).
     func render(_ pair: ComparedPair, width: Int, height: Int) -> Result<PixelBuffer, DecodeFailure> {
         let gap = Self.gap(width)
-        let third = max(1, (width - 2 * gap) / 3)
+        let third = max(3, (width - 2 * gap) / 3)
+        let (inner, innerHeight) = (third - 2, max(1, height - 2))  // inside the outline
         let cell = PixelBuffer(width: width, height: height, fill: background)
         func side(_ path: PathName, present: Bool) -> Result<FullPicture?, DecodeFailure> {
             guard present else { return .success(nil) }
@@ -47,11 +48,11 @@ struct DiffCell: Sendable {
             let panels: [PixelBuffer]
             if let before, let after {
                 let difference = try Difference.compare(before, after, options: comparison.settings.difference)
-                panels = [try before.fitted(width: third - 2, height: height - 2),
-                          try after.fitted(width: third - 2, height: height - 2),
-                          try difference.picture(of: after, width: third - 2, height: height - 2)]
+                panels = [try before.fitted(width: inner, height: innerHeight),
+                          try after.fitted(width: inner, height: innerHeight),
+                          try difference.picture(of: after, width: inner, height: innerHeight)]
             } else {
-                let shown = try (before ?? after)!.fitted(width: third - 2, height: height - 2)
+                let shown = try (before ?? after)!.fitted(width: inner, height: innerHeight)
                 let mark = try self.mark(pair.status.rawValue, width: shown.width, height: shown.height)
                 let all = try self.mark("all " + pair.status.rawValue, width: shown.width, height: shown.height)
                 panels = before == nil ? [mark, shown, all] : [shown, mark, all]
