@@ -48,9 +48,8 @@ extension DiffRun {
             while !pairs.isEmpty, tiles.isEmpty {
                 let frames = layout.frames(for: pairs.map(DiffCell.shape), on: canvas)
                 var failed: Set<Int> = []
-                for (position, (pair, frame)) in zip(pairs, frames).enumerated() {
-                    let cost = PairComparison.cost(pair, width: frame.image.width, height: frame.image.height)
-                    switch budget.withBudget(cost, { render.render(pair, width: frame.image.width, height: frame.image.height) }) {
+                for (position, (pair, frame, result)) in renderCells(pairs, frames, render).enumerated() {
+                    switch result {
                     case .success(let pixels):
                         var tile = DecodedTile(path: pair.path, header: ImageHeader(width: DiffCell.shape(pair).width,
                                                                                     height: DiffCell.shape(pair).height,
@@ -86,6 +85,26 @@ extension DiffRun {
                       })
             owned.withLock { $0.saving = subscription }
         }
+    }
+
+    /// Each cell of a sheet rendered, at most `jobs` at once on the
+    /// workers, each in the decode budget (it reads both pictures again).
+    private func renderCells(_ pairs: [ComparedPair], _ frames: [Frame], _ render: DiffCell)
+        -> [(ComparedPair, Frame, Result<PixelBuffer, DecodeFailure>)] {
+        let results = Locked([Result<PixelBuffer, DecodeFailure>?](repeating: nil, count: pairs.count))
+        let slots = DispatchSemaphore(value: max(1, configuration.jobs))
+        let group = DispatchGroup()
+        for (index, (pair, frame)) in zip(pairs, frames).enumerated() {
+            slots.wait()
+            workers.async(group: group) { [budget] in
+                defer { slots.signal() }
+                let cost = PairComparison.cost(pair, width: frame.image.width, height: frame.image.height)
+                let result = budget.withBudget(cost) { render.render(pair, width: frame.image.width, height: frame.image.height) }
+                results.withLock { $0[index] = result }
+            }
+        }
+        group.wait()
+        return results.withLock { done in pairs.indices.map { (pairs[$0], frames[$0], done[$0]!) } }
     }
 
     /// A sheet saved: where each pair's cell went, the file, the state.
