@@ -134,6 +134,9 @@ struct CollageOptions: ParsableArguments {
         }
         try archiveArguments.validate(dryRun: dryRun, watch: watch)
         try diffArguments.validate(perFolder: perFolder, watch: watch, dryRun: dryRun)
+        if diffArguments.diff != nil, archiveArguments.flag != nil || requireEven {
+            throw ValidationError("--diff shows differences, not images: \(requireEven ? "--require-even" : "--flag") does not apply to it")
+        }
         guard !(quiet && verbose) else { throw ValidationError("--quiet and --verbose cannot be used together") }
         guard inputs.filter({ $0 == "-" }).count <= 1 else {
             throw ValidationError("- (standard input) can be given once")

@@ -37,6 +37,7 @@ final class DiffInputTests: CLITestCase {
         assertFailure(try collage(["--junit", "j.xml", "shots"]), status: 64, mentions: ["--diff"])
         assertFailure(try collage(["--diff", "base", "--per-folder", "shots", "-o", "{dir}.png"]), status: 64,
                       mentions: ["--per-folder"])
+        assertFailure(try collage(["--diff", "base", "--flag", "blank", "shots"]), status: 64, mentions: ["--flag"])
         XCTAssertFalse(exists("d.png"))
     }
 
