@@ -387,3 +387,97 @@ int cvips_orient(VipsImage *in, VipsImage **out, int orientation) {
     g_object_unref(copy);
     return status;
 }
+
+int cvips_subtract(VipsImage *left, VipsImage *right, VipsImage **out) { return vips_subtract(left, right, out, NULL); }
+int cvips_add(VipsImage *left, VipsImage *right, VipsImage **out) { return vips_add(left, right, out, NULL); }
+int cvips_multiply(VipsImage *left, VipsImage *right, VipsImage **out) { return vips_multiply(left, right, out, NULL); }
+
+int cvips_relational(VipsImage *left, VipsImage *right, VipsImage **out, VipsOperationRelational relation) {
+    return vips_relational(left, right, out, relation, NULL);
+}
+
+int cvips_relational_const(VipsImage *in, VipsImage **out, VipsOperationRelational relation, double value) {
+    return vips_relational_const1(in, out, relation, value, NULL);
+}
+
+int cvips_boolean(VipsImage *left, VipsImage *right, VipsImage **out, VipsOperationBoolean operation) {
+    return vips_boolean(left, right, out, operation, NULL);
+}
+
+int cvips_bandbool(VipsImage *in, VipsImage **out, VipsOperationBoolean operation) {
+    return vips_bandbool(in, out, operation, NULL);
+}
+
+int cvips_recomb(VipsImage *in, VipsImage **out, const double *matrix, int rows, int cols) {
+    VipsImage *m = vips_image_new_matrix_from_array(cols, rows, matrix, rows * cols);
+    if (!m) return -1;
+    int result = vips_recomb(in, out, m, NULL);
+    g_object_unref(m);
+    return result;
+}
+
+int cvips_bandrank(VipsImage **in, int n, VipsImage **out, int index) {
+    return vips_bandrank(in, out, n, "index", index, NULL);
+}
+
+int cvips_embed(VipsImage *in, VipsImage **out, int x, int y, int width, int height, int copy_edge, double background) {
+    if (copy_edge) return vips_embed(in, out, x, y, width, height, "extend", VIPS_EXTEND_COPY, NULL);
+    int bands = vips_image_get_bands(in);
+    double values[16];
+    for (int i = 0; i < 16; i++) values[i] = background;
+    VipsArrayDouble *array = vips_array_double_new(values, bands < 16 ? bands : 16);
+    int result = vips_embed(in, out, x, y, width, height, "extend", VIPS_EXTEND_BACKGROUND,
+                            "background", array, NULL);
+    vips_area_unref(VIPS_AREA(array));
+    return result;
+}
+
+int cvips_linear1(VipsImage *in, VipsImage **out, double a, double b, int uchar) {
+    return vips_linear1(in, out, a, b, "uchar", uchar, NULL);
+}
+
+int cvips_ifthenelse(VipsImage *condition, VipsImage *then, VipsImage *otherwise, VipsImage **out) {
+    return vips_ifthenelse(condition, then, otherwise, out, NULL);
+}
+
+int cvips_avg(VipsImage *in, double *out) { return vips_avg(in, out, NULL); }
+
+int cvips_draw_rect(VipsImage *image, double ink, int left, int top, int width, int height) {
+    return vips_draw_rect1(image, ink, left, top, width, height, "fill", TRUE, NULL);
+}
+
+int cvips_shrink(VipsImage *in, VipsImage **out, double horizontal, double vertical) {
+    return vips_shrink(in, out, horizontal, vertical, NULL);
+}
+
+int cvips_constant(VipsImage **out, int width, int height, double value) {
+    VipsImage *black;
+    if (vips_black(&black, width, height, NULL)) return -1;
+    int result = vips_linear1(black, out, 1.0, value, "uchar", TRUE, NULL);
+    g_object_unref(black);
+    return result;
+}
+
+int cvips_bandjoin2(VipsImage *left, VipsImage *right, VipsImage **out) {
+    return vips_bandjoin2(left, right, out, NULL);
+}
+
+int cvips_icc_to_srgb(VipsImage *in, VipsImage **out) {
+    return vips_icc_transform(in, out, "srgb", "embedded", TRUE, "intent", VIPS_INTENT_RELATIVE, NULL);
+}
+
+VipsImage *cvips_image_new_from_memory_copy(const void *data, size_t size, int width, int height, int bands) {
+    return vips_image_new_from_memory_copy(data, size, width, height, bands, VIPS_FORMAT_UCHAR);
+}
+
+int cvips_same_pixels(VipsImage *left, VipsImage *right) {
+    size_t left_size = VIPS_IMAGE_SIZEOF_IMAGE(left), right_size = VIPS_IMAGE_SIZEOF_IMAGE(right);
+    if (left_size != right_size || !left->data || !right->data) return 0;
+    if (left->dtype != VIPS_IMAGE_SETBUF && left->dtype != VIPS_IMAGE_SETBUF_FOREIGN) return 0;
+    if (right->dtype != VIPS_IMAGE_SETBUF && right->dtype != VIPS_IMAGE_SETBUF_FOREIGN) return 0;
+    return memcmp(left->data, right->data, left_size) == 0;
+}
+
+int cvips_project(VipsImage *in, VipsImage **columns, VipsImage **rows) {
+    return vips_project(in, columns, rows, NULL);
+}

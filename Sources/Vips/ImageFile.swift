@@ -151,7 +151,7 @@ public enum ImageFile {
     /// RAW photos and videos are LibRaw's and FFmpeg's (the `Media`
     /// target's): libvips' TIFF loader would call a CR2 corrupt and draw a
     /// Bayer DNG as its grey mosaic.
-    private static func refuseCameraMedia(_ structure: StructureCheck.Summary) throws {
+    static func refuseCameraMedia(_ structure: StructureCheck.Summary) throws {
         switch structure.format {
         case "raw": throw VipsError(.unsupported, "a camera RAW photo, which libvips does not decode")
         case "video": throw VipsError(.unsupported, "a video, which libvips does not decode")
@@ -159,7 +159,7 @@ public enum ImageFile {
         }
     }
 
-    private static func rewound(_ descriptor: Int32) throws -> Source {
+    static func rewound(_ descriptor: Int32) throws -> Source {
         // Descriptors may be shared with an earlier read (header, then tile).
         guard lseek(descriptor, 0, SEEK_SET) == 0 else {
             throw VipsError(.load, String(cString: strerror(errno)))
@@ -168,7 +168,7 @@ public enum ImageFile {
     }
 
     /// The short name of the allowed loader that recognises the content.
-    private static func allowedFormat(_ source: Source) throws -> String {
+    static func allowedFormat(_ source: Source) throws -> String {
         guard let loader = source.loader,
               let allowed = Vips.allowedLoaders.first(where: { loader.hasPrefix($0) }) else {
             throw VipsError(.unsupported, "not a JPEG, PNG, WebP, GIF, TIFF, HEIF/AVIF or JPEG XL image")

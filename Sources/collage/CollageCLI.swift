@@ -20,6 +20,7 @@ enum CollageCLI {
         configuration.output = arguments.output(options.output)
         do {
             try options.apply(to: &configuration)
+            try options.diffArguments.apply(to: &configuration, baseline: options.diffArguments.diff.map { arguments.input($0) })
         } catch {
             // validate() applied the same options before the run, so this is not reached.
             StandardStream.error.write(line: "collage: \(error)")

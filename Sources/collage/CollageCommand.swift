@@ -21,10 +21,11 @@ struct CollageCommand: ParsableCommand {
           collage --sheets --max 12 --size 2400x1600 --label '{name}' renders/ -o 'sheets/sheet-{n}.png'
           collage --layout justified --gap 8 --title '{count} photos' trip/ -o trip.jpg
           find ~/Photos -newer stamp -print0 | collage -0 - -o today.jpg
+          collage --diff baseline/ screenshots/ --sheets -o 'diff-{n}.png' --junit junit.xml
 
         Shell completions: collage --generate-completion-script bash|zsh|fish
 
-        Exit status: 0 done; 64 usage error; 65 written, but some inputs failed; \
+        Exit status: 0 done; 1 --diff only: something differs; 64 usage error; 65 written, but some inputs failed; \
         66 no input or nothing eligible; 73 output cannot be created; 74 write error; \
         130/143 interrupted.
         """,

@@ -107,6 +107,8 @@ struct CollageOptions: ParsableArguments {
 
     @OptionGroup(title: "For CI and archives") var archiveArguments: ArchiveArguments
 
+    @OptionGroup(title: "Visual diff for CI") var diffArguments: DiffArguments
+
     @Flag(help: "After the first run, rescan every --interval seconds and redo a collage when its inputs changed; SIGINT or SIGTERM stops.")
     var watch = false
 
@@ -150,6 +152,13 @@ struct CollageOptions: ParsableArguments {
         }
         try archiveArguments.validate(dryRun: dryRun, watch: watch)
         try planArguments.validate(self)
+        try diffArguments.validate(perFolder: perFolder, watch: watch, dryRun: dryRun)
+        if diffArguments.diff != nil, archiveArguments.flag != nil || requireEven {
+            throw ValidationError("--diff shows differences, not images: \(requireEven ? "--require-even" : "--flag") does not apply to it")
+        }
+        if diffArguments.diff != nil, planArguments.plan != nil || planArguments.fromPlan != nil {
+            throw ValidationError("--diff compares two trees as they are now: it cannot be planned (--plan, --from-plan)")
+        }
         guard !(quiet && verbose) else { throw ValidationError("--quiet and --verbose cannot be used together") }
         guard inputs.filter({ $0 == "-" }).count <= 1 else {
             throw ValidationError("- (standard input) can be given once")
@@ -189,6 +198,7 @@ struct CollageOptions: ParsableArguments {
         configuration.shard = try shardArguments.resolve(sheets: sheets, perFolder: perFolder)
         try layoutArguments.apply(to: &configuration)
         try archiveArguments.apply(to: &configuration)
+        try diffArguments.apply(to: &configuration, baseline: nil)
         try cameraRoll.apply(to: &configuration)
         planArguments.apply(to: &configuration)
     }

@@ -2,7 +2,7 @@ import Foundation
 
 /// README's `--json` events table, as a validator.
 enum EventSchema {
-    enum Kind { case string, int, number, strings, rects, counts }
+    enum Kind { case string, int, number, strings, rects, counts, statuses }
 
     /// Required fields of each event (besides `event`).
     static let required: [String: [String: Kind]] = [
@@ -16,6 +16,7 @@ enum EventSchema {
         "unchanged": ["output": .string, "images": .strings],
         "planned": ["output": .string, "images": .strings, "width": .int, "height": .int, "sheet": .int],
         "notice": ["message": .string],
+        "compared": ["path": .string, "baseline": .string, "status": .string, "pixels": .int, "percent": .number],
         "flagged": ["path": .string, "reason": .string],
         "summary": ["written": .int, "used": .int, "rejected": .int, "failed": .int, "unchanged": .int,
                     "planned": .int, "paired": .int, "passed_over": .counts, "status": .int],
@@ -25,12 +26,16 @@ enum EventSchema {
     static let optional: [String: [String: Kind]] = [
         "placed": ["label": .string, "source": .string, "duration": .number, "frame": .number],
         "planned": ["rects": .rects, "labels": .strings],
-        "summary": ["message": .string, "shard": .string, "flagged": .int],
+        "summary": ["message": .string, "shard": .string, "flagged": .int, "compared": .statuses],
+        "compared": ["size": .string],
         "flagged": ["of": .string],
     ]
 
     /// Path fields, which may carry a `_base64` twin when not UTF-8.
-    static let pathFields: Set<String> = ["path", "output", "images", "of", "with"]
+    static let pathFields: Set<String> = ["path", "output", "images", "of", "with", "baseline"]
+
+    /// The statuses the summary's `compared` counts (`--diff`), every one always there.
+    static let pairStatuses: Set<String> = ["changed", "unchanged", "added", "removed"]
 
     /// The kinds the summary's `passed_over` counts, every one always there.
     static let passedOverKinds: Set<String> = ["empty", "not_image", "sidecar", "video", "raw"]
@@ -55,6 +60,9 @@ enum EventSchema {
         case .counts:
             guard let counts = value as? [String: Any] else { return false }
             return Set(counts.keys) == passedOverKinds && counts.values.allSatisfy { matches($0, .int) }
+        case .statuses:
+            guard let counts = value as? [String: Any] else { return false }
+            return Set(counts.keys) == pairStatuses && counts.values.allSatisfy { matches($0, .int) }
         case .rects:
             return (value as? [Any])?.allSatisfy { ($0 as? [Any]).map { $0.count == 4 && $0.allSatisfy { matches($0, .int) } } ?? false } ?? false
         }
@@ -87,6 +95,9 @@ enum EventSchema {
             let reason = event["reason"] as? String
             if !["blank", "duplicate"].contains(reason ?? "") { problems.append("unknown flag '\(reason ?? "nil")'") }
             if (reason == "duplicate") != (event["of"] != nil) { problems.append("'of' goes with a duplicate, only") }
+        }
+        if name == "compared", !pairStatuses.contains(event["status"] as? String ?? "") {
+            problems.append("unknown status '\(event["status"] ?? "nil")'")
         }
         if name == "rejected", let reason = event["reason"] as? String,
            !["portrait", "too-large", "unsupported"].contains(reason) {
@@ -179,7 +190,7 @@ enum EventSchema {
         var placed: [[String: Any]] = []
         for event in all {
             switch event["event"] as? String {
-            case "accepted", "paired": accepted.insert(event["path"] as? String ?? "")
+            case "accepted", "paired", "compared": accepted.insert(event["path"] as? String ?? "")
             case "placed": placed.append(event)
             case "written":
                 let images = event["images"] as? [String] ?? []

@@ -4,9 +4,11 @@ import XCTest
 /// Which status wins when several things happened: one table, every row a
 /// combination a run or a job can meet.
 final class OutcomeRulesTests: XCTestCase {
-    private func summary(written: Int = 0, failed: Int = 0, flagged: Int = 0) -> Summary {
+    private func summary(written: Int = 0, failed: Int = 0, flagged: Int = 0,
+                         compared: [PairStatus] = []) -> Summary {
         var summary = Summary()
         (summary.written, summary.failed, summary.flagged) = (written, failed, flagged)
+        for status in compared { summary.compared.count(status) }
         return summary
     }
 
@@ -38,6 +40,21 @@ final class OutcomeRulesTests: XCTestCase {
              "interrupted: no partial output left"),
             (OutcomeFacts(scope: .watch, interruption: .terminated, summary: summary(written: 4, failed: 1)),
              .terminated, "stopped watching (4 collage(s) written)"),
+            // --diff: 1 when something differs, under a failed input, over flags.
+            (OutcomeFacts(summary: summary(compared: [.unchanged, .unchanged])), .success, ""),
+            (OutcomeFacts(summary: summary(written: 1, compared: [.changed, .added, .unchanged])), .differs,
+             "2 of 3 image(s) differ from the baseline (1 changed, 1 added, 0 removed)"),
+            (OutcomeFacts(summary: summary(written: 1, compared: [.removed])), .differs,
+             "1 of 1 image(s) differ from the baseline (0 changed, 0 added, 1 removed)"),
+            (OutcomeFacts(summary: summary(written: 1, failed: 1, compared: [.changed])), .someInputsFailed,
+             "1 input(s) could not be read or decoded (each reported above)"),
+            (OutcomeFacts(summary: summary(written: 1, flagged: 1, compared: [.changed]), failOnFlag: true), .differs,
+             "1 of 1 image(s) differ from the baseline (1 changed, 0 added, 0 removed)"),
+            (OutcomeFacts(failure: diskFull, summary: summary(compared: [.changed])), .ioError, diskFull.message),
+            (OutcomeFacts(interruption: .interrupted, summary: summary(compared: [.changed])), .interrupted,
+             "interrupted: no partial output left"),
+            (OutcomeFacts(summary: summary(), differs: true), .differs,
+             "the images differ from the baseline as when the sheets left unchanged were made"),
         ]
         for (index, row) in rows.enumerated() {
             let outcome = OutcomeRules.decide(row.facts)
@@ -62,5 +79,8 @@ final class OutcomeRulesTests: XCTestCase {
         var unchanged = Tally()
         unchanged.summary.unchanged = 1
         XCTAssertNil(OutcomeRules.nothingToDo(unchanged))
+        var compared = Tally()
+        compared.summary.compared.count(.unchanged)
+        XCTAssertNil(OutcomeRules.nothingToDo(compared), "a diff that found nothing different did its job")
     }
 }

@@ -121,4 +121,44 @@ int cvips_orient(VipsImage *in, VipsImage **out, int orientation);
 /// is not found.
 unsigned long cvips_orc_locked_calls(void);
 
+/// Whole-image arithmetic for the visual diff (`Difference`): each one
+/// libvips operation with its optional arguments fixed.
+int cvips_subtract(VipsImage *left, VipsImage *right, VipsImage **out);
+int cvips_add(VipsImage *left, VipsImage *right, VipsImage **out);
+int cvips_multiply(VipsImage *left, VipsImage *right, VipsImage **out);
+int cvips_relational(VipsImage *left, VipsImage *right, VipsImage **out, VipsOperationRelational relation);
+int cvips_relational_const(VipsImage *in, VipsImage **out, VipsOperationRelational relation, double value);
+int cvips_boolean(VipsImage *left, VipsImage *right, VipsImage **out, VipsOperationBoolean operation);
+/// The bands of `in` combined into one band with `operation` (AND, OR).
+int cvips_bandbool(VipsImage *in, VipsImage **out, VipsOperationBoolean operation);
+/// `in` times the `rows` x `cols` matrix (`cols` = the bands of `in`), as float.
+int cvips_recomb(VipsImage *in, VipsImage **out, const double *matrix, int rows, int cols);
+/// Per pixel, the value of rank `index` (0 the least) among `n` one-band images.
+int cvips_bandrank(VipsImage **in, int n, VipsImage **out, int index);
+/// `in` placed at (x, y) in a width x height image; the rest copies the
+/// edge (`copy_edge`) or is `background` (every band).
+int cvips_embed(VipsImage *in, VipsImage **out, int x, int y, int width, int height, int copy_edge, double background);
+/// a * in + b, cast to 8 bits when `uchar`.
+int cvips_linear1(VipsImage *in, VipsImage **out, double a, double b, int uchar);
+/// Where `condition` is non-zero, `then` (or its constant), else `otherwise`.
+int cvips_ifthenelse(VipsImage *condition, VipsImage *then, VipsImage *otherwise, VipsImage **out);
+/// The mean of every sample.
+int cvips_avg(VipsImage *in, double *out);
+/// Fills a rectangle of a memory image with `ink` in every band.
+int cvips_draw_rect(VipsImage *image, double ink, int left, int top, int width, int height);
+/// Shrinks by fractional factors (box average).
+int cvips_shrink(VipsImage *in, VipsImage **out, double horizontal, double vertical);
+/// A one-band image of one value, `width` x `height`, 8 bits.
+int cvips_constant(VipsImage **out, int width, int height, double value);
+/// The bands of `left`, then those of `right`.
+int cvips_bandjoin2(VipsImage *left, VipsImage *right, VipsImage **out);
+/// `in` from its embedded ICC profile to sRGB.
+int cvips_icc_to_srgb(VipsImage *in, VipsImage **out);
+/// 8-bit pixels copied into a new memory image.
+VipsImage *cvips_image_new_from_memory_copy(const void *data, size_t size, int width, int height, int bands);
+/// 1 when both are memory images of the same size holding the same bytes.
+int cvips_same_pixels(VipsImage *left, VipsImage *right);
+/// The sums of each column (a width x 1 image) and of each row (1 x height).
+int cvips_project(VipsImage *in, VipsImage **columns, VipsImage **rows);
+
 #endif

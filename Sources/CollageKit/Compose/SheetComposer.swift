@@ -69,7 +69,8 @@ struct SheetComposer: Sendable {
                 pixels.place(tile.pixels, x: frame.image.x, y: frame.image.y)
             }
             let labels = captions.label == nil ? nil : tiles.indices.map {
-                captions.labelText(path: tiles[$0].path, header: tiles[$0].header, index: firstIndex + $0) ?? ""
+                captions.labelText(path: tiles[$0].path, header: tiles[$0].header, index: firstIndex + $0,
+                                  pair: tiles[$0].comparison) ?? ""
             }
             do {
                 let notices = try draw(labels: labels, paths: tiles.map(\.path), frames: frames,

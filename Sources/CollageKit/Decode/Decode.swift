@@ -24,6 +24,8 @@ public struct DecodedTile: Sendable {
     /// A RAW photo's "preview" or "raw"; a video's frame time, in seconds.
     public var source: String? = nil
     public var frameTime: Double? = nil
+    /// A `--diff` cell: the pair it shows (its caption's fields).
+    public var comparison: ComparedPair? = nil
 }
 
 /// The resize stage: libvips' thumbnail straight to the frame's size, with

@@ -116,6 +116,14 @@ private struct EventObject {
             add("event", "unchanged")
             add("output", path: output)
             add("images", paths: images)
+        case .compared(let pair):
+            add("event", "compared")
+            add("path", path: pair.path)
+            add("baseline", path: pair.baseline)
+            add("status", pair.status.rawValue)
+            add("pixels", pair.pixels)
+            field("percent", (pair.percent * 10_000).rounded() / 10_000)
+            if let size = pair.size { add("size", size) }
         case .notice(let message):
             add("event", "notice")
             add("message", message)
@@ -132,6 +140,11 @@ private struct EventObject {
             let passed = outcome.summary.passedOver
             fields.append("\"passed_over\":{" + PassedOverKind.allCases.map { "\"\($0.rawValue)\":\(passed[$0])" }
                 .joined(separator: ",") + "}")
+            let compared = outcome.summary.compared
+            if compared.total > 0 {
+                fields.append("\"compared\":{" + PairStatus.allCases.map { "\"\($0.rawValue)\":\(compared[$0])" }
+                    .joined(separator: ",") + "}")
+            }
             if let shard { add("shard", shard.description) }
             add("status", Int(outcome.status.rawValue))
             if let message = outcome.message { add("message", message) }

@@ -60,6 +60,7 @@ public final class ProgressReporter {
         case .written(let sheet): sheets += 1; used += sheet.images.count
         case .unchanged(_, let images): sheets += 1; used += images.count
         case .planned(let sheet): sheets += 1; used += sheet.images.count
+        case .compared: scanned += 1
         case .notice, .flagged, .paired, .passedOver: break
         case .finished:
             // The throttle may have skipped the last counts: draw them once

@@ -56,6 +56,13 @@ public struct TextReporter {
         case .unchanged(let path, _):
             logger.info("\(path) is up to date")
             if printPaths { ProgressLine.shared.around { output.write(bytes: path.bytes + [UInt8(ascii: "\n")]) } }
+        case .compared(let pair):
+            if pair.status == .unchanged {
+                logger.debug("unchanged \(pair.relative)")
+            } else {
+                told("\(pair.status.rawValue) \(pair.relative): \(pair.pixels) pixels (\(DiffText.percent(pair.percent)))"
+                     + (pair.size.map { ", size \($0)" } ?? ""), level: .notice)
+            }
         case .notice(let message):
             // The cap's notice, files passed over, a wait for the lock: off a
             // terminal nobody sees them as they happen, and cron would mail

@@ -65,11 +65,24 @@ public struct Captions: Equatable, Sendable {
 
 extension Captions {
     /// The caption of an image: `--label` with its fields filled in.
-    /// `index` is its 1-based place among the images the run used.
-    func labelText(path: PathName, header: ImageHeader, index: Int) -> String? {
+    /// `index` is its 1-based place among the images the run used; `pair`,
+    /// a `--diff` cell's pair (its `{path}` is the path below the roots).
+    func labelText(path: PathName, header: ImageHeader, index: Int, pair: ComparedPair? = nil) -> String? {
         label.map { template in
             template.render { field in
-                switch field {
+                if let pair {
+                    switch field {
+                    case "path": return pair.relative.description
+                    case "pixels": return String(pair.pixels)
+                    case "percent": return DiffText.percent(pair.percent)
+                    case "status": return pair.status.rawValue
+                    case "width": return String(pair.shape.width)
+                    case "height": return String(pair.shape.height)
+                    case "format", "date", "duration": return ""
+                    default: break
+                    }
+                }
+                return switch field {
                 case "name": String(decoding: path.lastComponent, as: UTF8.self)
                 case "stem": Self.split(path.lastComponent).stem
                 case "ext": Self.split(path.lastComponent).ext
@@ -81,6 +94,7 @@ extension Captions {
                 case "format": header.format
                 case "date": header.dateTaken
                 case "duration": header.duration.map(Self.clock) ?? ""
+                case "pixels", "percent", "status": ""
                 default: nil
                 }
             }

@@ -89,6 +89,8 @@ public struct CollageConfiguration: Sendable {
     public var fromPlan: PathName?
     /// With `--per-folder`: where the folder's part of the plan starts.
     var fromPlanOffset: Int64?
+    /// `--diff BASELINE`: compare INPUT with BASELINE instead of making collages.
+    public var diff: DiffSettings?
     /// What the walk considers: `--video`, `--raw`, `--exclude`.
     public var scan = ScanRules()
     /// `--raw preview|full|skip`, as the decoders read it.

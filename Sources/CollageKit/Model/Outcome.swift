@@ -1,6 +1,8 @@
 /// The exit statuses of the command line's contract.
 public enum ExitStatus: Int32, Sendable, CaseIterable {
     case success = 0
+    /// `--diff`: some image differs from its baseline, is new or is gone.
+    case differs = 1
     case usage = 64
     /// Collages were written, but some inputs could not be read or decoded.
     case someInputsFailed = 65
@@ -67,12 +69,14 @@ struct OutcomeFacts: Equatable, Sendable {
     var nothingToDo: String?
     /// `--fail-on-flag`: a flag is a failure.
     var failOnFlag = false
+    /// `--diff` under `--skip-unchanged`: the sheets left as they are show differences.
+    var differs = false
 }
 
 /// Which status wins when several things happened, in one place:
 ///
 ///     signal > unwritable output or write error > nothing to do
-///            > failed inputs > flags under --fail-on-flag > success
+///            > failed inputs > differences (--diff) > flags under --fail-on-flag > success
 enum OutcomeRules {
     static func decide(_ facts: OutcomeFacts) -> RunOutcome {
         let summary = facts.summary
@@ -95,6 +99,14 @@ enum OutcomeRules {
                                                : "input(s) could not be read or decoded"
             return outcome(.someInputsFailed, "\(summary.failed) \(what) (each reported above)")
         }
+        if facts.differs && !summary.compared.differ {
+            return outcome(.differs, "the images differ from the baseline as when the sheets left unchanged were made")
+        }
+        if summary.compared.differ {
+            let counts = summary.compared
+            return outcome(.differs, "\(counts.changed + counts.added + counts.removed) of \(counts.total) image(s) differ "
+                           + "from the baseline (\(counts.changed) changed, \(counts.added) added, \(counts.removed) removed)")
+        }
         if facts.failOnFlag, summary.flagged > 0 {
             return outcome(.someInputsFailed,
                            "\(summary.flagged) image(s) flagged (each reported above); --fail-on-flag makes that a failure")
@@ -107,7 +119,7 @@ enum OutcomeRules {
     /// of `--sheets`) accepted images whose sheets are all other shards'.
     static func nothingToDo(_ tally: Tally) -> String? {
         let summary = tally.summary
-        guard summary.written == 0 && summary.planned == 0 && summary.unchanged == 0
+        guard summary.written == 0 && summary.planned == 0 && summary.unchanged == 0 && summary.compared.total == 0
               && !(tally.sharded && tally.accepted > 0) && !tally.planned else { return nil }
         if tally.droppedForEven > 0 { return "nothing to write: --require-even left out the only eligible image" }
         var counts: [String] = []

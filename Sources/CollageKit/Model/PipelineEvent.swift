@@ -31,6 +31,8 @@ public enum PipelineEvent: Sendable {
     case planned(PlannedSheet)
     /// The output exists, made from the same inputs and options.
     case unchanged(output: PathName, images: [PathName])
+    /// `--diff`: one pair compared (sent in the walk's order of pairs).
+    case compared(ComparedPair)
     /// Something a person should know that is not a failure (the cap, `--require-even`).
     case notice(String)
     /// The last event: how the run ended, with its counts.
@@ -91,6 +93,8 @@ public struct Summary: Sendable, Equatable {
     /// Files passed over, by kind (empty files and files that are not
     /// images are among `rejected` too).
     public var passedOver = PassedOver()
+    /// `--diff`: the pairs of each status.
+    public var compared = PairCounts()
 
     public init() {}
 
@@ -109,6 +113,7 @@ public struct Summary: Sendable, Equatable {
         case .unchanged(_, let images): unchanged += 1; used += images.count
         case .planned(let sheet): planned += 1; used += sheet.images.count
         case .flagged: flagged += 1
+        case .compared(let pair): compared.count(pair.status)
         case .placed, .notice, .finished: break
         }
     }
@@ -128,5 +133,6 @@ extension Summary {
         flagged += other.flagged
         paired += other.paired
         passedOver.add(other.passedOver)
+        compared.add(other.compared)
     }
 }

@@ -11,7 +11,8 @@ public struct Template: Equatable, Sendable {
     public let source: String
 
     /// The fields of `--label`: each image's own.
-    public static let labelFields = ["name", "stem", "ext", "dir", "path", "index", "width", "height", "format", "date", "duration"]
+    public static let labelFields = ["name", "stem", "ext", "dir", "path", "index", "width", "height", "format", "date", "duration",
+                                     "pixels", "percent", "status"]
     /// The fields of `--title`: each sheet's.
     public static let titleFields = ["sheet", "count", "first", "last", "date"]
 

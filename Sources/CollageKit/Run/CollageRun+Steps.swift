@@ -11,19 +11,8 @@ extension CollageRun {
             return .failedBefore(RunFailure(status: early.status, message: early.message ?? ""))
         }
         guard !configuration.dryRun else { return .start }
-        let output = configuration.output
-        let opening = OutputSession.open(configuration,
-                                         waiting: { hub.send(.notice(OutputLock.waitingNotice(for: output))) },
-                                         stop: { stopRequested.withLock { $0 } })
-        switch opening {
-        case .failed(let failure):
-            return .failedBefore(failure)
-        case .unchanged(let state):
-            owned.withLock { $0.unchanged = state.outputs }
-            return .unchanged
-        case .ready(let session):
-            owned.withLock { $0.session = session }
-            return .start
+        return OutputSession.open(configuration, hub: hub, stop: { stopRequested.withLock { $0 } }) { session, unchanged in
+            owned.withLock { ($0.session, $0.unchanged) = (session, unchanged) }
         }
     }
 

@@ -66,11 +66,23 @@ enum Finishing {
 struct PageRecords {
     var sheets: [HTMLIndex.Sheet] = []
     private var placed: [HTMLIndex.Tile] = []
+    /// `--diff`: each compared pair's baseline, by its current path.
+    private var baselines: [PathName: PathName] = [:]
 
     mutating func note(_ event: PipelineEvent) {
         switch event {
+        case .compared(let pair):
+            baselines[pair.path] = pair.baseline
         case .placed(let path, _, _, let rect, let label, _):
-            placed.append(HTMLIndex.Tile(path: path, rect: rect, caption: label))
+            if let baseline = baselines[path] {
+                // A diff cell: its baseline third links to the baseline's
+                // file, the current and difference thirds to the current one.
+                let (left, right) = DiffCell.split(rect)
+                placed.append(HTMLIndex.Tile(path: baseline, rect: left, caption: label.map { $0 + " (baseline)" }))
+                placed.append(HTMLIndex.Tile(path: path, rect: right, caption: label.map { $0 + " (current)" }))
+            } else {
+                placed.append(HTMLIndex.Tile(path: path, rect: rect, caption: label))
+            }
         case .written(let sheet):
             sheets.append(HTMLIndex.Sheet(output: sheet.output, number: sheet.sheet, width: sheet.width,
                                           height: sheet.height, tiles: placed, images: sheet.images))

@@ -73,6 +73,8 @@ struct JobMachine: Equatable, Sendable {
     /// The one pass's own reason when it had nothing to do, or its line when stopped.
     private(set) var nothing: String?
     private(set) var stopLine: String?
+    /// A pass ended with `--diff`'s status 1.
+    private(set) var differs = false
 
     init(kind: Kind, finishes: Bool = false, failOnFlag: Bool = false) {
         self.kind = kind
@@ -116,8 +118,9 @@ struct JobMachine: Equatable, Sendable {
     private mutating func passEnded(_ outcome: RunOutcome) -> [Action] {
         state = .seeking
         switch outcome.status {
-        case .success, .someInputsFailed:
+        case .success, .someInputsFailed, .differs:
             done += 1
+            if outcome.status == .differs { differs = true }
         case .noInput:
             switch kind {
             case .single: nothing = outcome.message
@@ -151,6 +154,7 @@ struct JobMachine: Equatable, Sendable {
     private mutating func end() -> [Action] {
         state = .ended
         var facts = OutcomeFacts(interruption: interruption, failure: failure, failOnFlag: failOnFlag)
+        facts.differs = differs
         switch kind {
         case .single:
             facts.nothingToDo = nothing

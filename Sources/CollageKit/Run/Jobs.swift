@@ -10,6 +10,10 @@ public enum Jobs {
     /// what changed.
     public static func make(_ configuration: CollageConfiguration, perFolder: Bool, watchEvery interval: Double?,
                             logger: Logger) -> CollageJob {
+        if configuration.diff != nil {
+            return JobRun(.single, passes: SinglePass(DiffRun(configuration: diffConfiguration(configuration), logger: logger)),
+                          page: configuration.htmlPage)
+        }
         // One checker for the whole job: a duplicate across folders or passes is found too.
         let flagger = Flagger(kinds: configuration.flags)
         let collage: @Sendable (CollageConfiguration) -> CollageJob = {
@@ -53,5 +57,20 @@ public enum Jobs {
             if !first { pass.skipUnchanged = true }
             return perFolder ? JobRun(.folders, passes: FolderPasses(pass, makeRun: collage)) : collage(pass)
         })
+    }
+
+    /// `--diff`: screenshots of any shape are compared; each cell is
+    /// captioned with its path and how much changed unless `--label` says
+    /// otherwise; the cells, three pictures wide, are laid out in justified
+    /// rows unless `--layout` or `--tile` says otherwise (the grids' square
+    /// cells would leave them a strip).
+    static func diffConfiguration(_ configuration: CollageConfiguration) -> CollageConfiguration {
+        var diff = configuration
+        diff.allowPortrait = true
+        if diff.layoutName == "auto" { diff.layoutName = "justified" }
+        if diff.captions.label == nil {
+            diff.captions.label = try? Template("{path} · {status} · {pixels} px ({percent})", fields: Template.labelFields)
+        }
+        return diff
     }
 }

@@ -45,6 +45,7 @@ public struct RunState: Equatable, Sendable, Codable {
         // Only when sharded, so that the states of earlier runs still match.
         if let shard = configuration.shard { parts.append("shard=\(shard)") }
         if !configuration.scan.signature.isEmpty { parts.append(configuration.scan.signature) }
+        if let diff = configuration.diff { parts.append(diff.signature) }
         let captions = configuration.captions
         for (name, value) in [("label", captions.label?.source), ("title", captions.title?.source), ("font", captions.font)] {
             if let value { parts.append(name + "=" + Data(value.utf8).base64EncodedString()) }

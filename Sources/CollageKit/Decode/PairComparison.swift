@@ -1,0 +1,119 @@
+import Vips
+
+/// A pair of `--diff` opened on the pipeline's queue: byte-identical files
+/// are known `unchanged` here, before any header is read; otherwise each
+/// side that exists has passed the header checks.
+struct OpenedPair: Sendable {
+    let pair: DiffPair
+    var current: AcceptedImage?
+    var baseline: AcceptedImage?
+    var identical = false
+    /// A side failed its header check (reported): the pair is not compared.
+    var unreadable = false
+}
+
+/// What comparing one pair gave: its `compared` event, or the failure of
+/// the side that could not be read (the pair is then not counted).
+enum PairOutcome: Sendable {
+    case compared(ComparedPair)
+    /// `failures`: what to report now (a side's header check reported its own).
+    case failed(DiffPair, [DecodeFailure])
+}
+
+/// Compares a pair of `--diff`: both pictures decoded whole at full size
+/// (`ImageFile.full`), then `Difference`. Runs on a worker, once the decode
+/// window has reserved what both decodes and the comparison hold (`cost`).
+struct PairComparison: Sendable {
+    let probe: Probe
+    let settings: DiffSettings
+    /// Counts the decodes running.
+    var instrumentation: (any StageInstrumentation)? = nil
+
+    /// Opens both sides; a side that fails its header check is reported
+    /// `failed` (even what a collage would pass over as not an image or too
+    /// large: a pair that cannot be compared must not pass a CI job) and
+    /// the pair is not compared.
+    func open(_ pair: DiffPair, report: (PipelineEvent) -> Void) -> OpenedPair {
+        var opened = OpenedPair(pair: pair)
+        if pair.inCurrent, pair.inBaseline, case .success(let a) = OpenFile.open(pair.current),
+           case .success(let b) = OpenFile.open(pair.baseline), a.hasSameBytes(as: b) {
+            opened.identical = true
+            return opened
+        }
+        var usable = true
+        func checked(_ path: PathName) -> AcceptedImage? {
+            switch probe.check(path) {
+            case .success(let image): return image
+            case .failure(.rejected(let reason, let detail)):
+                report(.failed(path: path, error: reason == .tooLarge ? "too large: " + detail : detail))
+            case .failure(.failed(let message)):
+                report(.failed(path: path, error: message))
+            }
+            usable = false
+            return nil
+        }
+        if pair.inCurrent { opened.current = checked(pair.current) }
+        if pair.inBaseline { opened.baseline = checked(pair.baseline) }
+        opened.unreadable = !usable
+        return opened
+    }
+
+    /// What comparing holds while it runs: each side's decoder and its
+    /// whole picture (3 bytes a pixel), and the comparison's own images in
+    /// memory (the mask, and for anti-aliasing two brightness pictures in
+    /// float and the flat areas: about 10 bytes a pixel).
+    static func cost(_ opened: OpenedPair) -> WorkCost {
+        guard !opened.identical, !opened.unreadable else { return .free }
+        let sides = [opened.current, opened.baseline].compactMap { $0?.header }
+        let decoders = sides.reduce(0) { $0 + $1.decodeBytes(forTile: $1.width, $1.height) + $1.pixelCount * 3 }
+        let compared = opened.current != nil && opened.baseline != nil ? (sides.map(\.pixelCount).max() ?? 0) * 10 : 0
+        return WorkCost(running: decoders + compared, held: 0)
+    }
+
+    /// What rendering a compared pair's cell holds: as comparing it, both
+    /// pictures being read again, plus the cell.
+    static func cost(_ pair: ComparedPair, width: Int, height: Int) -> Int {
+        pair.shape.width * pair.shape.height * 17 + width * height * 3 + 2 * ImageHeader.workingSet
+    }
+
+    func compare(_ opened: OpenedPair) -> PairOutcome {
+        let pair = opened.pair
+        let sides = [opened.current, opened.baseline].compactMap { $0?.header }
+        func compared(_ status: PairStatus, _ pixels: Int = 0, _ percent: Double = 0, size: String? = nil) -> PairOutcome {
+            var compared = ComparedPair(path: pair.current, baseline: pair.baseline, relative: pair.relative,
+                                        status: status, pixels: pixels, percent: percent, size: size)
+            compared.shape = ImageShape(width: sides.map(\.displayedWidth).max() ?? 1,
+                                        height: sides.map(\.displayedHeight).max() ?? 1)
+            return .compared(compared)
+        }
+        if opened.identical { return compared(.unchanged) }
+        if opened.unreadable { return .failed(pair, []) }
+        guard let current = opened.current else {
+            return compared(.removed, opened.baseline.map(\.header.pixelCount) ?? 0, 100)
+        }
+        guard let baseline = opened.baseline else { return compared(.added, current.header.pixelCount, 100) }
+        let pictures = [baseline, current].map(decode)
+        guard case .success(let before) = pictures[0], case .success(let after) = pictures[1] else {
+            return .failed(pair, pictures.compactMap { if case .failure(let failure) = $0 { failure } else { nil } })
+        }
+        do {
+            let difference = try Difference.compare(before, after, options: settings.difference)
+            let size = difference.sameSize ? nil : "\(before.width)x\(before.height) -> \(after.width)x\(after.height)"
+            let changed = size != nil || settings.tolerance.exceeded(by: difference.pixels, of: difference.total)
+            return compared(changed ? .changed : .unchanged, difference.pixels, difference.percent, size: size)
+        } catch {
+            return .failed(pair, [DecodeFailure(path: pair.current, message: "cannot compare: \(error)")])
+        }
+    }
+
+    /// One side decoded whole.
+    func decode(_ image: AcceptedImage) -> Result<FullPicture, DecodeFailure> {
+        do {
+            return .success(try (instrumentation?.decoding ?? { try $0() }) {
+                try ImageFile.full(descriptor: image.file.descriptor, maxBuffer: probe.maxBuffer)
+            })
+        } catch {
+            return .failure(DecodeFailure(path: image.path, message: String(describing: error)))
+        }
+    }
+}

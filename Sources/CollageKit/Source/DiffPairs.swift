@@ -1,0 +1,82 @@
+/// One pair of `--diff` before it is compared: the current image and the
+/// baseline's at the same path below their roots, either of which may be
+/// missing.
+public struct DiffPair: Sendable, Equatable {
+    /// The path below the roots: the pair's name.
+    public let relative: PathName
+    /// Where the current image is (or would be, for a removed one).
+    public let current: PathName
+    /// Where the baseline's is (or would be, for an added one).
+    public let baseline: PathName
+    public let inCurrent: Bool
+    public let inBaseline: Bool
+}
+
+/// The pairs of a `--diff` run: INPUT's images (each INPUT folder walked
+/// as any run walks it; a file or a list's path taken as given, relative)
+/// against BASELINE's by their path below their root, as bytes. BASELINE
+/// is walked with the same rules; when every INPUT is a folder, an image
+/// only in BASELINE is a pair too (`removed`). Pairs come in the walk's
+/// order of their paths below the roots (`PairOrder`), whatever the order
+/// the INPUTs were named in; a path that two INPUTs share is paired once,
+/// from the first.
+struct DiffPairing {
+    let inputs: [Input]
+    let baseline: PathName
+    let followLinks: Bool
+    let nulSeparated: Bool
+    let rules: ScanRules
+
+    /// The pairs, and every file walked, in the order walked (INPUTs, then
+    /// BASELINE: what `--skip-unchanged` checks again).
+    func pairs(shouldStop: @escaping () -> Bool,
+               report: @escaping (PipelineEvent) -> Void) -> (pairs: [DiffPair], walked: [PathName]) {
+        var current: [PathName: PathName] = [:]
+        var walked: [PathName] = []
+        for input in inputs {
+            var walk = InputWalk(inputs: [input], followLinks: followLinks, nulSeparated: nulSeparated,
+                                 rules: rules, shouldStop: shouldStop, report: report)
+            let root: PathName? = if case .path(let path) = input, path.isDirectory { path } else { nil }
+            while let file = walk.next() {
+                walked.append(file.path)
+                let relative = root.map { Self.below($0, file.path) } ?? Self.relative(file.path)
+                if current[relative] == nil { current[relative] = file.path }
+            }
+        }
+        var baselineFiles: [PathName: PathName] = [:]
+        var walk = InputWalk(inputs: [.path(baseline)], followLinks: followLinks, nulSeparated: false, rules: rules,
+                             shouldStop: shouldStop, report: report)
+        while let file = walk.next() {
+            walked.append(file.path)
+            baselineFiles[Self.below(baseline, file.path)] = file.path
+        }
+        let folders = inputs.allSatisfy { if case .path(let path) = $0 { path.isDirectory } else { false } }
+        var pairs = current.map { relative, path in
+            DiffPair(relative: relative, current: path, baseline: baseline.appending(relative.bytes),
+                     inCurrent: true, inBaseline: baselineFiles[relative] != nil)
+        }
+        if folders, case .path(let root) = inputs.first {
+            for (relative, path) in baselineFiles where current[relative] == nil {
+                pairs.append(DiffPair(relative: relative, current: root.appending(relative.bytes), baseline: path,
+                                      inCurrent: false, inBaseline: true))
+            }
+        }
+        return (pairs.sorted { PairOrder.precedes($0.relative.bytes, $1.relative.bytes) }, walked)
+    }
+
+    /// `path`'s bytes below `root` (a path the walk of `root` emitted).
+    static func below(_ root: PathName, _ path: PathName) -> PathName {
+        guard path.bytes.starts(with: root.bytes) else { return relative(path) }
+        return relative(PathName(bytes: Array(path.bytes.dropFirst(root.bytes.count))))
+    }
+
+    /// A path as given, made relative: leading "/" and "./" dropped.
+    static func relative(_ path: PathName) -> PathName {
+        var bytes = path.bytes[...]
+        while true {
+            if bytes.first == UInt8(ascii: "/") { bytes = bytes.dropFirst(); continue }
+            if bytes.starts(with: [UInt8(ascii: "."), UInt8(ascii: "/")]) { bytes = bytes.dropFirst(2); continue }
+            return PathName(bytes: Array(bytes))
+        }
+    }
+}

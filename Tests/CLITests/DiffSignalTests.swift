@@ -1,0 +1,35 @@
+import Foundation
+import Glibc
+import Vips
+import XCTest
+
+/// `--diff` stopped by SIGINT or SIGTERM while it compares: 130 or 143, one
+/// line, the summary last, no sheet, no JUnit report, nothing left behind.
+final class DiffSignalTests: CLITestCase {
+    func testSignalWhileComparing() throws {
+        makeFolder("base")
+        makeFolder("shots")
+        write(try ExitStatusTests.bigNoisyJPEG(), to: "base/000.jpg")
+        writeImage(RGB(red: 200, green: 60, blue: 60), to: "shots/000.jpg", width: 2000, height: 1500, suffix: ".jpg")
+        for index in 1..<40 {
+            let name = String(format: "%03d.jpg", index)
+            hardLink("base/000.jpg", b("base/" + name))
+            hardLink("shots/000.jpg", b("shots/" + name))
+        }
+        for (signal, status) in [(SIGINT, Int32(130)), (SIGTERM, Int32(143))] {
+            let process = try start(["--diff", "base", "--json", "--sheets", "--junit", "junit.xml", "shots",
+                                     "-o", "diff-{n}.png"])
+            XCTAssertTrue(process.awaitEvent(timeout: 120) { $0["event"] as? String == "compared" }, "a pair was compared")
+            process.send(signal)
+            let result = process.wait(timeout: 120)
+            XCTAssertEqual(result.status, status, result.summary)
+            XCTAssertEqual(result.stderrLines.count, 1, result.summary)
+            XCTAssertTrue(result.stderrText.contains("interrupted"), result.summary)
+            let all = jsonEvents(result)
+            XCTAssertEqual(all.last?["event"] as? String, "summary")
+            XCTAssertLessThan(events(all, "compared").count, 40, "the signal ended the run before its pairs did")
+            XCTAssertEqual(listingText().filter { $0.hasPrefix("diff-") || $0 == "junit.xml" }, [])
+            assertNoLeftovers()
+        }
+    }
+}
