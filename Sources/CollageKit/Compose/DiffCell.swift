@@ -75,9 +75,9 @@ struct DiffCell: Sendable {
     private func mark(_ word: String, width: Int, height: Int) throws -> PixelBuffer {
         let panel = PixelBuffer(width: width, height: height, fill: RGB(red: 255, green: 214, blue: 214))
         let size = max(8, min(height / 5, width / max(4, word.count)))
-        if let text = try TextRenderer.line(word, font: font, pixelSize: size, maxWidth: width - 4) {
-            panel.draw(text, colour: RGB(red: 200, green: 0, blue: 0), x: (width - text.width) / 2,
-                       y: (height - text.height) / 2, clip: (0, 0, width, height))
+        if let text = try TextRenderer.line(word, font: font, pixelSize: size, maxWidth: width - 4,
+                                            colour: RGB(red: 200, green: 0, blue: 0)) {
+            panel.draw(text, x: (width - text.width) / 2, y: (height - text.height) / 2, clip: (0, 0, width, height))
         }
         return panel
     }

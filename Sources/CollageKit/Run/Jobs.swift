@@ -12,7 +12,7 @@ public enum Jobs {
                             logger: Logger) -> CollageJob {
         if configuration.diff != nil {
             return JobRun(.single, passes: SinglePass(DiffRun(configuration: diffConfiguration(configuration), logger: logger)),
-                          page: configuration.htmlPage)
+                          finishing: configuration.htmlPage.map { PageFinishing(page: $0) })
         }
         // One checker for the whole job: a duplicate across folders or passes is found too.
         let flagger = Flagger(kinds: configuration.flags)

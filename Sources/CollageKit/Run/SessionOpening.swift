@@ -1,19 +1,19 @@
 /// The inputs a run's machine hears from its checks: `RunMachine`'s and
 /// `DiffMachine`'s (their enum cases witness these).
-protocol CheckedInput {
+protocol SessionCheckInput {
     static var start: Self { get }
     static var unchanged: Self { get }
     static func failedBefore(_ failure: RunFailure) -> Self
 }
 
-extension RunMachine.Input: CheckedInput {}
-extension DiffMachine.Input: CheckedInput {}
+extension RunMachine.Input: SessionCheckInput {}
+extension DiffMachine.Input: SessionCheckInput {}
 
 extension OutputSession {
     /// Takes the output for a run (a wait for another run's lock is told
     /// on `hub`) and says what its machine is told: `keep` gets the session
     /// when the run may start, or the outputs found unchanged.
-    static func open<Input: CheckedInput>(_ configuration: CollageConfiguration, hub: EventHub,
+    static func open<Input: SessionCheckInput>(_ configuration: CollageConfiguration, hub: EventHub,
                                           stop: () -> ExitStatus?,
                                           keep: (OutputSession?, [RunState.Output]) -> Void) -> Input {
         let output = configuration.output
