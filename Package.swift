@@ -61,6 +61,19 @@ let package = Package(
                     swiftSettings: [.swiftLanguageMode(.v6)]),
         .testTarget(name: "CLITests", dependencies: ["Vips", "CollageTestSupport"], path: "Tests/CLITests",
                     swiftSettings: [.swiftLanguageMode(.v6)]),
+        // Fuzzing (scripts/fuzz): every parser's target and the invariants it holds, built here so that a
+        // target that no longer builds fails the build; FuzzRegressionTests replays the crashers fuzzing found.
+        .target(name: "FuzzTargets", dependencies: ["Vips", "Raw", "CollageKit"], path: "Tests/Fuzz/Targets",
+                swiftSettings: [.swiftLanguageMode(.v6)]),
+        .testTarget(name: "FuzzRegressionTests", dependencies: ["FuzzTargets"], path: "Tests/FuzzRegressionTests",
+                    swiftSettings: [.swiftLanguageMode(.v6)]),
     ],
     cxxLanguageStandard: .cxx17
 )
+
+// libFuzzer's driver: only in scripts/fuzz's build (COLLAGE_FUZZ=1, with --sanitize=fuzzer), where
+// libFuzzer brings `main`; an ordinary build has none to give it.
+if Context.environment["COLLAGE_FUZZ"] == "1" {
+    package.targets.append(.executableTarget(name: "collage-fuzz", dependencies: ["FuzzTargets"], path: "Tests/Fuzz/Driver",
+                                             swiftSettings: [.swiftLanguageMode(.v6), .unsafeFlags(["-parse-as-library"])]))
+}

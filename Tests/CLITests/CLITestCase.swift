@@ -11,7 +11,8 @@ enum Package {
         return url.path
     }()
     /// The built binary (`swift build` makes it; scripts/test builds before testing).
-    static let binary = root + "/.build/debug/collage"
+    /// COLLAGE_TEST_BINARY: another build of it (scripts/sanitize runs its own).
+    static let binary = ProcessInfo.processInfo.environment["COLLAGE_TEST_BINARY"] ?? root + "/.build/debug/collage"
     static let samples = root + "/samples"
     /// The six sample photos that are landscape once EXIF orientation is applied.
     static let landscapes = ["aqua.jpg", "dune.jpg", "greenmeadow.jpg", "raindrops.jpg",

@@ -147,6 +147,30 @@ check "ldd /usr/bin/collage: nothing from /opt/swift, no libswift" sh -c "! grep
 $libraries
 EOF"
 
+# liborc's lock (Sources/CVipsShim/OrcLock.c) where users run it: the
+# installed, stripped binary still defines orc_program_compile and
+# orc_program_free, the dynamic linker binds libvips' calls to them (and
+# theirs to liborc's), and resizes on two threads at once, run after run,
+# all succeed (without the lock about one such run in 300 crashed).
+orc=$(cd "$work/out" && env -i PATH=/usr/bin:/bin LD_DEBUG=bindings /usr/bin/collage "$ROOT/samples" -o orc.jpg 2>&1 >/dev/null)
+bound() {  # bound SYMBOL: libvips' calls go to /usr/bin/collage's, and its to liborc's
+  grep -q "libvips\.so.* to /usr/bin/collage .*\`$1'" <<<"$orc" && grep -q "/usr/bin/collage .* to .*liborc.*\`$1'" <<<"$orc"
+}
+for symbol in orc_program_compile orc_program_free; do
+  check "libvips' $symbol is bound to /usr/bin/collage's, and that one to liborc's" bound "$symbol"
+done
+mkdir "$work/orc" "$work/orc-out"
+for i in $(seq 1 24); do
+  vips thumbnail "$ROOT/samples/$(ls "$ROOT/samples" | grep '\.jpg$' | sed -n "$(( (i % 6) + 1 ))p")" \
+    "$work/orc/$(printf '%02d' "$i").jpg" $((40 + i)) --height 30 --size force 2>/dev/null
+done
+crashed=0
+for run in $(seq 1 30); do
+  env -i PATH=/usr/bin:/bin /usr/bin/collage "$work/orc" --sheets --jobs 2 --allow-portrait \
+    -o "$work/orc-out/{n}.jpg" >/dev/null 2>&1 || crashed=$((crashed + 1))
+done
+check "30 runs of 24 small images on two threads each all exit 0 (failed: $crashed)" test "$crashed" -eq 0
+
 page=$(man -w collage 2>/dev/null)
 check "man -w collage finds /usr/share/man/man1/collage.1.gz (got '$page')" test "$page" = /usr/share/man/man1/collage.1.gz
 check "the manual's synopsis is 'collage [OPTIONS] INPUT... [-o OUTPUT]'" \

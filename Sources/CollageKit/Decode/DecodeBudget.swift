@@ -1,5 +1,4 @@
 import Dispatch
-import Synchronization
 import Vips
 
 /// The memory the decodes of a run may hold at once, by their headers'
@@ -29,7 +28,8 @@ final class DecodeBudget: Sendable {
         /// Called after every release (the window's shell, to start more).
         var observers: [@Sendable () -> Void] = []
     }
-    private let state = Mutex(State())
+    /// `Locked`, not `Mutex`: the decodes contend for it, and ThreadSanitizer must see its lock.
+    private let state = Locked(State())
 
     init(limit: Int) {
         self.limit = limit

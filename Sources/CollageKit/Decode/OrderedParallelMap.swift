@@ -1,6 +1,5 @@
 import Dispatch
 @preconcurrency import OpenCombine
-import Synchronization
 
 extension Publisher where Self: SendableMetatype, Failure == Never, Output: Sendable {
     /// Transforms values on `workers`, at most `limits.jobs` at once, and
@@ -69,7 +68,8 @@ extension Publishers.OrderedParallelMap {
             var again = false
         }
 
-        private let state: Mutex<State>
+        /// `Locked`, not `Mutex`: it holds upstream's subscription, and ThreadSanitizer must see its lock.
+        private let state: Locked<State>
         /// Called on `queue` only (see `drain`), never from two threads.
         nonisolated(unsafe) private let downstream: Downstream
         private let workers: DispatchQueue
@@ -80,7 +80,7 @@ extension Publishers.OrderedParallelMap {
 
         init(downstream: Downstream, publisher: Publishers.OrderedParallelMap<Upstream, Output>) {
             let window = OrderedWindow<Input, Output>(limits: publisher.limits, memory: publisher.budget?.limit ?? .max)
-            self.state = Mutex(State(window: window))
+            self.state = Locked(State(window: window))
             self.downstream = downstream
             self.workers = publisher.workers
             self.queue = publisher.queue

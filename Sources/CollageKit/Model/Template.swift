@@ -22,40 +22,44 @@ public struct Template: Equatable, Sendable {
 
     public init(_ source: String, fields: [String]) throws(ParseError) {
         self.source = source
+        // Braces are read as scalars, not as characters: a combining mark
+        // after a brace makes one character of the two, but the brace is
+        // still a brace (and `{{` or `}}` still one, written back).
+        let scalars = source.unicodeScalars
         var parts: [Part] = []
-        var text = ""
-        var index = source.startIndex
+        var text = String.UnicodeScalarView()
+        var index = scalars.startIndex
         func fail(_ why: String) -> ParseError { ParseError(description: "'\(source)': \(why)") }
-        while index < source.endIndex {
-            let character = source[index]
-            let next = source.index(after: index)
-            if character == "{" {
-                if next < source.endIndex && source[next] == "{" {
+        while index < scalars.endIndex {
+            let scalar = scalars[index]
+            let next = scalars.index(after: index)
+            if scalar == "{" {
+                if next < scalars.endIndex && scalars[next] == "{" {
                     text.append("{")
-                    index = source.index(after: next)
+                    index = scalars.index(after: next)
                     continue
                 }
-                guard let close = source[next...].firstIndex(of: "}") else { throw fail("a '{' is not closed") }
-                let name = String(source[next..<close])
-                guard !name.contains("{") else { throw fail("a '{' is not closed before the next '{'") }
+                guard let close = scalars[next...].firstIndex(of: "}") else { throw fail("a '{' is not closed") }
+                let name = String(scalars[next..<close])
+                guard !name.unicodeScalars.contains("{") else { throw fail("a '{' is not closed before the next '{'") }
                 guard fields.contains(name) else {
                     throw fail("unknown field {\(name)}; the fields are " + fields.map { "{\($0)}" }.joined(separator: " "))
                 }
-                if !text.isEmpty { parts.append(.text(text)); text = "" }
+                if !text.isEmpty { parts.append(.text(String(text))); text = String.UnicodeScalarView() }
                 parts.append(.field(name))
-                index = source.index(after: close)
-            } else if character == "}" {
-                guard next < source.endIndex && source[next] == "}" else {
+                index = scalars.index(after: close)
+            } else if scalar == "}" {
+                guard next < scalars.endIndex && scalars[next] == "}" else {
                     throw fail("a '}' has no '{' (write '}}' for a brace)")
                 }
                 text.append("}")
-                index = source.index(after: next)
+                index = scalars.index(after: next)
             } else {
-                text.append(character)
+                text.append(scalar)
                 index = next
             }
         }
-        if !text.isEmpty { parts.append(.text(text)) }
+        if !text.isEmpty { parts.append(.text(String(text))) }
         self.parts = parts
     }
 

@@ -1,8 +1,15 @@
 import Glibc
 
-/// A value behind a lock, shared by reference: only for values that hold
-/// OpenCombine's subscribers, subscriptions or cancellables. Every other
-/// shared value is in a `Synchronization.Mutex`.
+/// A value behind a lock, shared by reference: for values that hold
+/// OpenCombine's subscribers, subscriptions or cancellables, and for the
+/// state the decodes contend for (the decode window, the decode budget).
+/// Every other shared value is in a `Synchronization.Mutex`.
+///
+/// Contended, `Mutex` on Linux hands the lock to a waiter inside the
+/// kernel (a priority-inheritance futex), where ThreadSanitizer cannot see
+/// it: scripts/sanitize then reports the state behind it as raced
+/// (`Tests/sanitize/MutexHandoff.swift` shows it on ten lines). A pthread
+/// mutex it sees.
 ///
 /// `Mutex` asks for `sending` values, which such a state cannot be:
 /// OpenCombine's subscribers and subscriptions predate `Sendable`. This box

@@ -25,7 +25,8 @@ final class RunInstrumentation: StageInstrumentation {
         var peakHeldTileBytes = 0
     }
 
-    private let counts = Mutex(Counts())
+    /// `Locked`: the decodes contend for it (see `Locked` on ThreadSanitizer).
+    private let counts = Locked(Counts())
     private let hold = Mutex<(@Sendable (Int) -> Void)?>(nil)
 
     var snapshot: Counts { counts.withLock { $0 } }

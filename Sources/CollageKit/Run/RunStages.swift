@@ -61,17 +61,19 @@ struct RunStages {
             if case .accepted = event {} else if mutes { return }
             report(event)
         }
-        let walkReports = Mutex<SharedWalk?>(nil)
+        // Weakly: the walk holds this closure (LeakSanitizer found the cycle,
+        // a walk and its folders kept past the run, each pass of --watch).
+        let walkReports = Mutex(WeakWalk())
         let reportWalk: (PipelineEvent) -> Void = { event in
             // The look past the cap only counts: it reports nothing.
-            if walkReports.withLock({ $0 })?.muted != true { scanReport(event) }
+            if walkReports.withLock({ $0.walk })?.muted != true { scanReport(event) }
         }
         // A signal ends the walk, even one blocked on standard input.
         let inputWalk = InputWalk(inputs: configuration.inputs, followLinks: configuration.followLinks,
                                   nulSeparated: configuration.nulSeparated, recursive: configuration.recursive,
                                   rules: configuration.scan, shouldStop: stop, report: reportWalk)
         let walk = SharedWalk(instrumentation: instrumentation, inputWalk)
-        walkReports.withLock { $0 = walk }
+        walkReports.withLock { $0.walk = walk }
         self.walk = walk
         let probe = configuration.probe
         let observe: @Sendable (PathName, FileStamp?) -> Void = { path, stamp in
@@ -181,4 +183,9 @@ struct RunStages {
                       suffix: configuration.saverSuffix!, captions: configuration.captions,
                       probe: configuration.probe, budget: budget, jobs: configuration.jobs, workers: workers)
     }
+}
+
+/// The run's walk, not kept alive by what it reports to.
+private struct WeakWalk {
+    weak var walk: SharedWalk?
 }

@@ -44,7 +44,10 @@ enum HEIFStructure {
             case "iinf":
                 guard child.size >= child.payload - child.start + 6 else { throw corrupt("heif", "an iinf box too short") }
                 let version = bytes[child.payload]
-                let items = version == 0 ? bytes.be16(child.payload + 4) : child.size >= 16 ? bytes.be32(child.payload + 4) : .max
+                // Version 0 counts in 2 bytes, later ones in 4 (the payload, not
+                // the box, must hold them: a 64-bit size takes 8 more of the box).
+                let payload = child.start + child.size - child.payload
+                let items = version == 0 ? bytes.be16(child.payload + 4) : payload >= 8 ? bytes.be32(child.payload + 4) : .max
                 // Each item entry (infe) is a box of at least 12 bytes.
                 guard items <= maxItems, product(items, 12) <= child.start + child.size - child.payload else {
                     throw corrupt("heif", "iinf claims \(items) items in a \(child.size)-byte box")

@@ -108,6 +108,13 @@ func product(_ values: Int...) -> Int {
     return result
 }
 
+/// `value / divisor` rounded up, for sizes taken from a file (up to
+/// `Int.max`, which `product` gives on overflow): `(value + divisor - 1) /
+/// divisor` would overflow on them. `divisor` is positive.
+func ceilingDivide(_ value: Int, _ divisor: Int) -> Int {
+    value / divisor + (value % divisor == 0 ? 0 : 1)
+}
+
 /// The error for data that a length or offset places outside the file.
 func truncated(_ format: String, _ what: String, _ file: FileBytes) -> VipsError {
     VipsError(.load, "truncated \(format): \(what) in a \(file.size)-byte file")

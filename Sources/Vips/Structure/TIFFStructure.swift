@@ -64,17 +64,17 @@ enum TIFFStructure {
             throw corrupt("tiff", "\(at) has \(samples) samples of \(bits) bits per pixel")
         }
         let planes = try ifd.value(284, file, layout) == 2 ? samples : 1
-        let rowBytes = (product(width, samples, bits) + 7) / 8
+        let rowBytes = ceilingDivide(product(width, samples, bits), 8)
         let pieces: (offsets: Int, counts: Int, expected: Int, bytes: Int, kind: String)
         if let tileWidth = try ifd.value(322, file, layout), let tileHeight = try ifd.value(323, file, layout) {
             guard tileWidth > 0, tileHeight > 0 else { throw corrupt("tiff", "\(at) has \(tileWidth)x\(tileHeight) tiles") }
-            let across = (width + tileWidth - 1) / tileWidth, down = (height + tileHeight - 1) / tileHeight
-            let bytes = (product(tileWidth, samples, bits) + 7) / 8
+            let across = ceilingDivide(width, tileWidth), down = ceilingDivide(height, tileHeight)
+            let bytes = ceilingDivide(product(tileWidth, samples, bits), 8)
             pieces = (324, 325, product(across, down, planes), product(bytes, tileHeight), "tile")
             try limits.buffer("a tiff tile of \(tileWidth)x\(tileHeight)", pieces.bytes)
         } else {
             let rows = min(height, max(1, try ifd.value(278, file, layout) ?? height))
-            pieces = (273, 279, product((height + rows - 1) / rows, planes), product(rowBytes, rows), "strip")
+            pieces = (273, 279, product(ceilingDivide(height, rows), planes), product(rowBytes, rows), "strip")
             try limits.buffer("a tiff strip of \(rows) rows of \(width) pixels", pieces.bytes)
         }
         try checkPieces(ifd, file, layout, pieces.offsets, pieces.counts, pieces.expected, pieces.kind)

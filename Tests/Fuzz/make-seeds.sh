@@ -1,0 +1,74 @@
+#!/usr/bin/env bash
+# Tests/Fuzz/make-seeds.sh: writes the seed corpus of every fuzz target
+# (Tests/Fuzz/corpus/TARGET/), small files made here: images of 16x12
+# pixels from samples/dune.jpg in each format and its variants (libvips'
+# savers), a DNG (scripts/lib/make-dng.py), and text for the parsers of
+# the command line. The seeds are committed; run this again only to
+# change them. Needs the vips command (libvips-tools) and python3.
+set -euo pipefail
+root="$(cd "$(dirname "$0")/../.." && pwd)"
+corpus="$root/Tests/Fuzz/corpus"
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+rm -rf "$corpus"
+for t in png jpeg tiff gif webp heif jxl sniff raw template options exclude path-list state; do mkdir -p "$corpus/$t"; done
+
+src="$work/small.v"
+vips thumbnail "$root/samples/dune.jpg" "$src" 16 --height 12 --size force
+save() { vips copy "$src" "$corpus/$1/$2[$3]"; }
+save png plain.png ""
+save png interlaced.png "interlace"
+save png palette.png "palette,bitdepth=4"
+save jpeg baseline.jpg "Q=50,strip"
+save jpeg progressive.jpg "Q=50,interlace,strip"
+save jpeg subsampled.jpg "Q=50,subsample_mode=on"
+save tiff strips.tif "compression=none"
+save tiff tiled.tif "tile,tile_width=16,tile_height=16,compression=deflate"
+save tiff bigtiff.tif "bigtiff,compression=none"
+save tiff pyramid.tif "tile,pyramid,tile_width=16,tile_height=16"
+save gif still.gif ""
+save webp lossy.webp "Q=50"
+save webp lossless.webp "lossless"
+save heif small.heic "Q=30,compression=hevc"
+save heif small.avif "Q=30,compression=av1"
+save jxl small.jxl "Q=50"
+vips copy "$corpus/jxl/small.jxl" "$corpus/jxl/lossless.jxl[lossless]"
+# An animated GIF and WebP: three frames, one above the other.
+vips join "$src" "$src" "$work/two.v" vertical
+vips join "$work/two.v" "$src" "$work/strip.v" vertical
+vips copy "$work/strip.v" "$corpus/gif/animated.gif[page_height=12]"
+vips copy "$work/strip.v" "$corpus/webp/animated.webp[page_height=12]"
+# The sniffing target sees one of each.
+for f in png/plain.png jpeg/baseline.jpg tiff/strips.tif gif/still.gif webp/lossy.webp heif/small.heic jxl/small.jxl; do
+  cp "$corpus/$f" "$corpus/sniff/"
+done
+# A DNG with a JPEG preview: LibRaw's target and the sniffing's RAW.
+vips copy "$src" "$work/preview.jpg[Q=50,strip]"
+python3 "$root/scripts/lib/make-dng.py" "$corpus/raw/preview.dng" --size 16x12 --preview "$work/preview.jpg"
+python3 "$root/scripts/lib/make-dng.py" "$corpus/raw/plain.dng" --size 16x12 --bits 12
+cp "$corpus/raw/preview.dng" "$corpus/sniff/"
+
+# Text: the first byte picks the parser or the field set (see Tests/Fuzz/Targets).
+text() { printf '%b' "$3" > "$corpus/$1/$2"; }
+text template label '\x00{name} ({width}x{height}) {{literal}}'
+text template title '\x01Sheet {sheet} of {count}: {first} to {last}, {date}'
+text template plain '\x00just text'
+text options size '\x001200x800'
+text options tile '\x014x'
+text options colour-hex '\x02#20a0ff'
+text options colour-rgb '\x0210, 20,30'
+text options shard '\x033/16'
+text options slurm '\x04SLURM_ARRAY_TASK_ID=20\nSLURM_ARRAY_TASK_MIN=0\nSLURM_ARRAY_TASK_COUNT=4\nSLURM_ARRAY_TASK_STEP=10'
+text options aws '\x04AWS_BATCH_JOB_ARRAY_INDEX=2\nAWS_BATCH_JOB_ARRAY_SIZE=5'
+text options crop '\x05attention'
+text exclude star '*.tmp\x00a/b.tmp'
+text exclude folders '**/cache/\x00x/y/cache'
+text exclude set '[!a-c]?[\\]x]\x00d1]'
+text path-list lines '\x01a.jpg\nb/c d.png\n\n/abs/e.heic\n'
+text path-list nul '\x00a.jpg\x00b\nc.png\x00\x00d.jpg'
+# One list longer than the reader's 64 KiB block, a path across the cut.
+{ printf '\x01'; for i in $(seq 1 2600); do printf 'photos/2026/IMG_%05d.jpg\n' "$i"; done; } > "$corpus/path-list/long"
+cat > "$corpus/state/state.json" <<'EOF'
+{"complete":true,"inputs":[{"path":"cGhvdG9zL2EuanBn","stamp":{"modified":1700000000000000000,"size":1234}},{"path":"cGhvdG9zL2IuanBn"}],"options":"size=1200x800 background=white","outputs":[{"images":["cGhvdG9zL2EuanBn"],"path":"c2hlZXQuanBn","stamp":{"modified":1700000000000000001,"size":99}}],"partial":false,"version":2}
+EOF
+echo "seeds: $(find "$corpus" -type f | wc -l) files, $(du -sh "$corpus" | cut -f1)"
