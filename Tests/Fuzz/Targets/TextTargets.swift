@@ -40,8 +40,11 @@ enum TextTargets {
         switch selector % 6 {
         case 0:
             guard let size = CanvasSize(text) else { return nil }
-            return first((1...65_500).contains(size.width) && (1...65_500).contains(size.height) ? nil : "--size \(text)",
-                         CanvasSize("\(size.width)x\(size.height)") == size ? nil : "--size \(text) does not round-trip")
+            // WIDTHx (no height): as tall as the content.
+            let written = "\(size.width)x\(size.height.map(String.init) ?? "")"
+            return first((1...65_500).contains(size.width) && (size.height.map { (1...65_500).contains($0) } ?? true)
+                         ? nil : "--size \(text)",
+                         CanvasSize(written) == size ? nil : "--size \(text) does not round-trip as \(written)")
         case 1:
             guard let shape = GridShape(text) else { return nil }
             let sides = [shape.columns, shape.rows].compactMap { $0 }
