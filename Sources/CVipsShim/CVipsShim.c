@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <malloc.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -311,39 +312,49 @@ int cvips_thumbnail_buffer(const void *buf, size_t len, VipsImage **out, int wid
 }
 
 /* A byte range of a file as a libvips source: reads with pread, seeks within
- * the range; the duplicated descriptor is closed with the source. */
+ * the range; the duplicated descriptor is closed with the source. libvips
+ * calls it from the thread that opens the image, then from a worker, handing
+ * it over through glib's own locks (futexes a thread sanitizer cannot see):
+ * the position is kept under a mutex of its own, so every hand-over is one
+ * any tool can check. */
 typedef struct {
     int descriptor;
     gint64 offset, length, position;
+    pthread_mutex_t lock;
 } CVipsRange;
 
 static void cvips_range_free(gpointer data) {
     CVipsRange *range = data;
     close(range->descriptor);
+    pthread_mutex_destroy(&range->lock);
     g_free(range);
 }
 
 static gint64 cvips_range_read(VipsSourceCustom *source, void *buffer, gint64 length, CVipsRange *range) {
     (void) source;
+    pthread_mutex_lock(&range->lock);
     gint64 left = range->length - range->position;
     if (length > left) length = left;
-    if (length <= 0) return 0;
-    ssize_t got;
-    do {
-        got = pread(range->descriptor, buffer, (size_t) length, (off_t) (range->offset + range->position));
-    } while (got < 0 && errno == EINTR);
-    if (got < 0) return -1;
-    range->position += got;
-    return got;
+    ssize_t got = 0;
+    if (length > 0) {
+        do {
+            got = pread(range->descriptor, buffer, (size_t) length, (off_t) (range->offset + range->position));
+        } while (got < 0 && errno == EINTR);
+        if (got > 0) range->position += got;
+    }
+    pthread_mutex_unlock(&range->lock);
+    return got < 0 ? -1 : got;
 }
 
 static gint64 cvips_range_seek(VipsSourceCustom *source, gint64 offset, int whence, CVipsRange *range) {
     (void) source;
+    pthread_mutex_lock(&range->lock);
     gint64 to = whence == SEEK_SET ? offset
               : whence == SEEK_CUR ? range->position + offset
               : whence == SEEK_END ? range->length + offset : -1;
-    if (to < 0 || to > range->length) return -1;
-    range->position = to;
+    if (to < 0 || to > range->length) to = -1;
+    else range->position = to;
+    pthread_mutex_unlock(&range->lock);
     return to;
 }
 
@@ -359,7 +370,10 @@ int cvips_thumbnail_range(int descriptor, gint64 offset, gint64 length, VipsImag
         return -1;
     }
     CVipsRange *range = g_new0(CVipsRange, 1);
-    *range = (CVipsRange){own, offset, length, 0};
+    range->descriptor = own;
+    range->offset = offset;
+    range->length = length;
+    pthread_mutex_init(&range->lock, NULL);
     VipsSourceCustom *source = vips_source_custom_new();
     g_object_set_data_full(G_OBJECT(source), "cvips-range", range, cvips_range_free);
     g_signal_connect(source, "read", G_CALLBACK(cvips_range_read), range);
