@@ -48,14 +48,19 @@ enum CommandLineBytes {
 /// value of the last -o/--output that reads as it.
 struct RawArguments {
     private let outputs = CommandLineBytes.occurrences(of: ["-o", "--output"])
+    /// The arguments holding an output value, never an INPUT's.
+    private let outputIndices: Set<Int>
     /// Arguments already matched to an INPUT.
     private var taken = Set<Int>()
+
+    init() {
+        outputIndices = Set(outputs.map(\.index))
+    }
 
     /// The bytes of the next INPUT, `argument` as ArgumentParser parsed it.
     mutating func input(_ argument: String) -> PathName {
         let utf8 = Array(argument.utf8)
         if CommandLineBytes.arguments.contains(utf8) { return PathName(bytes: utf8) }
-        let outputIndices = Set(outputs.map(\.index))
         for (index, candidate) in CommandLineBytes.arguments.enumerated()
         where !taken.contains(index) && !outputIndices.contains(index) {
             if String(decoding: candidate, as: UTF8.self) == argument {
