@@ -403,23 +403,10 @@ int cvips_orient(VipsImage *in, VipsImage **out, int orientation) {
 }
 
 int cvips_subtract(VipsImage *left, VipsImage *right, VipsImage **out) { return vips_subtract(left, right, out, NULL); }
-int cvips_add(VipsImage *left, VipsImage *right, VipsImage **out) { return vips_add(left, right, out, NULL); }
 int cvips_multiply(VipsImage *left, VipsImage *right, VipsImage **out) { return vips_multiply(left, right, out, NULL); }
-
-int cvips_relational(VipsImage *left, VipsImage *right, VipsImage **out, VipsOperationRelational relation) {
-    return vips_relational(left, right, out, relation, NULL);
-}
 
 int cvips_relational_const(VipsImage *in, VipsImage **out, VipsOperationRelational relation, double value) {
     return vips_relational_const1(in, out, relation, value, NULL);
-}
-
-int cvips_boolean(VipsImage *left, VipsImage *right, VipsImage **out, VipsOperationBoolean operation) {
-    return vips_boolean(left, right, out, operation, NULL);
-}
-
-int cvips_bandbool(VipsImage *in, VipsImage **out, VipsOperationBoolean operation) {
-    return vips_bandbool(in, out, operation, NULL);
 }
 
 int cvips_recomb(VipsImage *in, VipsImage **out, const double *matrix, int rows, int cols) {
@@ -428,10 +415,6 @@ int cvips_recomb(VipsImage *in, VipsImage **out, const double *matrix, int rows,
     int result = vips_recomb(in, out, m, NULL);
     g_object_unref(m);
     return result;
-}
-
-int cvips_bandrank(VipsImage **in, int n, VipsImage **out, int index) {
-    return vips_bandrank(in, out, n, "index", index, NULL);
 }
 
 int cvips_embed(VipsImage *in, VipsImage **out, int x, int y, int width, int height, int copy_edge, double background) {
@@ -490,6 +473,41 @@ int cvips_same_pixels(VipsImage *left, VipsImage *right) {
     if (left->dtype != VIPS_IMAGE_SETBUF && left->dtype != VIPS_IMAGE_SETBUF_FOREIGN) return 0;
     if (right->dtype != VIPS_IMAGE_SETBUF && right->dtype != VIPS_IMAGE_SETBUF_FOREIGN) return 0;
     return memcmp(left->data, right->data, left_size) == 0;
+}
+
+/* The smallest rectangle of the top-left width x height of two 8-bit
+ * memory images (the same number of bands) that holds every pixel where
+ * they differ: rows compared with memcmp, and only a differing row scanned
+ * for its first and last differing byte. 1 and the rectangle when some
+ * pixel differs, 0 when none does, -1 when either is not such an image. */
+int cvips_differing_box(VipsImage *left, VipsImage *right, int width, int height,
+                        int *x, int *y, int *box_width, int *box_height) {
+    if (!left->data || !right->data || left->Bands != right->Bands) return -1;
+    if (left->BandFmt != VIPS_FORMAT_UCHAR || right->BandFmt != VIPS_FORMAT_UCHAR) return -1;
+    if (width <= 0 || height <= 0 || width > left->Xsize || width > right->Xsize ||
+        height > left->Ysize || height > right->Ysize) return -1;
+    size_t bands = (size_t) left->Bands, row = (size_t) width * bands;
+    size_t left_stride = (size_t) left->Xsize * bands, right_stride = (size_t) right->Xsize * bands;
+    const unsigned char *a = (const unsigned char *) left->data, *b = (const unsigned char *) right->data;
+    long top = -1, bottom = -1, first = (long) row, last = -1;
+    for (long r = 0; r < height; r++) {
+        const unsigned char *p = a + (size_t) r * left_stride, *q = b + (size_t) r * right_stride;
+        if (memcmp(p, q, row) == 0) continue;
+        if (top < 0) top = r;
+        bottom = r;
+        long i = 0;
+        while (i < first && p[i] == q[i]) i++;
+        if (i < first) first = i;
+        long j = (long) row - 1;
+        while (j > last && p[j] == q[j]) j--;
+        if (j > last) last = j;
+    }
+    if (top < 0) return 0;
+    *x = (int) (first / (long) bands);
+    *y = (int) top;
+    *box_width = (int) (last / (long) bands) - *x + 1;
+    *box_height = (int) (bottom - top + 1);
+    return 1;
 }
 
 int cvips_project(VipsImage *in, VipsImage **columns, VipsImage **rows) {

@@ -10,33 +10,13 @@ extension Image {
     }
 
     func minus(_ other: Image) throws -> Image { try binary(other, "cannot subtract", cvips_subtract) }
-    func plus(_ other: Image) throws -> Image { try binary(other, "cannot add", cvips_add) }
     func times(_ other: Image) throws -> Image { try binary(other, "cannot multiply", cvips_multiply) }
-
-    func equal(_ other: Image) throws -> Image {
-        try binary(other, "cannot compare") { cvips_relational($0, $1, $2, VIPS_OPERATION_RELATIONAL_EQUAL) }
-    }
-    func and(_ other: Image) throws -> Image {
-        try binary(other, "cannot combine") { cvips_boolean($0, $1, $2, VIPS_OPERATION_BOOLEAN_AND) }
-    }
-    func or(_ other: Image) throws -> Image {
-        try binary(other, "cannot combine") { cvips_boolean($0, $1, $2, VIPS_OPERATION_BOOLEAN_OR) }
-    }
 
     /// 255 where the relation to `value` holds, else 0.
     func compared(_ relation: VipsOperationRelational, _ value: Double) throws -> Image {
         try apply(.operation, "cannot compare") { cvips_relational_const($0, $1, relation, value) }
     }
     func more(_ value: Double) throws -> Image { try compared(VIPS_OPERATION_RELATIONAL_MORE, value) }
-    func less(_ value: Double) throws -> Image { try compared(VIPS_OPERATION_RELATIONAL_LESS, value) }
-    func lessOrEqual(_ value: Double) throws -> Image { try compared(VIPS_OPERATION_RELATIONAL_LESSEQ, value) }
-    func moreOrEqual(_ value: Double) throws -> Image { try compared(VIPS_OPERATION_RELATIONAL_MOREEQ, value) }
-    func equal(_ value: Double) throws -> Image { try compared(VIPS_OPERATION_RELATIONAL_EQUAL, value) }
-
-    /// One band: 255 where every band is non-zero.
-    func allBands() throws -> Image {
-        try apply(.operation, "cannot combine bands") { cvips_bandbool($0, $1, VIPS_OPERATION_BOOLEAN_AND) }
-    }
 
     /// The pixels times a `rows` x bands matrix, as float.
     func recombined(_ matrix: [Double], rows: Int) throws -> Image {
@@ -62,13 +42,6 @@ extension Image {
         try apply(.operation, "cannot crop") { cvips_extract_area($0, $1, Int32(x), Int32(y), Int32(width), Int32(height)) }
     }
 
-    /// The image moved so that each pixel holds its neighbour at (x + dx,
-    /// y + dy); at the edges, the edge repeated.
-    func neighbour(dx: Int, dy: Int) throws -> Image {
-        try embedded(x: 1, y: 1, width: width + 2, height: height + 2, copyEdge: true)
-            .cropped(x: 1 + dx, y: 1 + dy, width: width, height: height)
-    }
-
     func mean() throws -> Double {
         var value = 0.0
         guard cvips_avg(pointer, &value) == 0 else { throw VipsError.fromLibvips(.operation, "cannot measure") }
@@ -88,15 +61,6 @@ extension Image {
         return Image(owning: copied)
     }
 
-    /// Per pixel, the value of rank `index` (0 the least) among `images`.
-    static func ranked(_ images: [Image], index: Int) throws -> Image {
-        var pointers: [UnsafeMutablePointer<VipsImage>?] = images.map(\.pointer)
-        var out: UnsafeMutablePointer<VipsImage>?
-        guard cvips_bandrank(&pointers, Int32(images.count), &out, Int32(index)) == 0, let out else {
-            throw VipsError.fromLibvips(.operation, "cannot rank")
-        }
-        return withExtendedLifetime(images) { Image(owning: out) }
-    }
 
     /// The smallest rectangle holding every non-zero pixel of this one-band
     /// image, from its row and column sums; nil when every pixel is zero.
@@ -126,6 +90,19 @@ extension Image {
 
     /// Whether both are memory images holding the same bytes.
     func hasSamePixels(as other: Image) -> Bool { cvips_same_pixels(pointer, other.pointer) != 0 }
+
+    /// The smallest rectangle of the top-left `width` x `height` that holds
+    /// every pixel where this 8-bit memory image and `other` differ (rows
+    /// compared as bytes, in C); nil when none does. Images that are not
+    /// both 8-bit in memory are taken to differ everywhere.
+    func differingBox(_ other: Image, width: Int, height: Int) -> PixelRect? {
+        var x: Int32 = 0, y: Int32 = 0, w: Int32 = 0, h: Int32 = 0
+        switch cvips_differing_box(pointer, other.pointer, Int32(width), Int32(height), &x, &y, &w, &h) {
+        case 0: return nil
+        case 1: return PixelRect(x: Int(x), y: Int(y), width: Int(w), height: Int(h))
+        default: return PixelRect(x: 0, y: 0, width: width, height: height)
+        }
+    }
 
     /// A `width` x `height` one-band 8-bit image of `value`.
     static func constant(width: Int, height: Int, value: Double) throws -> Image {

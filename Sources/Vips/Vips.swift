@@ -112,6 +112,20 @@ public enum Vips {
         cvips_malloc_pressure(tight ? tightMmapThreshold : relaxedMmapThreshold)
     }
 
+    /// For a run whose every decode is a whole picture (`--diff`): each
+    /// pair's pictures are large buffers of a few sizes, made and freed one
+    /// pair after another. Mapped afresh each time (the batch setting), each
+    /// costs its page faults and zeroing again; kept in the arenas, they are
+    /// reused. Measured on 270 pairs of 1920x1080 PNG screenshots (the same
+    /// pixels in other bytes): 3.9 s of system time with the batch setting,
+    /// 0.7 s with a 16 MiB threshold (the decode floor's 0.65 s), for 8 MiB
+    /// more at the peak. Raises the mmap threshold to 32 MiB, the most
+    /// glibc takes, unless the environment set it (MALLOC_MMAP_THRESHOLD_).
+    public static func reuseLargeBuffers() {
+        guard tunesMmapThreshold else { return }
+        cvips_tune_malloc(0, 32 << 20)
+    }
+
     private static let tightMmapThreshold: Int32 = 48 * 1024
 
     private static let relaxedMmapThreshold: Int32 = 256 * 1024

@@ -30,6 +30,27 @@ final class DifferenceTests: XCTestCase {
         XCTAssertEqual(mask.pixel(x: 5, y: 6), .black)
     }
 
+    /// Only the rectangle where the bytes differ is compared and kept: two
+    /// changes in far corners are both found, the mask is exact between
+    /// them, and what is kept is their bounding box, not the picture.
+    func testChangesInFarCornersAreFoundAndOnlyTheirBoxIsKept() throws {
+        let before = try picture(size: (200, 100), white)
+        let after = try picture(size: (200, 100)) { x, y in
+            (x == 10 && y == 3) || (x == 150 && y == 80) ? .black : .white
+        }
+        let difference = try compare(before, after)
+        XCTAssertEqual(difference.pixels, 2)
+        XCTAssertEqual(difference.byteCount, 141 * 78, "the box from (10, 3) to (150, 80)")
+        let mask = try difference.maskPixels()
+        for y in 0..<100 {
+            for x in 0..<200 {
+                let counted = (x == 10 && y == 3) || (x == 150 && y == 80)
+                XCTAssertEqual(mask.pixel(x: x, y: y), counted ? .white : .black, "(\(x), \(y))")
+            }
+        }
+        XCTAssertEqual(try compare(before, try picture(size: (200, 100), white)).byteCount, 0)
+    }
+
     func testIdenticalPixelsDoNotDiffer() throws {
         let paint: (Int, Int) -> RGB = { x, y in RGB(red: UInt8(x * 6), green: UInt8(y * 8), blue: 99) }
         XCTAssertEqual(try compare(picture(paint), picture(paint)).pixels, 0)

@@ -124,17 +124,10 @@ unsigned long cvips_orc_locked_calls(void);
 /// Whole-image arithmetic for the visual diff (`Difference`): each one
 /// libvips operation with its optional arguments fixed.
 int cvips_subtract(VipsImage *left, VipsImage *right, VipsImage **out);
-int cvips_add(VipsImage *left, VipsImage *right, VipsImage **out);
 int cvips_multiply(VipsImage *left, VipsImage *right, VipsImage **out);
-int cvips_relational(VipsImage *left, VipsImage *right, VipsImage **out, VipsOperationRelational relation);
 int cvips_relational_const(VipsImage *in, VipsImage **out, VipsOperationRelational relation, double value);
-int cvips_boolean(VipsImage *left, VipsImage *right, VipsImage **out, VipsOperationBoolean operation);
-/// The bands of `in` combined into one band with `operation` (AND, OR).
-int cvips_bandbool(VipsImage *in, VipsImage **out, VipsOperationBoolean operation);
 /// `in` times the `rows` x `cols` matrix (`cols` = the bands of `in`), as float.
 int cvips_recomb(VipsImage *in, VipsImage **out, const double *matrix, int rows, int cols);
-/// Per pixel, the value of rank `index` (0 the least) among `n` one-band images.
-int cvips_bandrank(VipsImage **in, int n, VipsImage **out, int index);
 /// `in` placed at (x, y) in a width x height image; the rest copies the
 /// edge (`copy_edge`) or is `background` (every band).
 int cvips_embed(VipsImage *in, VipsImage **out, int x, int y, int width, int height, int copy_edge, double background);
@@ -159,6 +152,17 @@ VipsImage *cvips_image_new_from_memory_copy(const void *data, size_t size, int w
 /// 1 when both are memory images of the same size holding the same bytes.
 int cvips_same_pixels(VipsImage *left, VipsImage *right);
 /// The sums of each column (a width x 1 image) and of each row (1 x height).
+/// The rectangle of the top-left width x height of two 8-bit memory images
+/// that holds every differing pixel: 1 and the rectangle, 0 for none, -1
+/// when either is not an 8-bit memory image of the same bands.
+int cvips_differing_box(VipsImage *left, VipsImage *right, int width, int height,
+                        int *x, int *y, int *box_width, int *box_height);
+/// Of the pixels `counted` marks (255; a one-band 8-bit memory image placed
+/// at left_x, top_y in the top-left width x height of two 3-band 8-bit
+/// memory pictures), clears those whose difference anti-aliasing explains
+/// in either picture (AntiAliasing.c). 0, or -1 for images not so.
+int cvips_clear_anti_aliased(VipsImage *left, VipsImage *right, int width, int height, VipsImage *counted,
+                             int left_x, int top_y);
 int cvips_project(VipsImage *in, VipsImage **columns, VipsImage **rows);
 
 #endif

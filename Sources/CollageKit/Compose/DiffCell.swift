@@ -47,7 +47,8 @@ struct DiffCell: Sendable {
             let after = try side(pair.path, present: pair.status != .removed).get()
             let panels: [PixelBuffer]
             if let before, let after {
-                let difference = try Difference.compare(before, after, options: comparison.settings.difference)
+                let difference = try comparison.kept.take(pair.relative)
+                    ?? Difference.compare(before, after, options: comparison.settings.difference)
                 panels = [try before.fitted(width: inner, height: innerHeight),
                           try after.fitted(width: inner, height: innerHeight),
                           try difference.picture(of: after, width: inner, height: innerHeight)]

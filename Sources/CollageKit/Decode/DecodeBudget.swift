@@ -31,8 +31,14 @@ final class DecodeBudget: Sendable {
     /// `Locked`, not `Mutex`: the decodes contend for it, and ThreadSanitizer must see its lock.
     private let state = Locked(State())
 
-    init(limit: Int) {
+    /// Whether a heavy decode tightens the allocator (`Vips.memoryPressure`):
+    /// not in a run whose every decode is a whole picture (`--diff`), which
+    /// keeps its large buffers for reuse instead (`Vips.reuseLargeBuffers`).
+    let tightensAllocator: Bool
+
+    init(limit: Int, tightensAllocator: Bool = true) {
         self.limit = limit
+        self.tightensAllocator = tightensAllocator
     }
 
     /// A quarter of the budget or more: a giant progressive JPEG, which the
@@ -74,7 +80,7 @@ final class DecodeBudget: Sendable {
             state.running -= 1
             if isHeavy(bytes) {
                 state.heavy -= 1
-                if state.heavy == 0 { Vips.memoryPressure(tight: false) }
+                if state.heavy == 0, tightensAllocator { Vips.memoryPressure(tight: false) }
             }
             defer { state.waiting = [] }
             return (state.waiting, state.observers)
@@ -103,7 +109,7 @@ final class DecodeBudget: Sendable {
         state.running += 1
         if isHeavy(bytes) {
             // Under the lock, so that switching on and off never cross; rare.
-            if state.heavy == 0 { Vips.memoryPressure(tight: true) }
+            if state.heavy == 0, tightensAllocator { Vips.memoryPressure(tight: true) }
             state.heavy += 1
         }
     }

@@ -28,6 +28,8 @@ struct PairComparison: Sendable {
     let settings: DiffSettings
     /// Counts the decodes running.
     var instrumentation: (any StageInstrumentation)? = nil
+    /// The changed pairs' differences, for their cells.
+    let kept = KeptDifferences(limit: 32 << 20)
 
     /// Opens both sides; a side that fails its header check is reported
     /// `failed` (even what a collage would pass over as not an image or too
@@ -100,6 +102,7 @@ struct PairComparison: Sendable {
             let difference = try Difference.compare(before, after, options: settings.difference)
             let size = difference.sameSize ? nil : "\(before.width)x\(before.height) -> \(after.width)x\(after.height)"
             let changed = size != nil || settings.tolerance.exceeded(by: difference.pixels, of: difference.total)
+            if changed { kept.keep(difference, for: pair.relative) }
             return compared(changed ? .changed : .unchanged, difference.pixels, difference.percent, size: size)
         } catch {
             return .failed(pair, [DecodeFailure(path: pair.current, message: "cannot compare: \(error)")])

@@ -50,7 +50,7 @@ public final class DiffRun: CollageJob, Sendable {
         settings = configuration.diff!
         self.logger = logger
         writer = AtomicWriter(queue: saveQueue, stem: configuration.sidecarOutput)
-        budget = DecodeBudget(limit: configuration.decodeMemoryBudget)
+        budget = DecodeBudget(limit: configuration.decodeMemoryBudget, tightensAllocator: false)
         comparison = PairComparison(probe: configuration.probe, settings: configuration.diff!,
                                     instrumentation: instrumentation)
     }
@@ -58,6 +58,7 @@ public final class DiffRun: CollageJob, Sendable {
     public var events: AnyPublisher<PipelineEvent, Never> { hub.events }
 
     public func run() -> RunOutcome {
+        Vips.reuseLargeBuffers()
         queue.sync { feed(checks()) }
         finished.wait()
         return owned.withLock { $0.outcome! }
