@@ -13,6 +13,7 @@ enum StructureMutation {
         guard bytes.count > 16 else { return "short" }
         if bytes.starts(with: [0x89, 0x50, 0x4E, 0x47]) {
             let chunks = Fixture.pngChunks(bytes)
+            guard bytes.count >= 33, !chunks.isEmpty else { return "pngshort" }
             if random.below(3) == 0 {  // a text chunk claiming `value` bytes, after IHDR
                 bytes.insert(contentsOf: be32(value) + Array("tEXtab".utf8), at: 33)
                 return "pngtext\(value)"
@@ -30,6 +31,7 @@ enum StructureMutation {
         }
         if bytes.starts(with: Array("RIFF".utf8)) {
             let at = [4, 16, 26][random.below(3)]
+            guard at + 4 <= bytes.count else { return "riffshort" }
             bytes.replaceSubrange(at..<at + 4, with: le32(value))
             return "riff\(at)-\(value)"
         }
