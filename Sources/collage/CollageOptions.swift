@@ -42,7 +42,8 @@ struct CollageOptions: ParsableArguments {
                 try parsed(CanvasSize($0), "WIDTHxHEIGHT in pixels, each 1 to 65500, such as 1200x800, or WIDTHx "
                            + "(such as 1200x) for sheets as tall as their content; a height alone is not a size")
             })
-    var size = CanvasSize.default
+    var sizeOption: CanvasSize?
+    var size: CanvasSize { sizeOption ?? .default }
 
     @Option(help: ArgumentHelp("Empty cells and transparent pixels: a name (white, black, grey), #rrggbb or r,g,b "
                                + "(default: white).",
@@ -51,6 +52,8 @@ struct CollageOptions: ParsableArguments {
     var background = Colour.white
 
     @OptionGroup(title: "Layout and captions") var layoutArguments: LayoutArguments
+
+    @OptionGroup(title: "Print and PDF") var printArguments: PrintArguments
 
     @Flag(help: "Keep portrait photos (taller than wide once EXIF orientation is applied).")
     var allowPortrait = false
@@ -164,12 +167,15 @@ struct CollageOptions: ParsableArguments {
             throw ValidationError("- (standard input) can be given once")
         }
         guard !output.isEmpty else { throw ValidationError("--output needs a path") }
+        try printArguments.validate(sizeGiven: sizeOption != nil)
         let naming = OutputNaming(path: PathName(output), sheets: sheets)
         guard let suffix = naming.saverSuffix else {
             throw ValidationError("cannot write '\(output)': the extension must be one of \(CollageProcess.outputExtensions)")
         }
         var configuration = CollageConfiguration(inputs: [])
         try apply(to: &configuration)
+        try PrintArguments.validatePDF(output: output, sheets: sheets, shard: configuration.shard,
+                                       diff: diffArguments.diff != nil)
         if let problem = configuration.layoutProblem { throw ValidationError(problem) }
         if suffix == ".webp", Swift.max(size.width, size.height ?? 0) > 16383 {
             throw ValidationError("WebP images are at most 16383 pixels a side; --size \(size.width)x\(size.height.map(String.init) ?? "") is larger")
@@ -197,6 +203,7 @@ struct CollageOptions: ParsableArguments {
         configuration.skipUnchanged = skipUnchanged
         configuration.shard = try shardArguments.resolve(sheets: sheets, perFolder: perFolder)
         try layoutArguments.apply(to: &configuration)
+        printArguments.apply(to: &configuration)
         try archiveArguments.apply(to: &configuration)
         try diffArguments.apply(to: &configuration, baseline: nil)
         try cameraRoll.apply(to: &configuration)

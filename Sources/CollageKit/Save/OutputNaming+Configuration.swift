@@ -20,7 +20,7 @@ extension CollageConfiguration {
     public var saverSuffix: String? {
         guard let suffix = naming.saverSuffix, Vips.canSave(suffix: suffix) else { return nil }
         var options = ["strip"]
-        if let quality, ImageFormat.output(extension: output.lowercasedExtension)?.hasQuality == true {
+        if let quality, writesPDF || ImageFormat.output(extension: output.lowercasedExtension)?.hasQuality == true {
             options.append("Q=\(quality)")
         }
         return suffix + "[" + options.joined(separator: ",") + "]"
