@@ -26,7 +26,10 @@ final class PrintFailureTests: CLITestCase {
         // Thirty pages of about 25 KiB each: the disk is full part-way.
         let result = try collage(["--sheets", "--max", "1", "--page", "60x40mm", "--quality", "90", "in",
                                   "-o", "disk/book.pdf", "--json"])
-        assertFailure(result, status: 74, mentions: ["disk/book.pdf"])
+        XCTAssertEqual(result.status, 74, result.summary)
+        XCTAssertEqual(result.stderrLines.count, 1, result.summary)
+        XCTAssertTrue(result.stderrText.contains("disk/book.pdf") && result.stderrText.contains("No space left"),
+                      result.summary)
         XCTAssertGreaterThan(events(jsonEvents(result), "written").count, 0, "pages went in before the disk was full")
         XCTAssertEqual(events(jsonEvents(result), "document").count, 0)
         assertSameBytes(contents("disk/book.pdf"), old, "the old PDF is untouched")
