@@ -14,7 +14,8 @@ struct CollageOptions: ParsableArguments {
     // ArgumentParser does not say it a second time.
     @Option(name: [.short, .customLong("output")], parsing: .unconditional,
             help: ArgumentHelp("Where to write. The extension picks the format: \(CollageProcess.outputExtensions). "
-                               + "With --sheets, {n} is replaced by the sheet number (0001), or -0001 is added before the extension "
+                               + "With --sheets, {n} is replaced by the sheet number (0001), or -0001 is added before the extension; "
+                               + "a .pdf holds every sheet, a page each "
                                + "(default: collage.jpg).",
                                valueName: "PATH"),
             completion: .file())
