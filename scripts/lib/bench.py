@@ -457,7 +457,7 @@ def run_row(row, rnd, env_base, tsv, loads):
                 status, note = 125, f"wrote {len(pdfs)} PDF(s) of {pages.group(1) if pages else 'no'} pages, not one of {row.pages}"
     left = sum(os.path.getsize(os.path.join(out, n)) for n in os.listdir(out))
     row.results.append((status, wall, user, sys_, rss, note, left))
-    tsv.write("\t".join(map(str, (case.id, row.id, rnd, status, f"{wall:.3f}", f"{user:.3f}", f"{sys_:.3f}", rss, note))) + "\n")
+    tsv.write("\t".join(map(str, (case.id, row.id, rnd, status, f"{wall:.3f}", f"{user:.3f}", f"{sys_:.3f}", rss, note, left))) + "\n")
     tsv.flush()
     what = (f"{wall:6.2f} s wall, {user + sys_:6.2f} s CPU, {rss // 1024:5d} MiB" if status == 0 else f"FAILED, {note}")
     print(f"   {row.label:<44} run {rnd}/{case.runs}: {what}", file=sys.stderr, flush=True)
