@@ -58,7 +58,7 @@ extension SheetComposer {
         let notices = try draw(labels: labels, paths: tiles.map(\.path), frames: frames, title: title, sheet: sheet) {
             text, band, size in
             page.texts.append(.init(text: text, rect: band, size: size))
-            return []
+            return TextRenderer.missingCharacters(text, font: captions.fontDescription, pixelSize: size)
         }
         return (page, notices)
     }
