@@ -25,8 +25,10 @@ public enum Encoder {
     /// any (".jpg[Q=90]"). `orientation` writes an EXIF orientation tag
     /// (tests make rotated images with it); `exif` other EXIF fields, by
     /// libvips' names ("exif-ifd2-DateTimeOriginal": "2019:05:03 14:22:01").
+    /// `dpi` is the resolution recorded (JPEG density, PNG pHYs, TIFF
+    /// resolution, what WebP and HEIF savers keep); libvips' own when nil.
     public static func encode(_ pixels: PixelBuffer, suffix: String, orientation: Int? = nil,
-                              exif: [String: String] = [:]) throws -> EncodedImage {
+                              exif: [String: String] = [:], dpi: Int? = nil) throws -> EncodedImage {
         try Vips.start()
         guard let raw = vips_image_new_from_memory(pixels.base, pixels.byteCount, Int32(pixels.width),
                                                   Int32(pixels.height), Int32(pixels.bands), VIPS_FORMAT_UCHAR) else {
@@ -37,6 +39,11 @@ public enum Encoder {
             vips_image_set_int(image.pointer, "orientation", Int32(orientation))
         }
         for (name, value) in exif { vips_image_set_string(image.pointer, name, value) }
+        if let dpi {
+            // libvips keeps resolution in pixels per millimetre.
+            image.pointer.pointee.Xres = Double(dpi) / 25.4
+            image.pointer.pointee.Yres = Double(dpi) / 25.4
+        }
         var buffer: UnsafeMutableRawPointer?
         var length = 0
         let status = withExtendedLifetime(pixels) {

@@ -113,6 +113,12 @@ public enum TextRenderer {
                             inkTop: ink.top - box.top, inkHeight: ink.height)
     }
 
+    /// The characters of `text` that no installed font has, drawn in `font`
+    /// at `pixelSize` (a PDF's text, which another renderer draws).
+    public static func missingCharacters(_ text: String, font: String, pixelSize: Int) -> [Unicode.Scalar] {
+        unknownCharacters(text, font: describe(font, pixelSize: pixelSize))
+    }
+
     /// The characters of `text` that no installed font has (Pango draws its
     /// missing-glyph box for each), at most 64 of them.
     static func unknownCharacters(_ text: String, font: String) -> [Unicode.Scalar] {

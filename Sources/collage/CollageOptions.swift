@@ -14,7 +14,8 @@ struct CollageOptions: ParsableArguments {
     // ArgumentParser does not say it a second time.
     @Option(name: [.short, .customLong("output")], parsing: .unconditional,
             help: ArgumentHelp("Where to write. The extension picks the format: \(CollageProcess.outputExtensions). "
-                               + "With --sheets, {n} is replaced by the sheet number (0001), or -0001 is added before the extension "
+                               + "With --sheets, {n} is replaced by the sheet number (0001), or -0001 is added before the extension; "
+                               + "a .pdf holds every sheet, a page each "
                                + "(default: collage.jpg).",
                                valueName: "PATH"),
             completion: .file())
@@ -34,7 +35,7 @@ struct CollageOptions: ParsableArguments {
     @Flag(help: "Cut the whole input into contact sheets of up to --max images each, instead of stopping at the cap.")
     var sheets = false
 
-    @Option(help: ArgumentHelp("The canvas size in pixels, e.g. 2400x1600 (default: 1200x800). WIDTHx, such as 1200x, "
+    @Option(name: .customLong("size"), help: ArgumentHelp("The canvas size in pixels, e.g. 2400x1600 (default: 1200x800). WIDTHx, such as 1200x, "
                                + "makes each sheet as tall as its content: justified rows about WIDTH/4 high, "
                                + "grid cells of 4:3, the seed grid 3:2; titles, captions and gaps included.",
                                valueName: "WxH"),
@@ -42,7 +43,8 @@ struct CollageOptions: ParsableArguments {
                 try parsed(CanvasSize($0), "WIDTHxHEIGHT in pixels, each 1 to 65500, such as 1200x800, or WIDTHx "
                            + "(such as 1200x) for sheets as tall as their content; a height alone is not a size")
             })
-    var size = CanvasSize.default
+    var sizeOption: CanvasSize?
+    var size: CanvasSize { sizeOption ?? .default }
 
     @Option(help: ArgumentHelp("Empty cells and transparent pixels: a name (white, black, grey), #rrggbb or r,g,b "
                                + "(default: white).",
@@ -51,6 +53,8 @@ struct CollageOptions: ParsableArguments {
     var background = Colour.white
 
     @OptionGroup(title: "Layout and captions") var layoutArguments: LayoutArguments
+
+    @OptionGroup(title: "Print and PDF") var printArguments: PrintArguments
 
     @Flag(help: "Keep portrait photos (taller than wide once EXIF orientation is applied).")
     var allowPortrait = false
@@ -164,12 +168,15 @@ struct CollageOptions: ParsableArguments {
             throw ValidationError("- (standard input) can be given once")
         }
         guard !output.isEmpty else { throw ValidationError("--output needs a path") }
+        try printArguments.validate(sizeGiven: sizeOption != nil)
         let naming = OutputNaming(path: PathName(output), sheets: sheets)
         guard let suffix = naming.saverSuffix else {
             throw ValidationError("cannot write '\(output)': the extension must be one of \(CollageProcess.outputExtensions)")
         }
         var configuration = CollageConfiguration(inputs: [])
         try apply(to: &configuration)
+        try PrintArguments.validatePDF(output: output, sheets: sheets, shard: configuration.shard,
+                                       diff: diffArguments.diff != nil)
         if let problem = configuration.layoutProblem { throw ValidationError(problem) }
         if suffix == ".webp", Swift.max(size.width, size.height ?? 0) > 16383 {
             throw ValidationError("WebP images are at most 16383 pixels a side; --size \(size.width)x\(size.height.map(String.init) ?? "") is larger")
@@ -197,6 +204,7 @@ struct CollageOptions: ParsableArguments {
         configuration.skipUnchanged = skipUnchanged
         configuration.shard = try shardArguments.resolve(sheets: sheets, perFolder: perFolder)
         try layoutArguments.apply(to: &configuration)
+        printArguments.apply(to: &configuration)
         try archiveArguments.apply(to: &configuration)
         try diffArguments.apply(to: &configuration, baseline: nil)
         try cameraRoll.apply(to: &configuration)

@@ -373,15 +373,16 @@ class Row:
         self.command = spec["run"]
         self.outputs = int(evaluate(spec["outputs"], names))
         self.size = spec.get("size", "1200x800")
+        self.pages = int(evaluate(spec["pages"], names)) if "pages" in spec else None
         self.not_run = None
-        self.results = []  # (status, wall, user, sys, rss KiB, note)
+        self.results = []  # (status, wall, user, sys, rss KiB, note, bytes left in $OUT)
 
     def ok(self):
         return [r for r in self.results if r[0] == 0]
 
     def median(self, field):
         vals = {"wall": [r[1] for r in self.ok()], "cpu": [r[2] + r[3] for r in self.ok()],
-                "rss": [r[4] / 1024 for r in self.ok()]}[field]
+                "rss": [r[4] / 1024 for r in self.ok()], "bytes": [r[6] / 2**20 for r in self.ok()]}[field]
         return statistics.median(vals) if vals else None
 
 
@@ -448,8 +449,15 @@ def run_row(row, rnd, env_base, tsv, loads):
             status, note = 125, f"wrote {len(jpgs)} of {row.outputs} outputs"
         elif jpgs and image_size(os.path.join(out, jpgs[0])) != row.size:
             status, note = 125, f"output is {image_size(os.path.join(out, jpgs[0]))}, not {row.size}"
-    row.results.append((status, wall, user, sys_, rss, note))
-    tsv.write("\t".join(map(str, (case.id, row.id, rnd, status, f"{wall:.3f}", f"{user:.3f}", f"{sys_:.3f}", rss, note))) + "\n")
+        elif row.pages is not None:
+            pdfs = sorted(n for n in os.listdir(out) if n.endswith(".pdf"))
+            info = output(["pdfinfo", os.path.join(out, pdfs[0])]) if len(pdfs) == 1 else ""
+            pages = re.search(r"(?m)^Pages:\s+(\d+)", info)
+            if not pages or int(pages.group(1)) != row.pages:
+                status, note = 125, f"wrote {len(pdfs)} PDF(s) of {pages.group(1) if pages else 'no'} pages, not one of {row.pages}"
+    left = sum(os.path.getsize(os.path.join(out, n)) for n in os.listdir(out))
+    row.results.append((status, wall, user, sys_, rss, note, left))
+    tsv.write("\t".join(map(str, (case.id, row.id, rnd, status, f"{wall:.3f}", f"{user:.3f}", f"{sys_:.3f}", rss, note, left))) + "\n")
     tsv.flush()
     what = (f"{wall:6.2f} s wall, {user + sys_:6.2f} s CPU, {rss // 1024:5d} MiB" if status == 0 else f"FAILED, {note}")
     print(f"   {row.label:<44} run {rnd}/{case.runs}: {what}", file=sys.stderr, flush=True)
@@ -484,7 +492,7 @@ def verdict(case, target):
     if case.not_run:
         return want, "—", f"not run: {case.not_run}"
     try:
-        value = evaluate(target["value"], {f: Medians(case, f) for f in ("wall", "cpu", "rss")})
+        value = evaluate(target["value"], {f: Medians(case, f) for f in ("wall", "cpu", "rss", "bytes")})
     except Missing as e:
         return want, "—", str(e)
     except ZeroDivisionError:

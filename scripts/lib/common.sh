@@ -42,6 +42,9 @@ ensure_build_deps() {
   # HEIF photos: libvips' loader uses libheif, to which Sources/CHEVC adds a
   # threaded libde265 decoder (libvips-dev pulls both in; named here).
   ensure_packages libheif-dev libde265-dev
+  # PDF output (-o NAME.pdf): cairo's PDF surface and pango-cairo's text,
+  # through Sources/CCairo (pkg-config pangocairo names both).
+  ensure_packages libcairo2-dev libpango1.0-dev
   ensure_swift
 }
 

@@ -10,10 +10,19 @@ extension SheetComposer {
     func draw(labels: [String]?, paths: [PathName], frames: [Frame], title: String?, sheet: Int,
               on pixels: PixelBuffer) throws -> [String] {
         let ink = Captions.ink(on: background)
+        return try draw(labels: labels, paths: paths, frames: frames, title: title, sheet: sheet) { text, band, size in
+            try draw(text, in: band, size: size, ink: ink, on: pixels)
+        }
+    }
+
+    /// The same, each line handed to `put` (its text, its band, its size in
+    /// pixels), which returns the characters it drew as boxes.
+    func draw(labels: [String]?, paths: [PathName], frames: [Frame], title: String?, sheet: Int,
+              put: (String, TileRect, Int) throws -> [Unicode.Scalar]) throws -> [String] {
         var notices: [String] = []
         for ((label, frame), path) in zip(zip(labels ?? [], frames), paths) {
             guard let band = frame.caption else { continue }
-            let missing = try draw(label, in: band, size: captions.size(forBand: band.height), ink: ink, on: pixels)
+            let missing = try put(label, band, captions.size(forBand: band.height))
             if !missing.isEmpty {
                 notices.append("\(path): its caption has characters no installed font has, drawn as boxes: "
                                + FontPackages.advice(for: missing))
@@ -21,8 +30,9 @@ extension SheetComposer {
         }
         let titleBand = captions.titleBand(canvasHeight: canvas.height)
         if let title, titleBand > 0 {
-            let missing = try draw(title, in: TileRect(x: 0, y: 0, width: canvas.width, height: titleBand),
-                                   size: captions.titleSize(canvasHeight: canvas.height), ink: ink, on: pixels)
+            var area = layout.options
+            area.titleBand = titleBand
+            let missing = try put(title, area.titleRect(canvas), captions.titleSize(canvasHeight: canvas.height))
             if !missing.isEmpty {
                 notices.append("sheet \(sheet): its title has characters no installed font has, drawn as boxes: "
                                + FontPackages.advice(for: missing))

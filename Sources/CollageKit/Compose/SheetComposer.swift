@@ -4,7 +4,7 @@ import Synchronization
 
 /// What composing one sheet produced.
 struct ComposedSheet: Sendable {
-    let encoded: EncodedImage
+    let picture: SheetPicture
     let tiles: [DecodedTile]
     let frames: [Frame]
     /// Each image's caption, when captions are drawn.
@@ -32,7 +32,14 @@ struct SheetComposer: Sendable {
     /// are sized by, and each sheet's own is its content's.
     let canvas: Canvas
     let background: RGB
+    /// The sheet's encoding (with `-o NAME.pdf`, each tile's).
     let suffix: String
+    /// The resolution recorded in what is written (`--dpi`).
+    let dpi: Int
+    /// `-o NAME.pdf`: a page of tiles and text instead of one picture.
+    let printsPages: Bool
+    /// `--page`: the paper the canvas is (a PDF's page size).
+    let paper: PageSize?
     let captions: Captions
     let probe: Probe
     /// The run's: re-decodes wait for their memory like any decode.
@@ -64,20 +71,28 @@ struct SheetComposer: Sendable {
                 tiles = kept
                 if failed { continue }  // fewer images: lay the sheet out again
             }
-            let pixels = PixelBuffer(width: sheetCanvas.width, height: sheetCanvas.height, fill: background)
-            for (tile, frame) in zip(tiles, frames) {
-                pixels.place(tile.pixels, x: frame.image.x, y: frame.image.y)
-            }
             let labels = captions.label == nil ? nil : tiles.indices.map {
                 captions.labelText(path: tiles[$0].path, header: tiles[$0].header, index: firstIndex + $0,
                                   pair: tiles[$0].comparison) ?? ""
             }
+            let title = captions.titleText(sheet: sheet, images: tiles.map(\.path))
             do {
-                let notices = try draw(labels: labels, paths: tiles.map(\.path), frames: frames,
-                                       title: captions.titleText(sheet: sheet, images: tiles.map(\.path)), sheet: sheet,
-                                       on: pixels)
-                let encoded = try Encoder.encode(pixels, suffix: suffix)
-                return .success(ComposedSheet(encoded: encoded, tiles: tiles, frames: frames, labels: labels,
+                let picture: SheetPicture, notices: [String]
+                if printsPages {
+                    let page: PrintedPage
+                    (page, notices) = try self.page(tiles, frames: frames, labels: labels, title: title, sheet: sheet,
+                                                    on: sheetCanvas)
+                    picture = .page(page)
+                } else {
+                    let pixels = PixelBuffer(width: sheetCanvas.width, height: sheetCanvas.height, fill: background)
+                    for (tile, frame) in zip(tiles, frames) {
+                        pixels.place(tile.pixels, x: frame.image.x, y: frame.image.y)
+                    }
+                    notices = try draw(labels: labels, paths: tiles.map(\.path), frames: frames, title: title,
+                                       sheet: sheet, on: pixels)
+                    picture = .image(try Encoder.encode(pixels, suffix: suffix, dpi: dpi))
+                }
+                return .success(ComposedSheet(picture: picture, tiles: tiles, frames: frames, labels: labels,
                                               canvas: sheetCanvas, failures: failures, notices: notices))
             } catch let error as VipsError {
                 return .failure(error)

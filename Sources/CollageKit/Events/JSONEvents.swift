@@ -101,6 +101,7 @@ private struct EventObject {
             add("width", sheet.width)
             add("height", sheet.height)
             add("sheet", sheet.sheet)
+            if let page = sheet.page { add("page", page) }
             add("bytes", sheet.bytes)
             add("milliseconds", sheet.milliseconds)
         case .planned(let sheet):
@@ -124,6 +125,10 @@ private struct EventObject {
             add("pixels", pair.pixels)
             field("percent", (pair.percent * 10_000).rounded() / 10_000)
             if let size = pair.size { add("size", size) }
+        case .document(let output, let pages):
+            add("event", "document")
+            add("output", path: output)
+            add("pages", pages)
         case .notice(let message):
             add("event", "notice")
             add("message", message)

@@ -43,7 +43,13 @@ public struct TextReporter {
             }
         case .written(let sheet):
             logger.info("wrote \(sheet.output): \(sheet.images.count) images, \(sheet.bytes) bytes, \(sheet.milliseconds) ms")
-            if printPaths { ProgressLine.shared.around { output.write(bytes: sheet.output.bytes + [UInt8(ascii: "\n")]) } }
+            // A PDF's path is printed once, when it is in place (`document`).
+            if printPaths, sheet.page == nil {
+                ProgressLine.shared.around { output.write(bytes: sheet.output.bytes + [UInt8(ascii: "\n")]) }
+            }
+        case .document(let path, let pages):
+            logger.info("wrote \(path): \(pages) page(s)")
+            if printPaths { ProgressLine.shared.around { output.write(bytes: path.bytes + [UInt8(ascii: "\n")]) } }
         case .planned(let sheet):
             // Dry run: one line per image, OUTPUT<TAB>IMAGE, for scripts.
             if printPaths {

@@ -73,11 +73,11 @@ extension Cells {
     static func naturalHeight(columns: Int, rows: Int, width: Int, options: LayoutOptions,
                               imageHeight: (Int) -> Int) -> Int {
         let gap = options.gap
-        let cellWidth = max(1, roundedQuotient(width - (columns + 1) * gap, columns))
+        let cellWidth = max(1, roundedQuotient(width - 2 * options.margin - (columns + 1) * gap, columns))
         let image = max(1, imageHeight(cellWidth))
         // The band follows the cell's height: the smallest cell that leaves the image its height.
         var cell = image + options.captionBand(image)
         while cell - min(options.captionBand(cell), cell - 1) < image { cell += 1 }
-        return options.titleBand + rows * cell + (rows + 1) * gap
+        return 2 * options.margin + options.titleBand + rows * cell + (rows + 1) * gap
     }
 }

@@ -38,7 +38,7 @@ public struct GridLayout: SheetLayout {
         case let (columns?, nil): return (columns, (count + columns - 1) / columns)
         case let (nil, rows?): return ((count + rows - 1) / rows, rows)
         case (nil, nil):
-            let height = options.nominalHeight.map { max(1, $0 - options.titleBand) } ?? area.height
+            let height = options.nominalHeight.map { max(1, $0 - options.titleBand - 2 * options.margin) } ?? area.height
             return Self.nearFourThree(count: count, width: area.width, height: height)
         }
     }

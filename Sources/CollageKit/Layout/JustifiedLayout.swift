@@ -81,8 +81,8 @@ extension JustifiedLayout {
     /// canvas is as tall as they are, with the title, bands and gaps.
     public func naturalHeight(for shapes: [ImageShape], width: Int) -> Int {
         let aspects = shapes.map { Double(max(1, $0.width)) / Double(max(1, $0.height)) }
-        let (band, plan) = natural(aspects, width: width)
-        return options.titleBand + options.gap + Int(plan.height(band: Double(band), gap: Double(options.gap)).rounded(.up))
+        let (band, plan) = natural(aspects, width: max(1, width - 2 * options.margin))
+        return 2 * options.margin + options.titleBand + options.gap + Int(plan.height(band: Double(band), gap: Double(options.gap)).rounded(.up))
     }
 
     func natural(_ aspects: [Double], width: Int) -> (band: Int, plan: Partition) {

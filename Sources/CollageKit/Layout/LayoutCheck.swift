@@ -6,6 +6,7 @@ extension CollageConfiguration {
         let captions = captions
         if captions.label != nil { options.captionBand = { captions.band(forCell: $0) } }
         options.titleBand = captions.titleBand(canvasHeight: canvasHeight)
+        options.margin = print.marginPixels
         options.nominalHeight = naturalHeight ? canvasHeight : nil
         return Layouts.named(layoutName, options) ?? AutoLayout(options: options)
     }
@@ -14,10 +15,20 @@ extension CollageConfiguration {
     /// read: a gap (or a caption, or a title) that leaves a cell no room.
     /// Checked for a full sheet, the one with the most cells.
     public var layoutProblem: String? {
+        guard let page = print.page else { return canvasProblem }
+        let margin = print.margin.map { ", --margin \($0)" } ?? ""
+        return canvasProblem.map { "--page \(page) at \(print.resolution) dpi\(margin) is too small: " + $0 }
+    }
+
+    private var canvasProblem: String? {
+        let margin = print.marginPixels
+        guard 2 * margin < canvasWidth && 2 * margin < canvasHeight else {
+            return "a margin of \(margin) pixels leaves nothing of a \(canvasWidth)x\(canvasHeight) canvas"
+        }
         if let columns = layoutOptions.columns, let rows = layoutOptions.rows, maxImages > columns * rows {
             return "--max \(maxImages) does not fit --tile \(columns)x\(rows) (\(columns * rows) cells)"
         }
-        guard captions.titleBand(canvasHeight: canvasHeight) < canvasHeight else {
+        guard captions.titleBand(canvasHeight: canvasHeight) < canvasHeight - 2 * margin else {
             return "--title leaves no room for the images on a \(canvasHeight)-pixel-high canvas"
         }
         let layout = layout

@@ -11,8 +11,15 @@ public struct Captions: Equatable, Sendable {
     public var font: String?
     /// The size the description names, in pixels (points at 72 dpi).
     public var fontSize: Int?
+    /// Pixels per point: 1 on a screen; on a page (`--page`) the resolution
+    /// over 72, so that `--font`'s size is in points and the sizes that
+    /// follow the cell are those of print (captions 7 to 10 pt, titles 12 to 16 pt).
+    public var pixelsPerPoint = 1.0
 
     public init() {}
+
+    /// `points` at the sheet's resolution, in whole pixels.
+    func pixels(points: Double) -> Int { Int((points * pixelsPerPoint).rounded()) }
 
     /// The font drawn when `--font` names none.
     static let defaultFont = "DejaVu Sans"
@@ -23,7 +30,9 @@ public struct Captions: Equatable, Sendable {
     /// `--font`'s size if it has one, else about a fourteenth of the cell,
     /// so it stays readable from 200-pixel cells to 800-pixel ones.
     func pixelSize(forCell height: Int) -> Int {
-        fontSize ?? min(28, max(10, (height + 7) / 14))
+        if let fontSize { return pixels(points: Double(fontSize)) }
+        guard pixelsPerPoint == 1 else { return min(pixels(points: 10), max(pixels(points: 7), (height + 7) / 14)) }
+        return min(28, max(10, (height + 7) / 14))
     }
 
     /// The band a caption needs under its image.
@@ -39,7 +48,9 @@ public struct Captions: Equatable, Sendable {
     }
 
     func titleSize(canvasHeight: Int) -> Int {
-        fontSize.map { $0 * 5 / 4 } ?? min(40, max(12, canvasHeight / 30))
+        if let fontSize { return pixels(points: Double(fontSize * 5 / 4)) }
+        guard pixelsPerPoint == 1 else { return min(pixels(points: 16), max(pixels(points: 12), canvasHeight / 30)) }
+        return min(40, max(12, canvasHeight / 30))
     }
 
     /// A line of text `size` pixels high, ascenders to descenders, and a margin.
@@ -48,7 +59,7 @@ public struct Captions: Equatable, Sendable {
     /// The largest text whose band fits in `height` (a layout may give a
     /// band of its own size): what is drawn in it.
     func size(forBand height: Int) -> Int {
-        var low = 4, high = max(4, fontSize ?? 200)
+        var low = 4, high = max(4, fontSize.map { pixels(points: Double($0)) } ?? Int(200 * pixelsPerPoint))
         while low < high {
             let middle = (low + high + 1) / 2
             if band(forSize: middle) <= height { low = middle } else { high = middle - 1 }

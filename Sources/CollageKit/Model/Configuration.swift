@@ -89,6 +89,9 @@ public struct CollageConfiguration: Sendable {
     public var fromPlan: PathName?
     /// With `--per-folder`: where the folder's part of the plan starts.
     var fromPlanOffset: Int64?
+    /// `--page`, `--dpi`, `--margin`: the page, the resolution every image
+    /// records, the margin kept clear.
+    public var print = PrintSettings()
     /// `--diff BASELINE`: compare INPUT with BASELINE instead of making collages.
     public var diff: DiffSettings?
     /// What the walk considers: `--video`, `--raw`, `--exclude`.
@@ -114,6 +117,9 @@ public struct CollageConfiguration: Sendable {
     }
 
     var canvas: Canvas { Canvas(width: canvasWidth, height: canvasHeight) }
+
+    /// `-o NAME.pdf`: every sheet a page of one PDF.
+    public var writesPDF: Bool { naming.isDocument }
 
     var keepsState: Bool { (skipUnchanged || recordState) && !dryRun }
 

@@ -27,11 +27,19 @@ public struct LayoutOptions: Sendable {
     /// chosen by (the grid's columns), the default canvas's 3:2. nil: the
     /// canvas is as given.
     public var nominalHeight: Int?
+    /// `--margin`, in pixels: kept clear around everything, on top of the gap.
+    public var margin = 0
 
     public init() {}
 
-    /// The part of the canvas the cells share: all of it but the title band.
+    /// The part of the canvas the cells share: all of it inside the margin but the title band.
     func area(_ canvas: Canvas) -> TileRect {
-        TileRect(x: 0, y: titleBand, width: canvas.width, height: max(1, canvas.height - titleBand))
+        TileRect(x: margin, y: margin + titleBand, width: max(1, canvas.width - 2 * margin),
+                 height: max(1, canvas.height - 2 * margin - titleBand))
+    }
+
+    /// Where the title is drawn: across the top, inside the margin.
+    func titleRect(_ canvas: Canvas) -> TileRect {
+        TileRect(x: margin, y: margin, width: max(1, canvas.width - 2 * margin), height: titleBand)
     }
 }

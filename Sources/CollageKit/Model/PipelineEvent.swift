@@ -35,6 +35,8 @@ public enum PipelineEvent: Sendable {
     case compared(ComparedPair)
     /// Something a person should know that is not a failure (the cap, `--require-even`).
     case notice(String)
+    /// `-o NAME.pdf`: the PDF of the run's pages was put in place.
+    case document(output: PathName, pages: Int)
     /// The last event: how the run ended, with its counts.
     case finished(RunOutcome)
 }
@@ -62,6 +64,8 @@ public struct WrittenSheet: Sendable {
     public let height: Int
     public let bytes: Int
     public let milliseconds: Int
+    /// `-o NAME.pdf`: the sheet's page in the PDF (1-based).
+    public var page: Int? = nil
 }
 
 public struct PlannedSheet: Sendable {
@@ -114,7 +118,7 @@ public struct Summary: Sendable, Equatable {
         case .planned(let sheet): planned += 1; used += sheet.images.count
         case .flagged: flagged += 1
         case .compared(let pair): compared.count(pair.status)
-        case .placed, .notice, .finished: break
+        case .placed, .notice, .finished, .document: break
         }
     }
 }

@@ -26,5 +26,5 @@ public enum CollageProcess {
     }
 
     /// The extensions `--output` can take, as a sentence's list.
-    public static var outputExtensions: String { ImageFormat.outputExtensionList }
+    public static var outputExtensions: String { ImageFormat.outputExtensionList + ", pdf" }
 }

@@ -52,7 +52,8 @@ extension CollageRun {
             return
         }
         let tiles = items.compactMap(\.tile)
-        let saver = SheetSaver(composer: RunStages.composer(configuration, budget: budget, workers: workers), writer: writer, queue: saveQueue, instrumentation: instrumentation)
+        let saver = SheetSaver(composer: RunStages.composer(configuration, budget: budget, workers: workers), writer: writer,
+                               book: book, queue: saveQueue, instrumentation: instrumentation)
         let subscription = saver.save(tiles, sheet: number, firstIndex: used + 1, to: path)
             .sink(receiveCompletion: { [self] completion in
                       if case .failure(let error) = completion { queue.async { self.saved(.failure(error)) } }
@@ -75,6 +76,8 @@ extension CollageRun {
 
     /// Once: the state for the next run, the summary, the outcome.
     func end(interruption: ExitStatus?, failure: RunFailure?) {
+        var failure = failure
+        if let book { failure = finishBook(book, interruption: interruption, failure: failure) }
         let sink = owned.withLock { owned in
             defer { (owned.sink, owned.saving, owned.walk, owned.selection) = (nil, nil, nil, nil) }
             return owned.sink

@@ -21,6 +21,8 @@ public final class CollageRun: CollageJob, Sendable {
     let workers = DispatchQueue(label: "collage.decode", attributes: .concurrent)
     let saveQueue = DispatchQueue(label: "collage.save")
     let writer: AtomicWriter
+    /// `-o NAME.pdf`: the PDF the sheets are pages of, put in place at the end.
+    let book: PDFBook?
     let hub = EventHub()
     let finished = DispatchSemaphore(value: 0)
     let stopRequested = Mutex<ExitStatus?>(nil)
@@ -63,6 +65,7 @@ public final class CollageRun: CollageJob, Sendable {
         self.flagger = flagger
         self.logger = logger
         writer = AtomicWriter(queue: saveQueue, stem: configuration.sidecarOutput)
+        book = configuration.writesPDF && !configuration.dryRun ? PDFBook(path: configuration.output, writer: writer) : nil
         budget = DecodeBudget(limit: configuration.decodeMemoryBudget)
         owned = Locked(Owned(machine: RunMachine(sheets: configuration.sheets),
                              tally: Tally(sharded: configuration.sheets && configuration.shard != nil,

@@ -34,7 +34,8 @@ extension CollageRun {
             owned.withLock { $0.tally.decodeFailures += 1 }
             report(.failed(path: failure.path, error: failure.message))
         }
-        if configuration.keepsState, let stamp = FileStamp.of(sheet.record.output) {
+        // A PDF's pages are kept once the PDF is in place (see `finishBook`).
+        if configuration.keepsState, sheet.record.page == nil, let stamp = FileStamp.of(sheet.record.output) {
             recordOutput(RunState.Output(path: sheet.record.output, stamp: stamp, images: sheet.record.images))
         }
         let flags = flagger?.check(sheet.composed.tiles)
@@ -55,5 +56,31 @@ extension CollageRun {
         guard let walk, let selection,
               let notice = walk.leftOutNotice(tally, probe: selection.probe, cap: configuration.effectiveCap) else { return }
         report(.notice(notice))
+    }
+}
+
+extension CollageRun {
+    /// `-o NAME.pdf`, at the end: after a run that went well the PDF is
+    /// completed and put in place (told by a `document` event, and kept in
+    /// the state for the next run); otherwise it is removed, and NAME.pdf
+    /// left as it was. The failure that ends the run, if any.
+    func finishBook(_ book: PDFBook, interruption: ExitStatus?, failure: RunFailure?) -> RunFailure? {
+        guard interruption == nil, failure == nil else {
+            book.discard()
+            return failure
+        }
+        do throws(OutputError) {
+            guard let (pages, images) = try book.commit() else { return nil }
+            if configuration.keepsState, let stamp = FileStamp.of(book.path) {
+                recordOutput(RunState.Output(path: book.path, stamp: stamp, images: images))
+            }
+            report(.document(output: book.path, pages: pages))
+            return nil
+        } catch where error.code == .cancelled {
+            return RunFailure(status: stop ?? .interrupted,
+                              message: "interrupted before the PDF was complete: '\(book.path)' is as it was")
+        } catch {
+            return error.runFailure
+        }
     }
 }

@@ -41,7 +41,7 @@ extension DiffRun {
         let render = DiffCell(comparison: comparison, background: configuration.background,
                               font: configuration.captions.fontDescription)
         let saver = SheetSaver(composer: RunStages.composer(configuration, budget: budget, workers: workers),
-                               writer: writer, queue: saveQueue, instrumentation: instrumentation)
+                               writer: writer, book: nil, queue: saveQueue, instrumentation: instrumentation)
         saveQueue.async { [self] in
             var pairs = cells
             var tiles: [DecodedTile] = []

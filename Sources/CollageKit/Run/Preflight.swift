@@ -21,7 +21,7 @@ struct Preflight {
             let writable = ImageFormat.all.filter { $0.saverSuffix != nil }.flatMap(\.extensions)
                 .filter { ImageFormat.saverSuffix(extension: $0).map { Vips.canSave(suffix: $0) } ?? false }
             return .early(.usage, "cannot write '\(configuration.output)': the extension must be one of "
-                          + writable.joined(separator: ", "))
+                          + (writable + ["pdf"]).joined(separator: ", "))
         }
         for input in configuration.inputs {
             guard case .path(let path) = input else { continue }

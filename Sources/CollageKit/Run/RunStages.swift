@@ -180,7 +180,8 @@ struct RunStages {
     static func composer(_ configuration: CollageConfiguration, budget: DecodeBudget,
                          workers: DispatchQueue) -> SheetComposer {
         SheetComposer(layout: configuration.layout, canvas: configuration.canvas, background: configuration.background,
-                      suffix: configuration.saverSuffix!, captions: configuration.captions,
+                      suffix: configuration.saverSuffix!, dpi: configuration.print.resolution,
+                      printsPages: configuration.writesPDF, paper: configuration.print.page, captions: configuration.captions,
                       probe: configuration.probe, budget: budget, jobs: configuration.jobs, workers: workers)
     }
 }

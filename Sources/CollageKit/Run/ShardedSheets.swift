@@ -104,7 +104,8 @@ struct SheetKeeper: Sendable {
     }
 
     func kept(_ cut: CutImages) -> RunState.Output? {
-        guard let place = cut.place,
+        // A PDF is made whole or not at all: none of its pages is kept alone.
+        guard !configuration.writesPDF, let place = cut.place,
               let output = outputs[configuration.naming.path(forSheet: place.number)],
               output.images == cut.images.prefix(configuration.evenCount(cut.images.count)).map(\.path),
               FileStamp.of(output.path) == output.stamp else { return nil }

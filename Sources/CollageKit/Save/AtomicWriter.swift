@@ -56,9 +56,21 @@ public final class AtomicWriter: Sendable {
 
     /// Writes synchronously (on the caller's thread).
     public func write(_ owner: UnsafeRawBufferPointerOwner, to path: PathName) throws(OutputError) -> PathName {
-        func fail(_ code: OutputError.Code, _ what: String, _ number: Int32) -> OutputError {
-            OutputError(code: code, path: path, message: what + ": " + systemError(number))
+        try writing(path) { () throws(OutputError) in
+            let file = try createTemporary(for: path)
+            // The errno of a failed write, or nil.
+            if let writeError = owner.withUnsafeBytes({ writeAll(file.descriptor, $0) }) {
+                throw discard(file, OutputError(code: .ioError, path: path,
+                                                message: "cannot write the output: " + systemError(writeError)))
+            }
+            try commit(file)
+            return path
         }
+    }
+
+    /// Runs `body`, which writes, as a save: refused once the writer is
+    /// cancelled, and seen by `cancel()` as writing until it returns.
+    func writing<Result>(_ path: PathName, _ body: () throws(OutputError) -> Result) throws(OutputError) -> Result {
         let started = state.withLock { state -> Bool in
             guard !state.cancelled else { return false }
             state.writing = true
@@ -66,42 +78,50 @@ public final class AtomicWriter: Sendable {
         }
         guard started else { throw OutputError(code: .cancelled, path: path, message: "interrupted") }
         defer { state.withLock { $0.writing = false } }
-        let directory = path.directory
+        return try body()
+    }
+
+    /// A new temporary file in `path`'s folder, with the permissions of the file it will replace.
+    func createTemporary(for path: PathName) throws(OutputError) -> TemporaryFile {
         var suffix = [UInt8]()
         var random = UInt64.random(in: 0...UInt64.max)
         for _ in 0..<12 { suffix.append(UInt8(ascii: "a") + UInt8(random % 26)); random /= 26 }
-        let temporary = directory.appending(Sidecar.temporaryPrefix(stem: stem ?? path.hiddenStem) + suffix)
-
+        let temporary = path.directory.appending(Sidecar.temporaryPrefix(stem: stem ?? path.hiddenStem) + suffix)
         let descriptor = temporary.withCString { name -> Int32 in
             guard let name else { errno = EINVAL; return -1 }
             return open(name, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o666)
         }
         guard descriptor >= 0 else {
             let code = errno
-            throw fail(code == ENOSPC || code == EIO || code == EDQUOT ? .ioError : .cannotCreate,
-                       "cannot create the output", code)
-        }
-        var closed = false
-        func abandon(_ error: OutputError) -> OutputError {
-            if !closed { close(descriptor) }
-            _ = temporary.withCString { $0.map { unlink($0) } }
-            return error
+            throw OutputError(code: code == ENOSPC || code == EIO || code == EDQUOT ? .ioError : .cannotCreate,
+                              path: path, message: "cannot create the output: " + systemError(code))
         }
         // Keep the permissions of the file being replaced.
         var previous = stat()
         if path.withCString({ $0.map { stat($0, &previous) } ?? -1 }) == 0 {
             _ = fchmod(descriptor, previous.st_mode & 0o7777)
         }
-        // The errno of a failed write, or nil.
-        let writeError = owner.withUnsafeBytes { writeAll(descriptor, $0) }
-        if let writeError { throw abandon(fail(.ioError, "cannot write the output", writeError)) }
-        guard fsync(descriptor) == 0 else { throw abandon(fail(.ioError, "cannot flush the output", errno)) }
-        closed = true
-        guard close(descriptor) == 0 else { throw abandon(fail(.ioError, "cannot close the output", errno)) }
-        if state.withLock({ $0.cancelled }) {
-            throw abandon(OutputError(code: .cancelled, path: path, message: "interrupted"))
+        return TemporaryFile(descriptor: descriptor, temporary: temporary, path: path)
+    }
+
+    /// Flushes, closes and renames `file` over its target, then flushes the
+    /// folder; on any failure (or once cancelled) the file is removed instead.
+    func commit(_ file: TemporaryFile) throws(OutputError) {
+        let path = file.path
+        func fail(_ code: OutputError.Code, _ what: String, _ number: Int32) -> OutputError {
+            OutputError(code: code, path: path, message: what + ": " + systemError(number))
         }
-        let renamed = temporary.withCString { from in
+        guard fsync(file.descriptor) == 0 else { throw discard(file, fail(.ioError, "cannot flush the output", errno)) }
+        guard close(file.descriptor) == 0 else {
+            let code = errno
+            file.unlink()
+            throw fail(.ioError, "cannot close the output", code)
+        }
+        if state.withLock({ $0.cancelled }) {
+            file.unlink()
+            throw OutputError(code: .cancelled, path: path, message: "interrupted")
+        }
+        let renamed = file.temporary.withCString { from in
             path.withCString { to in
                 guard let from, let to else { errno = EINVAL; return Int32(-1) }
                 return rename(from, to)
@@ -109,16 +129,23 @@ public final class AtomicWriter: Sendable {
         }
         guard renamed == 0 else {
             let code = errno
-            throw abandon(fail(code == EIO || code == ENOSPC ? .ioError : .cannotCreate,
-                               "cannot put the output in place", code))
+            file.unlink()
+            throw fail(code == EIO || code == ENOSPC ? .ioError : .cannotCreate, "cannot put the output in place", code)
         }
         // The rename is durable only once the folder is flushed.
-        let folder = directory.withCString { $0.map { open($0, O_RDONLY | O_DIRECTORY | O_CLOEXEC) } ?? -1 }
+        let folder = path.directory.withCString { $0.map { open($0, O_RDONLY | O_DIRECTORY | O_CLOEXEC) } ?? -1 }
         if folder >= 0 {
             _ = fsync(folder)
             close(folder)
         }
-        return path
+    }
+
+    /// Closes and removes `file`; returns `error`, to throw.
+    @discardableResult
+    func discard(_ file: TemporaryFile, _ error: OutputError? = nil) -> OutputError {
+        close(file.descriptor)
+        file.unlink()
+        return error ?? OutputError(code: .cancelled, path: file.path, message: "abandoned")
     }
 
     /// Removes temporary files that killed runs left beside `path`. Call it
@@ -134,6 +161,17 @@ public final class AtomicWriter: Sendable {
                 _ = directory.appending(name).withCString { $0.map { unlink($0) } }
             }
         }
+    }
+}
+
+/// A file being written beside its target, until it is renamed over it.
+struct TemporaryFile: Sendable {
+    let descriptor: Int32
+    let temporary: PathName
+    let path: PathName
+
+    func unlink() {
+        _ = temporary.withCString { $0.map { Glibc.unlink($0) } }
     }
 }
 

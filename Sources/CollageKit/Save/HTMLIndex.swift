@@ -70,6 +70,7 @@ public enum HTMLIndex {
     }
 
     static func section(_ sheet: Sheet, id: Int, link: (PathName) -> String) -> String {
+        if sheet.output.lowercasedExtension == "pdf" { return pageSection(sheet, id: id, link: link) }
         let name = escape(displayName(sheet.output))
         let heading = sheet.number.map { "Sheet \($0)" } ?? "Unchanged"
         var html = "<section id=\"sheet-\(id)\">\n"
@@ -96,6 +97,22 @@ public enum HTMLIndex {
             html += "</ol>\n"
         }
         return html + "</section>\n"
+    }
+
+    /// A page of a PDF, which no `<img>` shows: a link that opens the PDF
+    /// at the page, and each of its photos linked, in tile order.
+    static func pageSection(_ sheet: Sheet, id: Int, link: (PathName) -> String) -> String {
+        let name = escape(displayName(sheet.output))
+        let target = link(sheet.output) + (sheet.number.map { "#page=\($0)" } ?? "")
+        var html = "<section id=\"sheet-\(id)\">\n"
+        html += "<h2>\(sheet.number.map { "Page \($0)" } ?? "Unchanged") · <a href=\"\(target)\">\(name)</a></h2>\n<ol>\n"
+        let images = sheet.tiles.isEmpty ? sheet.images.map { (path: $0, caption: String?.none) }
+                                         : sheet.tiles.map { (path: $0.path, caption: $0.caption) }
+        for image in images {
+            let text = escape(image.caption.flatMap { $0.isEmpty ? nil : $0 } ?? displayName(image.path))
+            html += "<li><a href=\"\(link(image.path))\">\(text)</a></li>\n"
+        }
+        return html + "</ol>\n</section>\n"
     }
 
     /// A path's file name as text (bytes that are not UTF-8 read as U+FFFD).

@@ -19,10 +19,13 @@ extension CollageConfiguration {
     /// extension is not one we can write.
     public var saverSuffix: String? {
         guard let suffix = naming.saverSuffix, Vips.canSave(suffix: suffix) else { return nil }
-        var options = ["strip"]
-        if let quality, ImageFormat.output(extension: output.lowercasedExtension)?.hasQuality == true {
+        // A JPEG sheet keeps its JFIF header, where its resolution is
+        // recorded (libvips leaves it out when stripping; a new canvas has no
+        // metadata to strip). A PDF's tiles need none: the page says their size.
+        var options = suffix == ".jpg" && !writesPDF ? [] : ["strip"]
+        if let quality, writesPDF || ImageFormat.output(extension: output.lowercasedExtension)?.hasQuality == true {
             options.append("Q=\(quality)")
         }
-        return suffix + "[" + options.joined(separator: ",") + "]"
+        return options.isEmpty ? suffix : suffix + "[" + options.joined(separator: ",") + "]"
     }
 }

@@ -10,14 +10,18 @@ public struct OutputNaming: Sendable, Equatable {
         self.sheets = sheets
     }
 
-    /// libvips' saver suffix for the output's extension, or nil if we cannot write it.
-    public var saverSuffix: String? { ImageFormat.saverSuffix(extension: path.lowercasedExtension) }
+    /// libvips' saver suffix for the output's extension, or nil if we cannot
+    /// write it. A PDF's pictures are JPEG.
+    public var saverSuffix: String? { isDocument ? ".jpg" : ImageFormat.saverSuffix(extension: path.lowercasedExtension) }
+
+    /// `-o NAME.pdf`: one document holding every sheet, a page each.
+    public var isDocument: Bool { path.lowercasedExtension == "pdf" }
 
     /// Sheet k (1-based): PATH itself without `--sheets`; with it, `{n}`
     /// replaced by k zero-padded to 4 digits, or `-0001` inserted before the
     /// extension when PATH has no `{n}`.
     public func path(forSheet sheet: Int) -> PathName {
-        guard sheets else { return path }
+        guard sheets, !isDocument else { return path }
         var number = String(sheet)
         if number.count < 4 { number = String(repeating: "0", count: 4 - number.count) + number }
         if let range = Self.firstRange(of: Array("{n}".utf8), in: path.bytes) {

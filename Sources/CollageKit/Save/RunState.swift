@@ -46,6 +46,11 @@ public struct RunState: Equatable, Sendable, Codable {
         if let shard = configuration.shard { parts.append("shard=\(shard)") }
         if !configuration.scan.signature.isEmpty { parts.append(configuration.scan.signature) }
         if let diff = configuration.diff { parts.append(diff.signature) }
+        // Only when given, so that the states of earlier runs still match.
+        let print = configuration.print
+        if print != PrintSettings() {
+            parts.append("page=\(print.page?.description ?? "") dpi=\(print.resolution) margin=\(print.marginPixels)")
+        }
         let captions = configuration.captions
         for (name, value) in [("label", captions.label?.source), ("title", captions.title?.source), ("font", captions.font)] {
             if let value { parts.append(name + "=" + Data(value.utf8).base64EncodedString()) }

@@ -12,6 +12,8 @@ struct SavedSheet: Sendable {
 struct SheetSaver: Sendable {
     let composer: SheetComposer
     let writer: AtomicWriter
+    /// `-o NAME.pdf`: the PDF each sheet is added to as a page.
+    let book: PDFBook?
     /// Where composing and writing run, off the pipeline's queue.
     let queue: DispatchQueue
     let instrumentation: any StageInstrumentation
@@ -19,7 +21,7 @@ struct SheetSaver: Sendable {
     /// `firstIndex`: the run's count of images used before this sheet, plus one.
     func save(_ tiles: [DecodedTile], sheet number: Int, firstIndex: Int,
               to path: PathName) -> Future<SavedSheet?, OutputError> {
-        let composer = composer, writer = writer, instrumentation = instrumentation
+        let composer = composer, writer = writer, book = book, instrumentation = instrumentation
         return Future { promise in
             // OpenCombine's promise predates Sendable; it is called once, on `queue`.
             nonisolated(unsafe) let promise = promise
@@ -34,12 +36,20 @@ struct SheetSaver: Sendable {
                     result = .success(nil)
                 case .success(let composed?):
                     do throws(OutputError) {
-                        let written = try writer.write(composed.encoded, to: path)
+                        let images = composed.tiles.map(\.path)
+                        var page: Int?
+                        switch composed.picture {
+                        case .image(let encoded): _ = try writer.write(encoded, to: path)
+                        case .page(let printed):
+                            guard let book else { preconditionFailure("a page composed for a run that writes no PDF") }
+                            page = try book.add(printed, images: images)
+                        }
                         let elapsed = DispatchTime.now().uptimeNanoseconds - started.uptimeNanoseconds
-                        let record = WrittenSheet(output: written, sheet: number, images: composed.tiles.map(\.path),
+                        var record = WrittenSheet(output: path, sheet: number, images: images,
                                                   width: composed.canvas.width, height: composed.canvas.height,
-                                                  bytes: composed.encoded.count,
+                                                  bytes: composed.picture.byteCount,
                                                   milliseconds: Int(elapsed / 1_000_000))
+                        record.page = page
                         result = .success(SavedSheet(record: record, composed: composed))
                     } catch {
                         result = .failure(error)
