@@ -11,6 +11,8 @@ public struct Captions: Equatable, Sendable {
     public var font: String?
     /// The size the description names, in pixels (points at 72 dpi).
     public var fontSize: Int?
+    /// `{group}`: the name of the group being made (`--group-by`).
+    var group: String?
 
     public init() {}
 
@@ -78,7 +80,7 @@ extension Captions {
                     case "status": return pair.status.rawValue
                     case "width": return String(pair.shape.width)
                     case "height": return String(pair.shape.height)
-                    case "format", "date", "duration": return ""
+                    case "format", "date", "duration", "group": return ""
                     default: break
                     }
                 }
@@ -94,6 +96,7 @@ extension Captions {
                 case "format": header.format
                 case "date": header.dateTaken
                 case "duration": header.duration.map(Self.clock) ?? ""
+                case "group": group ?? ""
                 case "pixels", "percent", "status": ""
                 default: nil
                 }
@@ -111,6 +114,7 @@ extension Captions {
                 case "first": images.first.map { String(decoding: $0.lastComponent, as: UTF8.self) }
                 case "last": images.last.map { String(decoding: $0.lastComponent, as: UTF8.self) }
                 case "date": Self.today()
+                case "group": group ?? ""
                 default: nil
                 }
             }

@@ -91,6 +91,13 @@ public struct CollageConfiguration: Sendable {
     var fromPlanOffset: Int64?
     /// `--diff BASELINE`: compare INPUT with BASELINE instead of making collages.
     public var diff: DiffSettings?
+    /// `--sort`, `--reverse`: the order images are placed in.
+    public var sort = SortOrder.name
+    public var reverse = false
+    /// `--group-by`: one collage (or set of sheets) per group of photos.
+    public var groupBy: GroupBy?
+    /// One group's run of a `--group-by` job: its name and its images.
+    var group: GroupPart?
     /// What the walk considers: `--video`, `--raw`, `--exclude`.
     public var scan = ScanRules()
     /// `--raw preview|full|skip`, as the decoders read it.
@@ -114,6 +121,10 @@ public struct CollageConfiguration: Sendable {
     }
 
     var canvas: Canvas { Canvas(width: canvasWidth, height: canvasHeight) }
+
+    /// Whether every header is read before anything is placed: an order
+    /// other than the scan's needs them all (the cap applies after it).
+    var readsEveryHeader: Bool { sort != .name || reverse }
 
     var keepsState: Bool { (skipUnchanged || recordState) && !dryRun }
 

@@ -29,6 +29,8 @@ public enum PipelineEvent: Sendable {
     case flagged(ImageFlag)
     /// `--dry-run`: what would be written, from headers alone.
     case planned(PlannedSheet)
+    /// `--group-by`: the run of one group starts (its events follow).
+    case group(name: String, images: Int)
     /// The output exists, made from the same inputs and options.
     case unchanged(output: PathName, images: [PathName])
     /// `--diff`: one pair compared (sent in the walk's order of pairs).
@@ -62,6 +64,8 @@ public struct WrittenSheet: Sendable {
     public let height: Int
     public let bytes: Int
     public let milliseconds: Int
+    /// `--group-by`: the group it is of.
+    public var group: String? = nil
 }
 
 public struct PlannedSheet: Sendable {
@@ -74,6 +78,8 @@ public struct PlannedSheet: Sendable {
     public var rects: [TileRect] = []
     /// Each image's caption, when captions are drawn.
     public var labels: [String]? = nil
+    /// `--group-by`: the group it is of.
+    public var group: String? = nil
 }
 
 public struct Summary: Sendable, Equatable {
@@ -114,7 +120,7 @@ public struct Summary: Sendable, Equatable {
         case .planned(let sheet): planned += 1; used += sheet.images.count
         case .flagged: flagged += 1
         case .compared(let pair): compared.count(pair.status)
-        case .placed, .notice, .finished: break
+        case .placed, .notice, .finished, .group: break
         }
     }
 }

@@ -23,7 +23,7 @@ public enum Jobs {
             // Headers only; every decision goes to the plan.
             var planning = configuration
             (planning.dryRun, planning.htmlPage) = (true, nil)
-            planning.headerReadAhead = max(16, 4 * configuration.jobs)
+            planning.headerReadAhead = HeaderPass.depth(jobs: configuration.jobs)
             return JobRun(perFolder ? .folders : .single,
                           passes: perFolder ? FolderPasses(planning, makeRun: collage) : SinglePass(collage(planning)),
                           finishing: PlanFinishing(path: plan, configuration: planning, perFolder: perFolder))
@@ -44,10 +44,17 @@ public enum Jobs {
                           finishing: page.map { PlanPageFinishing(page: $0, plan: plan) },
                           failOnFlag: configuration.failOnFlag)
         }
+        // One pass over the inputs, one per folder, or one per group of photos.
+        let kind: JobMachine.Kind = perFolder ? .folders : configuration.groupBy != nil ? .groups : .single
+        let makePasses: @Sendable (CollageConfiguration) -> any PassSource = { configuration in
+            switch (kind, configuration.groupBy) {
+            case (.folders, _): FolderPasses(configuration, makeRun: collage)
+            case (.groups, let groupBy?): GroupPasses(configuration, groupBy: groupBy, makeRun: collage)
+            default: SinglePass(collage(configuration))
+            }
+        }
         guard let interval else {
-            let passes: any PassSource = perFolder ? FolderPasses(configuration, makeRun: collage)
-                                                   : SinglePass(collage(configuration))
-            return JobRun(perFolder ? .folders : .single, passes: passes,
+            return JobRun(kind, passes: makePasses(configuration),
                           finishing: configuration.htmlPage.map { PageFinishing(page: $0) },
                           failOnFlag: configuration.failOnFlag)
         }
@@ -55,7 +62,7 @@ public enum Jobs {
             var pass = configuration
             pass.recordState = true
             if !first { pass.skipUnchanged = true }
-            return perFolder ? JobRun(.folders, passes: FolderPasses(pass, makeRun: collage)) : collage(pass)
+            return kind == .single ? collage(pass) : JobRun(kind, passes: makePasses(pass))
         })
     }
 

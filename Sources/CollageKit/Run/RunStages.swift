@@ -92,11 +92,11 @@ struct RunStages {
     func sheets() -> AnyPublisher<CutSheet, Never> {
         let cap = configuration.effectiveCap
         let (walk, selection) = (walk, selection)
-        let accepted = configuration.headerReadAhead > 0
+        let accepted = chosenImages() ?? (configuration.headerReadAhead > 0
             ? Publishers.Pull { [configuration, workers] in
                   ProbeAhead(walk, probe: configuration.probe, depth: configuration.headerReadAhead, workers: workers)
               }.compactMap { selection($0) }.eraseToAnyPublisher()
-            : Publishers.Pull { walk }.compactMap { selection($0) }.eraseToAnyPublisher()
+            : Publishers.Pull { walk }.compactMap { selection($0) }.eraseToAnyPublisher())
         let shard = configuration.sheets ? configuration.shard : nil
         if configuration.dryRun {
             if let shard { return planShard(accepted, shard) }
@@ -133,6 +133,28 @@ struct RunStages {
                 }
             }
             .sheets(of: cap, wholeInput: configuration.sheets).map { CutSheet(items: $0) }.eraseToAnyPublisher()
+    }
+
+    /// The images of a run that places them in an order of their headers
+    /// (`--sort taken|mtime`, `--reverse`), or of one group of a
+    /// `--group-by` job: every header read first (the group's, by the job),
+    /// then opened again in that order as the cap and the sheets ask for
+    /// them, so that no image that is not used is opened for its pixels.
+    /// Nil for a run in the scan's order, which selects as it walks.
+    private func chosenImages() -> AnyPublisher<AcceptedImage, Never>? {
+        let (probe, report) = (configuration.probe, reportPlanned)
+        if let group = configuration.group {
+            return Publishers.Pull { Reopening(probe: probe, report: report) { group.images } }.eraseToAnyPublisher()
+        }
+        guard configuration.readsEveryHeader else { return nil }
+        let (walk, selection, workers) = (walk, selection, workers)
+        let (sort, reverse, jobs) = (configuration.sort, configuration.reverse, configuration.jobs)
+        return Publishers.Pull {
+            Reopening(probe: probe, report: report) {
+                HeaderPass.read(walk, selection: selection, jobs: jobs, workers: workers)
+                    .sorted(by: sort, reverse: reverse).map(\.image)
+            }
+        }.eraseToAnyPublisher()
     }
 
     /// For a layout that needs the whole sheet's shapes: the sheet is cut
