@@ -37,7 +37,7 @@ struct TakenTime: Sendable, Equatable {
         (self.local, instant, source) = (local, milliseconds, .mtime)
     }
 
-    private init(local: LocalDateTime, source: Source) {
+    init(local: LocalDateTime, source: Source) {
         (self.local, instant, self.source) = (local, local.instantMilliseconds, source)
     }
 
@@ -57,13 +57,6 @@ struct DatedImage: Sendable {
     let scanIndex: Int
     let taken: TakenTime
 
-    init(_ accepted: AcceptedImage, scanIndex: Int, now: Int64) {
-        let stamp = FileStamp(accepted.file.status())
-        image = ChosenImage(path: accepted.path, header: accepted.header, stamp: stamp, partners: accepted.partners)
-        self.scanIndex = scanIndex
-        taken = TakenTime(header: accepted.header, path: accepted.path, stamp: stamp, now: now)
-    }
-
     /// The key `order` sorts by (nil: the scan order alone).
     func key(_ order: SortOrder) -> Int64? {
         switch order {
@@ -71,6 +64,15 @@ struct DatedImage: Sendable {
         case .taken: taken.instant
         case .mtime: image.stamp.modified
         }
+    }
+}
+
+extension DatedImage {
+    init(_ accepted: AcceptedImage, scanIndex: Int, now: Int64) {
+        let stamp = FileStamp(accepted.file.status())
+        image = ChosenImage(path: accepted.path, header: accepted.header, stamp: stamp, partners: accepted.partners)
+        self.scanIndex = scanIndex
+        taken = TakenTime(header: accepted.header, path: accepted.path, stamp: stamp, now: now)
     }
 }
 
