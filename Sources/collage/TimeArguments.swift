@@ -3,7 +3,7 @@ import CollageKit
 
 /// `--sort`, `--reverse`, `--group-by`: the order images are placed in and
 /// the groups they are cut into. What they mean lives in CollageKit
-/// (`SortOrder`, `GroupBy`, the group passes); this reads the options and
+/// (`ImageOrder`, `GroupBy`, the group passes); this reads the options and
 /// refuses what cannot go with them, before any image is read.
 struct TimeArguments: ParsableArguments {
     @Option(help: ArgumentHelp("The order images are placed in: name (the scan's: folders depth first, names in byte "
@@ -13,7 +13,7 @@ struct TimeArguments: ParsableArguments {
                                + "(default: name; taken with --group-by). With taken or mtime every header is read "
                                + "first and the cap takes the first images of that order.",
                                valueName: "name|taken|mtime"),
-            completion: .list(SortOrder.allCases.map(\.rawValue)))
+            completion: .list(ImageOrder.allCases.map(\.rawValue)))
     var sort: String?
 
     @Flag(help: ArgumentHelp("Turn the order round (newest first with --sort taken; with --group-by, the groups too)."))
@@ -31,9 +31,9 @@ struct TimeArguments: ParsableArguments {
     var groupBy: String?
 
     /// The order, or a usage error's line.
-    func order() throws -> SortOrder {
+    func order() throws -> ImageOrder {
         guard let sort else { return groupBy == nil ? .name : .taken }
-        guard let order = SortOrder(rawValue: sort) else {
+        guard let order = ImageOrder(rawValue: sort) else {
             throw ValidationError("--sort takes name, taken or mtime; not '\(sort)'")
         }
         return order

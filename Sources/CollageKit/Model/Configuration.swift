@@ -92,7 +92,7 @@ public struct CollageConfiguration: Sendable {
     /// `--diff BASELINE`: compare INPUT with BASELINE instead of making collages.
     public var diff: DiffSettings?
     /// `--sort`, `--reverse`: the order images are placed in.
-    public var sort = SortOrder.name
+    public var sort = ImageOrder.name
     public var reverse = false
     /// `--group-by`: one collage (or set of sheets) per group of photos.
     public var groupBy: GroupBy?

@@ -1,5 +1,5 @@
 /// `--sort name|taken|mtime`: the order images are placed in.
-public enum SortOrder: String, Sendable, CaseIterable {
+public enum ImageOrder: String, Sendable, CaseIterable {
     /// The scan order (or standard input's), as the walk meets them.
     case name
     /// When each photo was taken (see `TakenTime`).

@@ -13,7 +13,7 @@ struct TakenGroup: Sendable {
 enum TakenGroups {
     /// The groups of `images`, in the order of their first photo taken
     /// (newest first with `reverse`); in each, the images in `order`.
-    static func cut(_ images: [DatedImage], by groupBy: GroupBy, order: SortOrder, reverse: Bool) -> [TakenGroup] {
+    static func cut(_ images: [DatedImage], by groupBy: GroupBy, order: ImageOrder, reverse: Bool) -> [TakenGroup] {
         let byTime = images.sorted(by: .taken, reverse: false)
         var groups: [(name: String, images: [DatedImage])] = []
         var previous: DatedImage?

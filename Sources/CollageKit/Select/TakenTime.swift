@@ -58,7 +58,7 @@ struct DatedImage: Sendable {
     let taken: TakenTime
 
     /// The key `order` sorts by (nil: the scan order alone).
-    func key(_ order: SortOrder) -> Int64? {
+    func key(_ order: ImageOrder) -> Int64? {
         switch order {
         case .name: nil
         case .taken: taken.instant
@@ -79,7 +79,7 @@ extension DatedImage {
 extension Array where Element == DatedImage {
     /// Sorted by `order`, ties by the scan order; `reverse` turns the
     /// whole order round.
-    func sorted(by order: SortOrder, reverse: Bool) -> [DatedImage] {
+    func sorted(by order: ImageOrder, reverse: Bool) -> [DatedImage] {
         let keyed = map { ($0.key(order) ?? 0, $0) }
         let sorted = keyed.sorted { ($0.0, $0.1.scanIndex) < ($1.0, $1.1.scanIndex) }.map(\.1)
         return reverse ? sorted.reversed() : sorted
