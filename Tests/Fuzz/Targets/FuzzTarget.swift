@@ -25,7 +25,7 @@ public struct FuzzTarget: Sendable {
 
 public enum FuzzTargets {
     /// Every target, in the order `scripts/fuzz` runs them.
-    public static let all: [FuzzTarget] = StructureTargets.all + [RawTarget.inspect] + TextTargets.all + StreamTargets.all
+    public static let all: [FuzzTarget] = StructureTargets.all + [RawTarget.inspect] + TextTargets.all + TimeTargets.all + StreamTargets.all
 
     public static func named(_ name: String) -> FuzzTarget? { all.first { $0.name == name } }
 }
