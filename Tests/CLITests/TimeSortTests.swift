@@ -114,6 +114,28 @@ final class TimeSortTests: CLITestCase {
                        ["collage-2026-08-12.jpg", "collage-2026-08-13.jpg", "collage-2026-08-14.jpg", "collage-2026-08-15.jpg"])
     }
 
+    /// Shards of `--sheets --sort taken` agree on the cut: together they
+    /// write one run's sheets, byte for byte, each sheet once.
+    func testShardsOfSortedSheetsWriteWhatOneRunWrites() throws {
+        try makeDatedPhotos()
+        makeFolder("one")
+        makeFolder("parts")
+        let one = try collageUTC(["pics", "--sort", "taken", "--sheets", "--max", "2", "-o", "one/s.png"])
+        XCTAssertEqual(one.stdoutText, "one/s-0001.png\none/s-0002.png\none/s-0003.png\n", one.summary)
+        var written: [String] = []
+        for index in 0..<2 {
+            let part = try collageUTC(["pics", "--sort", "taken", "--sheets", "--max", "2", "--shard", "\(index)/2",
+                                       "-o", "parts/s.png"])
+            XCTAssertEqual(part.status, 0, part.summary)
+            written += part.stdoutText.split(separator: "\n").map(String.init)
+        }
+        XCTAssertEqual(written.sorted(), ["parts/s-0001.png", "parts/s-0002.png", "parts/s-0003.png"])
+        for name in ["s-0001.png", "s-0002.png", "s-0003.png"] {
+            assertSameBytes(contents("parts/\(name)"), contents("one/\(name)") ?? [], name)
+        }
+        if let first = decoded("one/s-0001.png") { assertTiles(first, [palette[4], palette[1]]) }
+    }
+
     func testBadValuesAreUsageErrors() throws {
         makeFolder("pics")
         writeImage(palette[0], to: "pics/a.png")

@@ -36,6 +36,8 @@ struct RunStages {
     /// The run's decode budget, shared with its sheets' re-decodes.
     let budget: DecodeBudget
     let decodeFailed: @Sendable (DecodeFailure) -> Void
+    /// Whether a signal asked the run to stop.
+    let stop: @Sendable () -> Bool
     /// With `--shard` and `--skip-unchanged`: what an earlier run of this shard wrote.
     var previous: RunState?
     /// `--from-plan`: where the plan's events and its images' stamps go.
@@ -53,6 +55,7 @@ struct RunStages {
         self.instrumentation = instrumentation
         self.budget = budget
         self.decodeFailed = decodeFailed
+        self.stop = stop
         (reportPlanned, considerPlanned) = (report, consider)
         // With --sheets, every shard reads every header; only shard 0 reports
         // what the scan finds wrong, so that the shards' summaries add up.
@@ -147,12 +150,13 @@ struct RunStages {
             return Publishers.Pull { Reopening(probe: probe, report: report) { group.images } }.eraseToAnyPublisher()
         }
         guard configuration.readsEveryHeader else { return nil }
-        let (walk, selection, workers) = (walk, selection, workers)
+        let (walk, selection, workers, stop) = (walk, selection, workers, stop)
         let (sort, reverse, jobs) = (configuration.sort, configuration.reverse, configuration.jobs)
         return Publishers.Pull {
             Reopening(probe: probe, report: report) {
-                HeaderPass.read(walk, selection: selection, jobs: jobs, workers: workers)
-                    .sorted(by: sort, reverse: reverse).map(\.image)
+                let images = HeaderPass.read(walk, selection: selection, jobs: jobs, workers: workers)
+                // A signal ended the walk: what it read is not the order of the whole.
+                return stop() ? [] : images.sorted(by: sort, reverse: reverse).map(\.image)
             }
         }.eraseToAnyPublisher()
     }
