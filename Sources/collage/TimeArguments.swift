@@ -59,9 +59,6 @@ struct TimeArguments: ParsableArguments {
         if grouping != nil, options.perFolder {
             throw ValidationError("--group-by and --per-folder cannot be used together: one cuts by time, the other by folder")
         }
-        if grouping != nil, options.planArguments.plan != nil {
-            throw ValidationError("--group-by cannot be planned (--plan); run it as it is, with --shard to share it out")
-        }
         guard grouping == nil else { return }
         let templates: [(String, String?)] = [("--label", options.layoutArguments.label),
                                               ("--title", options.layoutArguments.title)]

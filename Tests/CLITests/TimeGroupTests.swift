@@ -105,6 +105,33 @@ final class TimeGroupTests: CLITestCase {
         }
     }
 
+    /// A plan of the groups, run by two shards from it: one run's files,
+    /// byte for byte, each group's events named.
+    func testAPlanOfTheGroupsRunByShards() throws {
+        try makeDays()
+        makeFolder("one")
+        makeFolder("planned")
+        XCTAssertEqual(try collageUTC(["pics", "--group-by", "day", "--sheets", "--max", "2", "--label", "{group}",
+                                       "-o", "one/d.png"]).status, 0)
+        let plan = try collageUTC(["pics", "--plan", "job.plan", "--group-by", "day", "--sheets", "--max", "2",
+                                   "--label", "{group}", "-o", "planned/d.png"])
+        XCTAssertEqual(plan.status, 0, plan.summary)
+        var groups: [String] = []
+        for index in 0..<2 {
+            let part = try collageUTC(["--from-plan", "job.plan", "--shard", "\(index)/2", "--json"])
+            XCTAssertEqual(part.status, 0, part.summary)
+            groups += events(jsonEvents(part), "group").compactMap { $0["group"] as? String }
+            for written in events(jsonEvents(part), "written") {
+                XCTAssertTrue((written["output"] as? String ?? "").contains(written["group"] as? String ?? "?"), "\(written)")
+            }
+        }
+        XCTAssertEqual(groups.sorted(), ["2025-08-13", "2025-08-14", "2025-09-01", "2026-01-02"])
+        XCTAssertEqual(listingText("planned").filter { !$0.hasPrefix(".") }, listingText("one").filter { !$0.hasPrefix(".") })
+        for name in listingText("one") where !name.hasPrefix(".") {
+            assertSameBytes(contents("planned/\(name)"), contents("one/\(name)") ?? [], name)
+        }
+    }
+
     /// Each group's output keeps its own state: a changed photo redoes its
     /// day alone; a new photo of another day makes that day's collage.
     func testSkipUnchangedRedoesOnlyTheGroupThatChanged() throws {

@@ -4,7 +4,8 @@ import Vips
 /// header pass over the whole input before the groups were cut.
 struct GroupPart: Sendable {
     let name: String
-    let images: [ChosenImage]
+    /// Nil for a group run from a plan, whose images the plan names.
+    let images: [ChosenImage]?
 }
 
 /// An image chosen on its header, its file let go: reopened when it is

@@ -28,8 +28,8 @@ extension CollageRun {
         // From a plan, nothing is walked: what the cap left out was told by the plan.
         // Nor for a group, whose images the job's header pass found.
         let walk = configuration.fromPlan == nil && configuration.group == nil ? stages.walk : nil
-        if let group = configuration.group {
-            owned.withLock { $0.tally.considered = group.images.map { RunState.Considered(path: $0.path, stamp: $0.stamp) } }
+        if let images = configuration.group?.images {
+            owned.withLock { $0.tally.considered = images.map { RunState.Considered(path: $0.path, stamp: $0.stamp) } }
         }
         owned.withLock { ($0.walk, $0.selection, stages.previous) = (walk, stages.selection, $0.session?.previous) }
         let sink = stages.sheets().pausableSink(

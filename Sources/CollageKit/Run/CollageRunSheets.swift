@@ -54,8 +54,8 @@ extension CollageRun {
 
     func noticeLeftOut() {
         let (walk, selection, tally) = owned.withLock { ($0.walk, $0.selection, $0.tally) }
-        if let group = configuration.group {
-            let known = group.images.count - tally.summary.used - tally.summary.failed
+        if let images = configuration.group?.images {
+            let known = images.count - tally.summary.used - tally.summary.failed
             if let notice = SharedWalk.leftOut(known, cap: configuration.effectiveCap) { report(.notice(notice)) }
             return
         }

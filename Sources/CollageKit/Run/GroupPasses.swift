@@ -37,7 +37,7 @@ final class GroupPasses: PassSource {
                 continue
             }
             report(.group(name: group.name, images: group.images.count))
-            return (Pass(job: makeRun(configuration.groupPass(group))), others)
+            return (Pass(job: makeRun(configuration.groupPass(group)), group: group.name), others)
         }
         return (nil, others)
     }
@@ -63,11 +63,16 @@ extension CollageConfiguration {
     /// One group's run of a `--group-by` job: its images, to its own output
     /// (and state), `{group}` its name; the group is its shard's whole.
     func groupPass(_ group: TakenGroup) -> CollageConfiguration {
+        groupPass(GroupPart(name: group.name, images: group.images.map(\.image)))
+    }
+
+    /// A group's run, its images chosen (or, from a plan, the plan's).
+    func groupPass(_ part: GroupPart) -> CollageConfiguration {
         var single = self
         single.shard = nil
-        single.group = GroupPart(name: group.name, images: group.images.map(\.image))
-        single.output = GroupOutputs.output(template: output, group: group.name)
-        single.captions.group = group.name
+        single.group = part
+        single.output = GroupOutputs.output(template: output, group: part.name)
+        single.captions.group = part.name
         return single
     }
 }

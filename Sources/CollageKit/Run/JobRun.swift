@@ -9,6 +9,8 @@ struct Pass: Sendable {
     var folder: PathName?
     /// The INPUT the folder is below.
     var root: PathName?
+    /// The group it makes the collage of (`--group-by`).
+    var group: String?
     /// A later pass of `--watch`: outputs found unchanged are not told again.
     var quietWhenUnchanged = false
 }

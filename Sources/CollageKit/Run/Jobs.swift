@@ -24,8 +24,10 @@ public enum Jobs {
             var planning = configuration
             (planning.dryRun, planning.htmlPage) = (true, nil)
             planning.headerReadAhead = HeaderPass.depth(jobs: configuration.jobs)
-            return JobRun(perFolder ? .folders : .single,
-                          passes: perFolder ? FolderPasses(planning, makeRun: collage) : SinglePass(collage(planning)),
+            let passes: any PassSource = if perFolder { FolderPasses(planning, makeRun: collage) }
+                else if let groupBy = planning.groupBy { GroupPasses(planning, groupBy: groupBy, makeRun: collage) }
+                else { SinglePass(collage(planning)) }
+            return JobRun(perFolder ? .folders : planning.groupBy != nil ? .groups : .single, passes: passes,
                           finishing: PlanFinishing(path: plan, configuration: planning, perFolder: perFolder))
         }
         if let plan = configuration.fromPlan {
@@ -34,13 +36,13 @@ public enum Jobs {
             var part = configuration
             let page = (configuration.shard?.index ?? 0) == 0 ? configuration.htmlPage : nil
             let passes: any PassSource
-            if perFolder {
+            if perFolder || configuration.groupBy != nil {
                 passes = PlannedFolderPasses(part, plan: plan, makeRun: collage)
             } else {
                 part.shard = configuration.shard ?? Shard(index: 0, count: 1)
                 passes = SinglePass(collage(part))
             }
-            return JobRun(perFolder ? .folders : .single, passes: passes,
+            return JobRun(perFolder ? .folders : configuration.groupBy != nil ? .groups : .single, passes: passes,
                           finishing: page.map { PlanPageFinishing(page: $0, plan: plan) },
                           failOnFlag: configuration.failOnFlag)
         }

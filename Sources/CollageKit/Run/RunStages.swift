@@ -146,8 +146,8 @@ struct RunStages {
     /// Nil for a run in the scan's order, which selects as it walks.
     private func chosenImages() -> AnyPublisher<AcceptedImage, Never>? {
         let (probe, report) = (configuration.probe, reportPlanned)
-        if let group = configuration.group {
-            return Publishers.Pull { Reopening(probe: probe, report: report) { group.images } }.eraseToAnyPublisher()
+        if let images = configuration.group?.images {
+            return Publishers.Pull { Reopening(probe: probe, report: report) { images } }.eraseToAnyPublisher()
         }
         guard configuration.readsEveryHeader else { return nil }
         let (walk, selection, workers, stop) = (walk, selection, workers, stop)

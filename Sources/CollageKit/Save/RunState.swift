@@ -98,11 +98,11 @@ public struct RunState: Equatable, Sendable, Codable {
     public func matches(_ configuration: CollageConfiguration) -> Bool {
         guard options == Self.options(of: configuration), partial != true, !outputs.isEmpty,
               outputs.allSatisfy({ FileStamp.of($0.path) == $0.stamp }) else { return false }
-        if let group = configuration.group {
+        if let images = configuration.group?.images {
             // A group's images, in their order, as its header pass found
             // them (all of them, or the first ones the cap took).
-            guard complete ? inputs.count == group.images.count : inputs.count <= group.images.count else { return false }
-            return zip(inputs, group.images).allSatisfy { $0.path == $1.path && $0.stamp == $1.stamp }
+            guard complete ? inputs.count == images.count : inputs.count <= images.count else { return false }
+            return zip(inputs, images).allSatisfy { $0.path == $1.path && $0.stamp == $1.stamp }
         }
         var walk = InputWalk(inputs: configuration.inputs, followLinks: configuration.followLinks,
                              nulSeparated: configuration.nulSeparated, recursive: configuration.recursive,
