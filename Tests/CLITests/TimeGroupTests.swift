@@ -38,6 +38,7 @@ final class TimeGroupTests: CLITestCase {
         XCTAssertEqual(events(all, "written").map { $0["group"] as? String ?? "" },
                        ["2025-08-13", "2025-08-14", "2025-09-01", "2026-01-02"])
         XCTAssertEqual(all.last?["written"] as? Int, 4)
+        for event in all { XCTAssertEqual(EventSchema.problems(event), [], EventSchema.text(event)) }
         XCTAssertEqual(all.last?["used"] as? Int, 7)
         // The pixels: 14 August holds p3, p4, p5 in the order taken.
         if let picture = decoded("out/2025-08-14.png") { assertTiles(picture, [palette[2], palette[3], palette[4]]) }

@@ -77,6 +77,8 @@ public final class JobRun: CollageJob, Sendable {
                 finishing?.passStarts(pass)
                 let outcome = hub.forwarding(pass.job) { [self] event in
                     if case .unchanged = event, pass.quietWhenUnchanged { return false }
+                    // (Nor the start of each group: a redone group's `written` names it.)
+                    if case .group = event, pass.quietWhenUnchanged { return false }
                     count(event)
                     return true
                 }

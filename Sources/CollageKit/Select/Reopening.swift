@@ -7,21 +7,16 @@
 final class Reopening: PullSource, @unchecked Sendable {  // stepped by one `Pull` subscription at a time
     private let probe: Probe
     private let report: @Sendable (PipelineEvent) -> Void
-    private var load: (() -> [ChosenImage])?
-    private var pending: ArraySlice<ChosenImage> = []
+    private let chosen: LazyList<ChosenImage>
     private var opened = 0
 
     /// `load` runs once, at the first `next()` (a header pass, or a group's list).
     init(probe: Probe, report: @escaping @Sendable (PipelineEvent) -> Void, load: @escaping () -> [ChosenImage]) {
-        (self.probe, self.report, self.load) = (probe, report, load)
+        (self.probe, self.report, chosen) = (probe, report, LazyList(load))
     }
 
     func next() -> AcceptedImage? {
-        if let load {
-            pending = load()[...]
-            self.load = nil
-        }
-        while let chosen = pending.popFirst() {
+        while let chosen = chosen.next() {
             switch Self.reopen(chosen.path, stamp: chosen.stamp, probe: probe,
                                since: "its header was read", again: "run again") {
             case .success(var image):
@@ -63,4 +58,21 @@ final class Reopening: PullSource, @unchecked Sendable {  // stepped by one `Pul
 struct ReopenFailure: Error {
     let message: String
     init(_ message: String) { self.message = message }
+}
+
+/// A list made when it is first asked for (a header pass), then handed on
+/// one element at a time.
+final class LazyList<Element>: PullSource, @unchecked Sendable {  // stepped by one `Pull` subscription at a time
+    private var load: (() -> [Element])?
+    private var pending: ArraySlice<Element> = []
+
+    init(_ load: @escaping () -> [Element]) { self.load = load }
+
+    func next() -> Element? {
+        if let load {
+            pending = load()[...]
+            self.load = nil
+        }
+        return pending.popFirst()
+    }
 }
