@@ -69,6 +69,22 @@ final class TimeOrderRunTests: XCTestCase {
         XCTAssertLessThan(plain.events.filter { if case .accepted = $0 { return true } else { return false } }.count, 30)
     }
 
+    /// A shard of sorted sheets decodes only its own sheets' images: of
+    /// ten sheets of three, shard 0/3 makes sheets 1, 4, 7 and 10.
+    func testAShardOfSortedSheetsDecodesOnlyItsOwnSheets() throws {
+        let paths = try makePhotos()
+        var configuration = configuration(.mtime)
+        configuration.sheets = true
+        configuration.shard = Shard(index: 0, count: 3)
+        configuration.output = folder("s.png")
+        let (result, counts) = run(configuration)
+        XCTAssertEqual(result.outcome.status, .success, result.outcome.message ?? "")
+        XCTAssertEqual(result.written.map(\.sheet), [1, 4, 7, 10])
+        XCTAssertEqual(result.written.first?.images, [29, 28, 27].map { paths[$0] })
+        XCTAssertEqual(result.written.last?.images, [2, 1, 0].map { paths[$0] })
+        XCTAssertEqual(counts.decodes, 12, "only this shard's twelve images were decoded")
+    }
+
     /// An image changed between the header pass and its turn is `failed`,
     /// saying so, and the next one in the order takes its place.
     func testAnImageChangedAfterItsHeaderWasReadFailsAndTheNextTakesItsPlace() throws {
