@@ -166,6 +166,16 @@ final class TimeGroupTests: CLITestCase {
         XCTAssertEqual(html.components(separatedBy: "<area ").count - 1, 7, "one area per photo")
     }
 
+    /// Nothing eligible in any group: 66, and the line says why, as one run's does.
+    func testNothingEligibleSaysWhy() throws {
+        makeFolder("pics")
+        writeImage(palette[0], to: "pics/a.png", width: 40, height: 60)
+        let message = assertFailure(try collageUTC(["pics", "--group-by", "day", "-o", "d.png"]), status: 66,
+                                    mentions: ["no eligible image", "1 rejected", "--allow-portrait"])
+        XCTAssertFalse(message.isEmpty)
+        XCTAssertEqual(listingText(), ["pics"])
+    }
+
     private func assertSuccessStatus(_ result: ProcessResult, file: StaticString = #filePath, line: UInt = #line) {
         XCTAssertEqual(result.status, 0, result.summary, file: file, line: line)
     }

@@ -166,7 +166,7 @@ struct JobMachine: Equatable, Sendable {
             facts.scope = .folders
             if done == 0 { facts.nothingToDo = "no folder holds an eligible image" }
         case .groups:
-            if done == 0 { facts.nothingToDo = nothing ?? "no eligible image found" }
+            facts.nothingEligible = done == 0
         case .watch:
             facts.scope = .watch
         }
