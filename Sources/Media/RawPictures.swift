@@ -37,6 +37,7 @@ enum RawPictures {
         let height = facts.hasRawData ? info.height : facts.previewHeight
         var header = ImageHeader(width: width, height: height, orientation: info.orientation, format: "raw", bands: 3,
                                  dateTaken: info.dateTaken)
+        header.takenAt = info.timestamp > 0 ? LocalDateTime(epochSeconds: info.timestamp) : nil
         header.media = .raw(facts)
         return header
     }

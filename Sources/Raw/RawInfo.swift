@@ -15,6 +15,9 @@ public struct RawInfo: Sendable, Equatable {
     public let orientation: Int
     /// Capture date, YYYY-MM-DD in local time, nil when the file has none.
     public let dateTaken: String?
+    /// Capture time in seconds since the epoch (LibRaw reads the EXIF
+    /// clock as this machine's zone); 0 when the file has none.
+    public let timestamp: Int
     /// The largest embedded preview LibRaw knows of, nil when none.
     public let preview: Preview?
     /// Whether identify found raw data and a decoder for it.
@@ -44,6 +47,7 @@ public struct RawInfo: Sendable, Equatable {
         rawSamples = Int(info.raw_samples)
         orientation = Self.orientation(flip: Int(info.flip))
         dateTaken = info.timestamp > 0 ? Self.date(time_t(info.timestamp)) : nil
+        timestamp = max(0, Int(info.timestamp))
         fileSize = Int(info.file_size)
         let offset = Int(info.thumb_offset), length = Int(info.thumb_length)
         if length > 0, offset >= 0, offset <= fileSize, length <= fileSize - offset {

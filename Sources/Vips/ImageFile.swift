@@ -27,9 +27,12 @@ public enum ImageFile {
         guard image.width > 0, image.height > 0 else {
             throw VipsError(.load, "image has no pixels")
         }
-        return ImageHeader(width: image.width, height: image.height, orientation: image.orientation,
-                           format: format, interlaced: image.interlaced, bands: image.bands,
-                           structureBytes: max(structure.bufferBytes, structure.decodeBytes), dateTaken: image.dateTaken)
+        var header = ImageHeader(width: image.width, height: image.height, orientation: image.orientation,
+                                 format: format, interlaced: image.interlaced, bands: image.bands,
+                                 structureBytes: max(structure.bufferBytes, structure.decodeBytes),
+                                 dateTaken: image.dateTaken)
+        header.takenAt = image.takenAt
+        return header
     }
 
     /// Decodes the image to one tile of exactly `width` x `height` 8-bit sRGB

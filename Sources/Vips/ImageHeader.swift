@@ -18,6 +18,9 @@ public struct ImageHeader: Sendable, Equatable {
     public let structureBytes: Int
     /// EXIF DateTimeOriginal as YYYY-MM-DD, nil when absent or malformed.
     public let dateTaken: String?
+    /// When the photo was taken, by its own metadata (EXIF, a RAW's), to
+    /// the millisecond, with its clock's offset when known.
+    public var takenAt: LocalDateTime? = nil
     /// What a RAW photo or a video holds besides its size (nil for images).
     public var media: MediaFacts? = nil
 

@@ -103,6 +103,8 @@ struct CollageOptions: ParsableArguments {
                              discussion: "Example: collage --per-folder ~/Photos -o 'albums/{path}.jpg'"))
     var perFolder = false
 
+    @OptionGroup(title: "Order and groups") var timeArguments: TimeArguments
+
     @OptionGroup(title: "Camera rolls") var cameraRoll: CameraRollArguments
 
     @OptionGroup(title: "Sharding") var shardArguments: ShardArguments
@@ -156,6 +158,7 @@ struct CollageOptions: ParsableArguments {
         }
         try archiveArguments.validate(dryRun: dryRun, watch: watch)
         try planArguments.validate(self)
+        try timeArguments.validate(self)
         try diffArguments.validate(perFolder: perFolder, watch: watch, dryRun: dryRun)
         if diffArguments.diff != nil, archiveArguments.flag != nil || requireEven {
             throw ValidationError("--diff shows differences, not images: \(requireEven ? "--require-even" : "--flag") does not apply to it")
@@ -202,12 +205,14 @@ struct CollageOptions: ParsableArguments {
         configuration.requireEven = requireEven
         configuration.dryRun = dryRun
         configuration.skipUnchanged = skipUnchanged
-        configuration.shard = try shardArguments.resolve(sheets: sheets, perFolder: perFolder)
+        configuration.shard = try shardArguments.resolve(sheets: sheets, perFolder: perFolder,
+                                                         grouped: timeArguments.groupBy != nil)
         try layoutArguments.apply(to: &configuration)
         printArguments.apply(to: &configuration)
         try archiveArguments.apply(to: &configuration)
         try diffArguments.apply(to: &configuration, baseline: nil)
         try cameraRoll.apply(to: &configuration)
+        try timeArguments.apply(to: &configuration)
         planArguments.apply(to: &configuration)
     }
 }
@@ -216,7 +221,8 @@ extension CollageOptions {
     /// Whether the run may make many collages (sheets, one per folder, a
     /// watch, a shard of a job): worth restarting for huge pages.
     var makesManyCollages: Bool {
-        (sheets || perFolder || watch || shardArguments.shard != nil) && planArguments.plan == nil
+        (sheets || perFolder || watch || shardArguments.shard != nil || timeArguments.groupBy != nil)
+            && planArguments.plan == nil
     }
 }
 

@@ -34,12 +34,12 @@ struct LayoutArguments: ParsableArguments {
     var crop = CropChoice.centre
 
     @Option(help: ArgumentHelp("A caption under each image, such as '{name}'. Fields: {name} {stem} {ext} {dir} {path} "
-                               + "{index} {width} {height} {format} {date} {duration} (a video's, 0:42); {{ and }} are braces.",
+                               + "{index} {width} {height} {format} {date} {duration} (a video's, 0:42) {group} (with --group-by); {{ and }} are braces.",
                                valueName: "TEMPLATE"))
     var label: String?
 
     @Option(help: ArgumentHelp("A line across the top of each sheet, such as 'Sheet {sheet}: {first} to {last}'. "
-                               + "Fields: {sheet} {count} {first} {last} {date}.", valueName: "TEMPLATE"))
+                               + "Fields: {sheet} {count} {first} {last} {date} {group} (with --group-by).", valueName: "TEMPLATE"))
     var title: String?
 
     @Option(help: ArgumentHelp("The font of captions and titles, such as 'DejaVu Sans 14' or 'Sans Bold'; "

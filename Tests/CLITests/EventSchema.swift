@@ -14,6 +14,7 @@ enum EventSchema {
         "written": ["output": .string, "images": .strings, "width": .int, "height": .int, "sheet": .int,
                     "bytes": .int, "milliseconds": .int],
         "unchanged": ["output": .string, "images": .strings],
+        "group": ["group": .string, "images": .int],
         "planned": ["output": .string, "images": .strings, "width": .int, "height": .int, "sheet": .int],
         "notice": ["message": .string],
         "compared": ["path": .string, "baseline": .string, "status": .string, "pixels": .int, "percent": .number],
@@ -25,7 +26,8 @@ enum EventSchema {
     /// Fields an event has only sometimes: captions, and a dry run's plan.
     static let optional: [String: [String: Kind]] = [
         "placed": ["label": .string, "source": .string, "duration": .number, "frame": .number],
-        "planned": ["rects": .rects, "labels": .strings],
+        "planned": ["rects": .rects, "labels": .strings, "group": .string],
+        "written": ["group": .string],
         "summary": ["message": .string, "shard": .string, "flagged": .int, "compared": .statuses],
         "compared": ["size": .string],
         "flagged": ["of": .string],

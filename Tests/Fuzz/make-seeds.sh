@@ -11,7 +11,7 @@ corpus="$root/Tests/Fuzz/corpus"
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 rm -rf "$corpus"
-for t in png jpeg tiff gif webp heif jxl sniff raw template options exclude path-list state; do mkdir -p "$corpus/$t"; done
+for t in png jpeg tiff gif webp heif jxl sniff raw template options exclude name-date duration path-list state; do mkdir -p "$corpus/$t"; done
 
 src="$work/small.v"
 vips thumbnail "$root/samples/dune.jpg" "$src" 16 --height 12 --size force
@@ -64,6 +64,14 @@ text options crop '\x05attention'
 text exclude star '*.tmp\x00a/b.tmp'
 text exclude folders '**/cache/\x00x/y/cache'
 text exclude set '[!a-c]?[\\]x]\x00d1]'
+text name-date android 'IMG_20260814_153012.jpg'
+text name-date pixel 'PXL_20260814_153012345.MP.jpg'
+text name-date macos 'Screen Shot 2026-08-14 at 3.30.12\xe2\x80\xafPM.png'
+text name-date dropbox '2026-08-14 15.30.12-1.jpg'
+text name-date not-a-date 'IMG_20261399_999999.jpg'
+text duration minutes '90m'
+text duration mixed '1d2h30m15s'
+text duration bad '3w'
 text path-list lines '\x01a.jpg\nb/c d.png\n\n/abs/e.heic\n'
 text path-list nul '\x00a.jpg\x00b\nc.png\x00\x00d.jpg'
 # One list longer than the reader's 64 KiB block, a path across the cut.

@@ -104,6 +104,7 @@ private struct EventObject {
             if let page = sheet.page { add("page", page) }
             add("bytes", sheet.bytes)
             add("milliseconds", sheet.milliseconds)
+            if let group = sheet.group { add("group", group) }
         case .planned(let sheet):
             add("event", "planned")
             add("output", path: sheet.output)
@@ -113,6 +114,11 @@ private struct EventObject {
             add("sheet", sheet.sheet)
             field("rects", sheet.rects.map { [$0.x, $0.y, $0.width, $0.height] })
             if let labels = sheet.labels { field("labels", labels) }
+            if let group = sheet.group { add("group", group) }
+        case .group(let name, let images):
+            add("event", "group")
+            add("group", name)
+            add("images", images)
         case .unchanged(let output, let images):
             add("event", "unchanged")
             add("output", path: output)

@@ -59,6 +59,8 @@ public struct TextReporter {
                     }
                 }
             }
+        case .group(let name, let images):
+            logger.info("group \(name): \(images) image(s)")
         case .unchanged(let path, _):
             logger.info("\(path) is up to date")
             if printPaths { ProgressLine.shared.around { output.write(bytes: path.bytes + [UInt8(ascii: "\n")]) } }

@@ -15,6 +15,8 @@ public struct Captions: Equatable, Sendable {
     /// over 72, so that `--font`'s size is in points and the sizes that
     /// follow the cell are those of print (captions 7 to 10 pt, titles 12 to 16 pt).
     public var pixelsPerPoint = 1.0
+    /// `{group}`: the name of the group being made (`--group-by`).
+    var group: String?
 
     public init() {}
 
@@ -89,7 +91,7 @@ extension Captions {
                     case "status": return pair.status.rawValue
                     case "width": return String(pair.shape.width)
                     case "height": return String(pair.shape.height)
-                    case "format", "date", "duration": return ""
+                    case "format", "date", "duration", "group": return ""
                     default: break
                     }
                 }
@@ -105,6 +107,7 @@ extension Captions {
                 case "format": header.format
                 case "date": header.dateTaken
                 case "duration": header.duration.map(Self.clock) ?? ""
+                case "group": group ?? ""
                 case "pixels", "percent", "status": ""
                 default: nil
                 }
@@ -122,6 +125,7 @@ extension Captions {
                 case "first": images.first.map { String(decoding: $0.lastComponent, as: UTF8.self) }
                 case "last": images.last.map { String(decoding: $0.lastComponent, as: UTF8.self) }
                 case "date": Self.today()
+                case "group": group ?? ""
                 default: nil
                 }
             }

@@ -94,6 +94,13 @@ public struct CollageConfiguration: Sendable {
     public var print = PrintSettings()
     /// `--diff BASELINE`: compare INPUT with BASELINE instead of making collages.
     public var diff: DiffSettings?
+    /// `--sort`, `--reverse`: the order images are placed in.
+    public var sort = ImageOrder.name
+    public var reverse = false
+    /// `--group-by`: one collage (or set of sheets) per group of photos.
+    public var groupBy: GroupBy?
+    /// One group's run of a `--group-by` job: its name and its images.
+    var group: GroupPart?
     /// What the walk considers: `--video`, `--raw`, `--exclude`.
     public var scan = ScanRules()
     /// `--raw preview|full|skip`, as the decoders read it.
@@ -120,6 +127,9 @@ public struct CollageConfiguration: Sendable {
 
     /// `-o NAME.pdf`: every sheet a page of one PDF.
     public var writesPDF: Bool { naming.isDocument }
+    /// Whether every header is read before anything is placed: an order
+    /// other than the scan's needs them all (the cap applies after it).
+    var readsEveryHeader: Bool { sort != .name || reverse }
 
     var keepsState: Bool { (skipUnchanged || recordState) && !dryRun }
 

@@ -67,6 +67,9 @@ struct OutcomeFacts: Equatable, Sendable {
     var summary = Summary()
     /// Nothing was made, checked or planned, with the line that says why.
     var nothingToDo: String?
+    /// Nothing was made because no image was eligible: the line says why,
+    /// from the summary's counts (a job of groups, whose header pass is its own).
+    var nothingEligible = false
     /// `--fail-on-flag`: a flag is a failure.
     var failOnFlag = false
     /// `--diff` under `--skip-unchanged`: the sheets left as they are show differences.
@@ -94,6 +97,7 @@ enum OutcomeRules {
         }
         if let failure = facts.failure { return outcome(failure.status, failure.message) }
         if let nothing = facts.nothingToDo { return outcome(.noInput, nothing) }
+        if facts.nothingEligible { return outcome(.noInput, nothingEligible(summary)) }
         if summary.failed > 0 {
             let what = facts.scope == .folders ? "input(s) or folder(s) could not be used"
                                                : "input(s) could not be read or decoded"
@@ -122,6 +126,11 @@ enum OutcomeRules {
         guard summary.written == 0 && summary.planned == 0 && summary.unchanged == 0 && summary.compared.total == 0
               && !(tally.sharded && tally.accepted > 0) && !tally.planned else { return nil }
         if tally.droppedForEven > 0 { return "nothing to write: --require-even left out the only eligible image" }
+        return nothingEligible(summary)
+    }
+
+    /// "no eligible image found", with what was rejected or failed and a hint.
+    static func nothingEligible(_ summary: Summary) -> String {
         var counts: [String] = []
         if summary.rejected > 0 { counts.append("\(summary.rejected) rejected") }
         if summary.failed > 0 { counts.append("\(summary.failed) failed") }

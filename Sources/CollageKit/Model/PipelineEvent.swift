@@ -29,6 +29,8 @@ public enum PipelineEvent: Sendable {
     case flagged(ImageFlag)
     /// `--dry-run`: what would be written, from headers alone.
     case planned(PlannedSheet)
+    /// `--group-by`: the run of one group starts (its events follow).
+    case group(name: String, images: Int)
     /// The output exists, made from the same inputs and options.
     case unchanged(output: PathName, images: [PathName])
     /// `--diff`: one pair compared (sent in the walk's order of pairs).
@@ -66,6 +68,8 @@ public struct WrittenSheet: Sendable {
     public let milliseconds: Int
     /// `-o NAME.pdf`: the sheet's page in the PDF (1-based).
     public var page: Int? = nil
+    /// `--group-by`: the group it is of.
+    public var group: String? = nil
 }
 
 public struct PlannedSheet: Sendable {
@@ -78,6 +82,8 @@ public struct PlannedSheet: Sendable {
     public var rects: [TileRect] = []
     /// Each image's caption, when captions are drawn.
     public var labels: [String]? = nil
+    /// `--group-by`: the group it is of.
+    public var group: String? = nil
 }
 
 public struct Summary: Sendable, Equatable {
@@ -118,7 +124,7 @@ public struct Summary: Sendable, Equatable {
         case .planned(let sheet): planned += 1; used += sheet.images.count
         case .flagged: flagged += 1
         case .compared(let pair): compared.count(pair.status)
-        case .placed, .notice, .finished, .document: break
+        case .placed, .notice, .finished, .document, .group: break
         }
     }
 }

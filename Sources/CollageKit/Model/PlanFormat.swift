@@ -10,7 +10,9 @@ import FoundationEssentials
 ///
 /// With `--per-folder` (kind "folders"), each folder's lines are between
 /// `{"folder":F,"root":INPUT}` and `{"folder_end":F}`, its sheets numbered
-/// from 1; lines outside them are the job's.
+/// from 1; lines outside them are the job's. With `--group-by` (kind
+/// "groups"), each group's lines are between `{"group":NAME}` and
+/// `{"group_end":NAME}`, in the order the groups are made.
 ///
 /// Each image of a sheet is `{"path":P,"size":BYTES,"mtime_ns":NS,
 /// "rect":[X,Y,W,H],"label":T}`. A path is a JSON string when it is
@@ -98,6 +100,9 @@ public struct PlanLine: Codable, Sendable {
     public var folder: PlanPath?
     public var root: PlanPath?
     public var folder_end: PlanPath?
+    // `--group-by`: a group's part begins and ends.
+    public var group: String?
+    public var group_end: String?
     // A sheet.
     public var sheet: Int?
     public var first: Int?

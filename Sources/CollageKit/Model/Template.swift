@@ -12,9 +12,9 @@ public struct Template: Equatable, Sendable {
 
     /// The fields of `--label`: each image's own.
     public static let labelFields = ["name", "stem", "ext", "dir", "path", "index", "width", "height", "format", "date", "duration",
-                                     "pixels", "percent", "status"]
+                                     "pixels", "percent", "status", "group"]
     /// The fields of `--title`: each sheet's.
-    public static let titleFields = ["sheet", "count", "first", "last", "date"]
+    public static let titleFields = ["sheet", "count", "first", "last", "date", "group"]
 
     public struct ParseError: Error, CustomStringConvertible {
         public let description: String
@@ -72,6 +72,9 @@ public struct Template: Equatable, Sendable {
             }
         }.joined()
     }
+
+    /// Whether `{name}` is one of its fields.
+    public func uses(_ name: String) -> Bool { parts.contains(.field(name)) }
 
     public static func == (lhs: Template, rhs: Template) -> Bool { lhs.source == rhs.source }
 }

@@ -26,7 +26,11 @@ extension CollageRun {
                                    report(.failed(path: failure.path, error: failure.message))
                                })
         // From a plan, nothing is walked: what the cap left out was told by the plan.
-        let walk = configuration.fromPlan == nil ? stages.walk : nil
+        // Nor for a group, whose images the job's header pass found.
+        let walk = configuration.fromPlan == nil && configuration.group == nil ? stages.walk : nil
+        if let images = configuration.group?.images {
+            owned.withLock { $0.tally.considered = images.map { RunState.Considered(path: $0.path, stamp: $0.stamp) } }
+        }
         owned.withLock { ($0.walk, $0.selection, stages.previous) = (walk, stages.selection, $0.session?.previous) }
         let sink = stages.sheets().pausableSink(
             receiveCompletion: { [self] _ in feed(.upstreamFinished(stop: stop)) },

@@ -48,11 +48,18 @@ extension CollageRun {
                                               frame: tile.frameTime)))
         }
         for notice in sheet.composed.notices { report(.notice(notice)) }
-        report(.written(sheet.record))
+        var record = sheet.record
+        record.group = configuration.group?.name
+        report(.written(record))
     }
 
     func noticeLeftOut() {
         let (walk, selection, tally) = owned.withLock { ($0.walk, $0.selection, $0.tally) }
+        if let images = configuration.group?.images {
+            let known = images.count - tally.summary.used - tally.summary.failed
+            if let notice = SharedWalk.leftOut(known, cap: configuration.effectiveCap) { report(.notice(notice)) }
+            return
+        }
         guard let walk, let selection,
               let notice = walk.leftOutNotice(tally, probe: selection.probe, cap: configuration.effectiveCap) else { return }
         report(.notice(notice))

@@ -16,6 +16,9 @@ struct JobMachine: Equatable, Sendable {
         case single
         /// A pass per folder; a folder with nothing eligible is noted and passed.
         case folders
+        /// A pass per group of photos (`--group-by`); a group whose images
+        /// all changed since the header pass is passed.
+        case groups
         /// Passes until a signal; only a failure to write ends it otherwise.
         case watch
     }
@@ -131,7 +134,7 @@ struct JobMachine: Equatable, Sendable {
                 if outcome.summary.considered > 0 || outcome.summary.failed > 0 {
                     return interruption == nil ? [.noteNothingEligible, .seek] : end()
                 }
-            case .watch: break
+            case .groups, .watch: break
             }
         case .interrupted, .terminated:
             interruption = interruption ?? outcome.status
@@ -162,6 +165,8 @@ struct JobMachine: Equatable, Sendable {
         case .folders:
             facts.scope = .folders
             if done == 0 { facts.nothingToDo = "no folder holds an eligible image" }
+        case .groups:
+            facts.nothingEligible = done == 0
         case .watch:
             facts.scope = .watch
         }

@@ -9,6 +9,8 @@ struct Pass: Sendable {
     var folder: PathName?
     /// The INPUT the folder is below.
     var root: PathName?
+    /// The group it makes the collage of (`--group-by`).
+    var group: String?
     /// A later pass of `--watch`: outputs found unchanged are not told again.
     var quietWhenUnchanged = false
 }
@@ -75,6 +77,8 @@ public final class JobRun: CollageJob, Sendable {
                 finishing?.passStarts(pass)
                 let outcome = hub.forwarding(pass.job) { [self] event in
                     if case .unchanged = event, pass.quietWhenUnchanged { return false }
+                    // (Nor the start of each group: a redone group's `written` names it.)
+                    if case .group = event, pass.quietWhenUnchanged { return false }
                     count(event)
                     return true
                 }

@@ -23,9 +23,11 @@ public enum Jobs {
             // Headers only; every decision goes to the plan.
             var planning = configuration
             (planning.dryRun, planning.htmlPage) = (true, nil)
-            planning.headerReadAhead = max(16, 4 * configuration.jobs)
-            return JobRun(perFolder ? .folders : .single,
-                          passes: perFolder ? FolderPasses(planning, makeRun: collage) : SinglePass(collage(planning)),
+            planning.headerReadAhead = HeaderPass.depth(jobs: configuration.jobs)
+            let passes: any PassSource = if perFolder { FolderPasses(planning, makeRun: collage) }
+                else if let groupBy = planning.groupBy { GroupPasses(planning, groupBy: groupBy, makeRun: collage) }
+                else { SinglePass(collage(planning)) }
+            return JobRun(perFolder ? .folders : planning.groupBy != nil ? .groups : .single, passes: passes,
                           finishing: PlanFinishing(path: plan, configuration: planning, perFolder: perFolder))
         }
         if let plan = configuration.fromPlan {
@@ -34,20 +36,27 @@ public enum Jobs {
             var part = configuration
             let page = (configuration.shard?.index ?? 0) == 0 ? configuration.htmlPage : nil
             let passes: any PassSource
-            if perFolder {
+            if perFolder || configuration.groupBy != nil {
                 passes = PlannedFolderPasses(part, plan: plan, makeRun: collage)
             } else {
                 part.shard = configuration.shard ?? Shard(index: 0, count: 1)
                 passes = SinglePass(collage(part))
             }
-            return JobRun(perFolder ? .folders : .single, passes: passes,
+            return JobRun(perFolder ? .folders : configuration.groupBy != nil ? .groups : .single, passes: passes,
                           finishing: page.map { PlanPageFinishing(page: $0, plan: plan) },
                           failOnFlag: configuration.failOnFlag)
         }
+        // One pass over the inputs, one per folder, or one per group of photos.
+        let kind: JobMachine.Kind = perFolder ? .folders : configuration.groupBy != nil ? .groups : .single
+        let makePasses: @Sendable (CollageConfiguration) -> any PassSource = { configuration in
+            switch (kind, configuration.groupBy) {
+            case (.folders, _): FolderPasses(configuration, makeRun: collage)
+            case (.groups, let groupBy?): GroupPasses(configuration, groupBy: groupBy, makeRun: collage)
+            default: SinglePass(collage(configuration))
+            }
+        }
         guard let interval else {
-            let passes: any PassSource = perFolder ? FolderPasses(configuration, makeRun: collage)
-                                                   : SinglePass(collage(configuration))
-            return JobRun(perFolder ? .folders : .single, passes: passes,
+            return JobRun(kind, passes: makePasses(configuration),
                           finishing: configuration.htmlPage.map { PageFinishing(page: $0) },
                           failOnFlag: configuration.failOnFlag)
         }
@@ -55,7 +64,7 @@ public enum Jobs {
             var pass = configuration
             pass.recordState = true
             if !first { pass.skipUnchanged = true }
-            return perFolder ? JobRun(.folders, passes: FolderPasses(pass, makeRun: collage)) : collage(pass)
+            return kind == .single ? collage(pass) : JobRun(kind, passes: makePasses(pass))
         })
     }
 

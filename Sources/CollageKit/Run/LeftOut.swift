@@ -45,6 +45,11 @@ final class SharedWalk: PullSource, Sendable {
                 if case .success = probe.check(file.path) { known = 1; break }
             }
         }
+        return Self.leftOut(known, cap: cap)
+    }
+
+    /// The notice for `known` eligible images left out by the cap (nil for none).
+    static func leftOut(_ known: Int, cap: Int) -> String? {
         guard known > 0 else { return nil }
         let count = known > 1 ? "at least \(known) more eligible images were" : "more eligible images were"
         return "--max \(cap) reached: \(count) left out; --sheets puts them all on contact sheets"

@@ -6,6 +6,7 @@ extension CollageConfiguration {
         var planned = PlannedSheet(output: path, sheet: number, images: items.map(\.path),
                                    width: sheet.width, height: sheet.height)
         planned.rects = frames.map(\.image)
+        planned.group = group?.name
         if captions.label != nil {
             planned.labels = items.indices.map {
                 captions.labelText(path: items[$0].path, header: items[$0].header, index: firstIndex + $0) ?? ""

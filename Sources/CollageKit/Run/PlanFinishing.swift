@@ -27,7 +27,8 @@ final class PlanFinishing: JobFinishing {
         header.arguments_base64 = configuration.planArguments.map { Data($0).base64EncodedString() }
         header.arguments = configuration.planArguments.map { String(decoding: $0, as: UTF8.self) }
         header.directory = PlanPath(PlanFile.workingDirectory)
-        header.kind = perFolder ? "folders" : configuration.sheets ? "sheets" : "collage"
+        header.kind = perFolder ? "folders" : configuration.groupBy != nil ? "groups"
+            : configuration.sheets ? "sheets" : "collage"
         header.max = configuration.effectiveCap
         self.header = header
     }
@@ -86,17 +87,22 @@ final class PlanFinishing: JobFinishing {
 
     /// `--per-folder`: a folder's lines are between these two, its sheets numbered from 1.
     func passStarts(_ pass: Pass) {
-        guard let folder = pass.folder else { return }
         var line = PlanLine()
-        (line.folder, line.root) = (PlanPath(folder), pass.root.map(PlanPath.init))
+        if let folder = pass.folder {
+            (line.folder, line.root) = (PlanPath(folder), pass.root.map(PlanPath.init))
+        } else if let group = pass.group {
+            line.group = group  // `--group-by`: likewise, a group's
+        } else {
+            return
+        }
         state.withLock { $0.used = 0 }
         state.withLock { $0.writer }?.add(line)
     }
 
     func passEnds(_ pass: Pass) {
-        guard let folder = pass.folder else { return }
+        guard pass.folder != nil || pass.group != nil else { return }
         var line = PlanLine()
-        line.folder_end = PlanPath(folder)
+        (line.folder_end, line.group_end) = (pass.folder.map(PlanPath.init), pass.group)
         state.withLock { $0.writer }?.add(line)
     }
 

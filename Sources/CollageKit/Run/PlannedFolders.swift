@@ -1,11 +1,12 @@
 import Synchronization
 
-/// `--from-plan` of a `--per-folder` plan: the folders come from the plan,
-/// not from a walk. Each folder's part of the plan (between its `folder`
-/// and `folder_end` lines) that is this shard's is one run from the plan,
+/// `--from-plan` of a `--per-folder` or `--group-by` plan: the folders (or
+/// groups) come from the plan, not from a walk. Each folder's part of the
+/// plan (between its `folder` and `folder_end` lines; a group's between
+/// `group` and `group_end`) that is this shard's is one run from the plan,
 /// starting where the part starts; the job's own lines (a folder whose
-/// collage would replace another's, a folder with nothing eligible) are
-/// reported by the first shard.
+/// collage would replace another's, a folder with nothing eligible, what
+/// the header pass of the groups found) are reported by the first shard.
 final class PlannedFolderPasses: PassSource {
     private let configuration: CollageConfiguration
     private let plan: PathName
@@ -32,6 +33,17 @@ final class PlannedFolderPasses: PassSource {
                 if reportsJob { report(event) }
                 continue
             }
+            if let group = line.group {
+                let images = skipPart()
+                if let shard = configuration.shard, !shard.owns(folder: Array(group.utf8)) {
+                    others += 1
+                    continue
+                }
+                report(.group(name: group, images: images))
+                var single = configuration.groupPass(GroupPart(name: group, images: nil))
+                single.fromPlanOffset = offset
+                return (Pass(job: makeRun(single), group: group), others)
+            }
             guard let folder = line.folder?.path, let root = line.root?.path else { continue }
             skipPart()
             let relative = FolderOutputs.relativePath(folder: folder, root: root)
@@ -46,10 +58,15 @@ final class PlannedFolderPasses: PassSource {
         return (nil, others)
     }
 
-    /// Past the folder's part: its run reads it.
-    private func skipPart() {
+    /// Past the folder's (or group's) part: its run reads it. The images on its sheets.
+    @discardableResult
+    private func skipPart() -> Int {
         state.withLock { state in
-            while let line = state.lines.next(), line.folder_end == nil {}
+            var images = 0
+            while let line = state.lines.next(), line.folder_end == nil, line.group_end == nil {
+                images += line.images?.count ?? 0
+            }
+            return images
         }
     }
 }

@@ -42,31 +42,10 @@ extension RunStages {
 
     /// The image the plan names, opened and its header read, if it is
     /// still the file the plan saw; else why not.
-    private static func open(_ image: PlanImage, probe: Probe) -> Result<AcceptedImage, PlanImageFailure> {
-        let path = image.path.path
-        guard let now = FileStamp.of(path) else {
-            return .failure(PlanImageFailure("gone since the plan was made (moved or deleted); plan again"))
-        }
-        func changed(_ stamp: FileStamp) -> PlanImageFailure? {
-            guard stamp != image.stamp else { return nil }
-            let what = stamp.size != image.size ? "its size (\(image.size) bytes then, \(stamp.size) now)"
-                                                : "its modification time"
-            return PlanImageFailure("changed since the plan was made: \(what); plan again")
-        }
-        if let change = changed(now) { return .failure(change) }
-        switch probe.check(path) {
-        case .success(let accepted):
-            if let change = changed(FileStamp(accepted.file.status())) { return .failure(change) }
-            return .success(accepted)
-        case .failure(let failure):
-            return .failure(PlanImageFailure(Selection.text(failure)))
-        }
+    private static func open(_ image: PlanImage, probe: Probe) -> Result<AcceptedImage, ReopenFailure> {
+        Reopening.reopen(image.path.path, stamp: image.stamp, probe: probe, since: "the plan was made",
+                         again: "plan again")
     }
-}
-
-struct PlanImageFailure: Error {
-    let message: String
-    init(_ message: String) { self.message = message }
 }
 
 /// `--from-plan` with `--html`: the first shard writes the page of the

@@ -11,6 +11,8 @@ final class RunInstrumentation: StageInstrumentation {
         /// Inputs the walk has emitted.
         var scanned = 0
         var decoding = 0
+        /// Decodes begun in all.
+        var decodes = 0
         var peakDecoding = 0
         /// Saves begun so far, and whether one is in progress.
         var saves = 0
@@ -56,6 +58,7 @@ final class RunInstrumentation: StageInstrumentation {
     func decoding<R>(_ body: () throws -> R) rethrows -> R {
         counts.withLock { counts in
             counts.decoding += 1
+            counts.decodes += 1
             counts.peakDecoding = max(counts.peakDecoding, counts.decoding)
         }
         defer { counts.withLock { $0.decoding -= 1 } }

@@ -36,6 +36,8 @@ struct RunStages {
     /// The run's decode budget, shared with its sheets' re-decodes.
     let budget: DecodeBudget
     let decodeFailed: @Sendable (DecodeFailure) -> Void
+    /// Whether a signal asked the run to stop.
+    let stop: @Sendable () -> Bool
     /// With `--shard` and `--skip-unchanged`: what an earlier run of this shard wrote.
     var previous: RunState?
     /// `--from-plan`: where the plan's events and its images' stamps go.
@@ -53,6 +55,7 @@ struct RunStages {
         self.instrumentation = instrumentation
         self.budget = budget
         self.decodeFailed = decodeFailed
+        self.stop = stop
         (reportPlanned, considerPlanned) = (report, consider)
         // With --sheets, every shard reads every header; only shard 0 reports
         // what the scan finds wrong, so that the shards' summaries add up.
@@ -92,14 +95,23 @@ struct RunStages {
     func sheets() -> AnyPublisher<CutSheet, Never> {
         let cap = configuration.effectiveCap
         let (walk, selection) = (walk, selection)
-        let accepted = configuration.headerReadAhead > 0
+        let chosen = chosenImages()
+        let accepted = chosen.map { load in
+            Publishers.Pull { [configuration, reportPlanned] in
+                Reopening(probe: configuration.probe, report: reportPlanned, load: load)
+            }.eraseToAnyPublisher()
+        } ?? (configuration.headerReadAhead > 0
             ? Publishers.Pull { [configuration, workers] in
                   ProbeAhead(walk, probe: configuration.probe, depth: configuration.headerReadAhead, workers: workers)
               }.compactMap { selection($0) }.eraseToAnyPublisher()
-            : Publishers.Pull { walk }.compactMap { selection($0) }.eraseToAnyPublisher()
-        let shard = configuration.sheets ? configuration.shard : nil
+            : Publishers.Pull { walk }.compactMap { selection($0) }.eraseToAnyPublisher())
+        // A shard's sheets, cut on every header; with an order of the
+        // headers, only this shard's images are opened again.
+        let shardCut = (configuration.sheets ? configuration.shard : nil).map { shard in
+            chosen.map { load in cutShard(chosen: Publishers.Pull { LazyList(load) }, shard) } ?? cutShard(accepted, shard)
+        }
         if configuration.dryRun {
-            if let shard { return planShard(accepted, shard) }
+            if let shardCut { return planShard(shardCut) }
             return accepted.map { SheetItem(path: $0.path, header: $0.header, tile: nil) }  // lets go of the file
                 .sheets(of: cap, wholeInput: configuration.sheets).map { CutSheet(items: $0) }.eraseToAnyPublisher()
         }
@@ -116,7 +128,7 @@ struct RunStages {
             return cutThenDecode(plannedSheets(plan, configuration.shard ?? Shard(index: 0, count: 1)!),
                                  layout: layout, decode: decode)
         }
-        if let shard { return cutThenDecode(cutShard(accepted, shard), layout: layout, decode: decode) }
+        if let shardCut { return cutThenDecode(shardCut, layout: layout, decode: decode) }
         guard layout.placesByCount else {
             let cut = accepted.sheets(of: cap, wholeInput: configuration.sheets).map { CutImages(images: $0) }
             return cutThenDecode(cut, layout: layout, decode: decode)
@@ -133,6 +145,24 @@ struct RunStages {
                 }
             }
             .sheets(of: cap, wholeInput: configuration.sheets).map { CutSheet(items: $0) }.eraseToAnyPublisher()
+    }
+
+    /// The images of a run that places them in an order of their headers
+    /// (`--sort taken|mtime`, `--reverse`), or of one group of a
+    /// `--group-by` job: every header read first (the group's, by the job),
+    /// in order; the run opens again only those the cap and the sheets
+    /// take, so that no image that is not used is opened for its pixels.
+    /// Nil for a run in the scan's order, which selects as it walks.
+    private func chosenImages() -> (@Sendable () -> [ChosenImage])? {
+        if let images = configuration.group?.images { return { images } }
+        guard configuration.readsEveryHeader else { return nil }
+        let (walk, selection, workers, stop) = (walk, selection, workers, stop)
+        let (sort, reverse, jobs) = (configuration.sort, configuration.reverse, configuration.jobs)
+        return {
+            let images = HeaderPass.read(walk, selection: selection, jobs: jobs, workers: workers)
+            // A signal ended the walk: what it read is not the order of the whole.
+            return stop() ? [] : images.sorted(by: sort, reverse: reverse).map(\.image)
+        }
     }
 
     /// For a layout that needs the whole sheet's shapes: the sheet is cut

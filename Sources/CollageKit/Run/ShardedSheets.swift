@@ -45,35 +45,71 @@ extension RunStages {
     /// others' images are let go here.
     func cutShard<Accepted: Publisher>(_ accepted: Accepted, _ shard: Shard) -> AnyPublisher<CutImages, Never>
         where Accepted.Output == AcceptedImage, Accepted.Failure == Never {
-        let configuration = configuration
         let keeper = SheetKeeper(configuration: configuration, previous: previous)
-        // The next sheet's place (a counter rather than `scan`, which would
-        // hold on to the last sheet's open files).
-        let next = Mutex(SheetPlace(number: 1, firstIndex: 1))
-        return accepted
-            .sheets(of: configuration.effectiveCap, wholeInput: true)
-            .map { images in
-                next.withLock { place in
-                    defer {
-                        place = SheetPlace(number: place.number + 1,
-                                           firstIndex: place.firstIndex + configuration.evenCount(images.count))
-                    }
-                    return CutImages(images: images, place: place)
-                }
-            }
-            .filter { shard.owns(sheet: $0.place!.number) }
-            .map { cut in
-                var cut = cut
+        return ownSheets(accepted, shard)
+            .map { images, place in
+                var cut = CutImages(images: images, place: place)
                 cut.kept = keeper.kept(cut)
                 return cut
             }
             .eraseToAnyPublisher()
     }
 
+    /// `--shard` with `--sheets` in an order of the headers (`--sort`):
+    /// the cut is made on the headers of the whole input, read once, and
+    /// only this shard's sheets' images are opened again. One changed since
+    /// its header was read is `failed` and leaves its sheet one short, so
+    /// that the cut never depends on what another shard finds.
+    func cutShard<Chosen: Publisher>(chosen: Chosen, _ shard: Shard) -> AnyPublisher<CutImages, Never>
+        where Chosen.Output == ChosenImage, Chosen.Failure == Never {
+        let keeper = SheetKeeper(configuration: configuration, previous: previous)
+        let (probe, report) = (configuration.probe, reportPlanned)
+        return ownSheets(chosen, shard)
+            .compactMap { images, place in
+                let opened = images.compactMap { image -> AcceptedImage? in
+                    switch Reopening.reopen(image.path, stamp: image.stamp, probe: probe,
+                                            since: "its header was read", again: "run again") {
+                    case .success(var accepted):
+                        accepted.partners = image.partners
+                        return accepted
+                    case .failure(let failure):
+                        report(.failed(path: image.path, error: failure.message))
+                        return nil
+                    }
+                }
+                guard !opened.isEmpty else { return nil }
+                var cut = CutImages(images: opened, place: place)
+                cut.kept = keeper.kept(cut)
+                return cut
+            }
+            .eraseToAnyPublisher()
+    }
+
+    /// The run's sheets of `images`, each numbered over the whole run (and
+    /// its first index, as `--require-even` leaves them), this shard's only.
+    private func ownSheets<Images: Publisher>(_ images: Images, _ shard: Shard)
+        -> AnyPublisher<([Images.Output], SheetPlace), Never> where Images.Failure == Never {
+        let configuration = configuration
+        // The next sheet's place (a counter rather than `scan`, which would
+        // hold on to the last sheet's open files).
+        let next = Mutex(SheetPlace(number: 1, firstIndex: 1))
+        return images
+            .sheets(of: configuration.effectiveCap, wholeInput: true)
+            .map { images in
+                let count = configuration.evenCount(images.count)
+                let place = next.withLock { place in
+                    defer { place = SheetPlace(number: place.number + 1, firstIndex: place.firstIndex + count) }
+                    return place
+                }
+                return (images, place)
+            }
+            .filter { shard.owns(sheet: $0.1.number) }
+            .eraseToAnyPublisher()
+    }
+
     /// `--dry-run --shard`: this shard's sheets, from the headers alone.
-    func planShard<Accepted: Publisher>(_ accepted: Accepted, _ shard: Shard) -> AnyPublisher<CutSheet, Never>
-        where Accepted.Output == AcceptedImage, Accepted.Failure == Never {
-        cutShard(accepted, shard)
+    func planShard(_ cut: AnyPublisher<CutImages, Never>) -> AnyPublisher<CutSheet, Never> {
+        cut
             .map { cut in
                 CutSheet(items: cut.images.map { SheetItem(path: $0.path, header: $0.header, tile: nil) },
                          place: cut.place)

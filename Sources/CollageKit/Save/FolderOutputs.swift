@@ -22,13 +22,13 @@ public enum FolderOutputs {
         Array(folder.bytes.dropFirst(root.bytes.count).drop { $0 == UInt8(ascii: "/") })
     }
 
-    private static func contains(_ haystack: [UInt8], _ needle: [UInt8]) -> Bool {
+    static func contains(_ haystack: [UInt8], _ needle: [UInt8]) -> Bool {
         haystack.count >= needle.count && (0...(haystack.count - needle.count)).contains {
             haystack[$0..<($0 + needle.count)].elementsEqual(needle)
         }
     }
 
-    private static func replace(_ bytes: [UInt8], _ needle: [UInt8], with replacement: [UInt8]) -> [UInt8] {
+    static func replace(_ bytes: [UInt8], _ needle: [UInt8], with replacement: [UInt8]) -> [UInt8] {
         var out: [UInt8] = []
         var index = 0
         while index < bytes.count {

@@ -66,7 +66,10 @@ final class OutputSession: Sendable {
             return
         }
         var inputs = tally.considered
+        // (A run that read every header to order them depends on them all,
+        // except a group's, which depends on the group's first images.)
         let stoppedAtCap = !configuration.sheets && tally.summary.used == configuration.effectiveCap
+            && (!configuration.readsEveryHeader || configuration.group?.images != nil)
         if stoppedAtCap, let last = tally.outputs.last?.images.last,
            let index = inputs.lastIndex(where: { $0.path == last }) {
             inputs = Array(inputs[...index])

@@ -44,6 +44,9 @@ public struct RunState: Equatable, Sendable, Codable {
         ]
         // Only when sharded, so that the states of earlier runs still match.
         if let shard = configuration.shard { parts.append("shard=\(shard)") }
+        if configuration.sort != .name { parts.append("sort=\(configuration.sort.rawValue)") }
+        if configuration.reverse { parts.append("reverse") }
+        if let groupBy = configuration.groupBy { parts.append("group-by=\(groupBy)") }
         if !configuration.scan.signature.isEmpty { parts.append(configuration.scan.signature) }
         if let diff = configuration.diff { parts.append(diff.signature) }
         // Only when given, so that the states of earlier runs still match.
@@ -100,6 +103,12 @@ public struct RunState: Equatable, Sendable, Codable {
     public func matches(_ configuration: CollageConfiguration) -> Bool {
         guard options == Self.options(of: configuration), partial != true, !outputs.isEmpty,
               outputs.allSatisfy({ FileStamp.of($0.path) == $0.stamp }) else { return false }
+        if let images = configuration.group?.images {
+            // A group's images, in their order, as its header pass found
+            // them (all of them, or the first ones the cap took).
+            guard complete ? inputs.count == images.count : inputs.count <= images.count else { return false }
+            return zip(inputs, images).allSatisfy { $0.path == $1.path && $0.stamp == $1.stamp }
+        }
         var walk = InputWalk(inputs: configuration.inputs, followLinks: configuration.followLinks,
                              nulSeparated: configuration.nulSeparated, recursive: configuration.recursive,
                              rules: configuration.scan, report: { _ in })

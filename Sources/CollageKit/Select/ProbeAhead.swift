@@ -47,6 +47,11 @@ final class ProbeAhead<Source: PullSource>: PullSource, @unchecked Sendable wher
         first += 1
         if first > 1024 { slots.removeFirst(first); first = 0 }
         slot.done.wait()
-        return CheckedInput(input: slot.input, result: slot.result.withLock { $0! })
+        // Taken out of the slot: the consumed slots kept until the next
+        // compaction hold no open file.
+        return CheckedInput(input: slot.input, result: slot.result.withLock { result in
+            defer { result = nil }
+            return result!
+        })
     }
 }

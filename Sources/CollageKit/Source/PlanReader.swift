@@ -114,7 +114,7 @@ public enum PlanFile {
 }
 
 /// The lines of a checked plan after its header, up to its trailer; from
-/// `offset` (a folder's part, see `PlanFormat`), up to the folder's end.
+/// `offset` (a folder's or a group's part, see `PlanFormat`), up to its end.
 final class PlanLines: PullSource, @unchecked Sendable {
     // Stepped by one `Pull` subscription at a time (see `PullSource`).
     private let reader: LineReader
@@ -135,7 +135,7 @@ final class PlanLines: PullSource, @unchecked Sendable {
             _ = reader.next()
         }
         guard let (line, _) = reader.next(), let decoded = PlanLine.decode(line), decoded.end == nil,
-              !(oneFolder && decoded.folder_end != nil) else {
+              !(oneFolder && (decoded.folder_end != nil || decoded.group_end != nil)) else {
             return nil
         }
         return decoded

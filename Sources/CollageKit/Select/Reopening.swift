@@ -1,0 +1,78 @@
+/// Images chosen on their headers in an earlier pass, opened again one at
+/// a time as they are asked for (only the ones used are): each must still
+/// be the file whose header was read (size and modification time), else it
+/// is `failed` with a reason that says so and the next takes its place.
+/// The ones that open are numbered in order, as the selection numbers
+/// what it accepts.
+final class Reopening: PullSource, @unchecked Sendable {  // stepped by one `Pull` subscription at a time
+    private let probe: Probe
+    private let report: @Sendable (PipelineEvent) -> Void
+    private let chosen: LazyList<ChosenImage>
+    private var opened = 0
+
+    /// `load` runs once, at the first `next()` (a header pass, or a group's list).
+    init(probe: Probe, report: @escaping @Sendable (PipelineEvent) -> Void, load: @escaping () -> [ChosenImage]) {
+        (self.probe, self.report, chosen) = (probe, report, LazyList(load))
+    }
+
+    func next() -> AcceptedImage? {
+        while let chosen = chosen.next() {
+            switch Self.reopen(chosen.path, stamp: chosen.stamp, probe: probe,
+                               since: "its header was read", again: "run again") {
+            case .success(var image):
+                image.partners = chosen.partners
+                image.ordinal = opened
+                opened += 1
+                return image
+            case .failure(let failure):
+                report(.failed(path: chosen.path, error: failure.message))
+            }
+        }
+        return nil
+    }
+
+    /// The image at `path`, opened and its header read, if it is still the
+    /// file stamped `stamp` `since` then; else why not, ending with what to do (`again`).
+    static func reopen(_ path: PathName, stamp: FileStamp, probe: Probe, since: String,
+                       again: String) -> Result<AcceptedImage, ReopenFailure> {
+        guard let now = FileStamp.of(path) else {
+            return .failure(ReopenFailure("gone since \(since) (moved or deleted); \(again)"))
+        }
+        func changed(_ current: FileStamp) -> ReopenFailure? {
+            guard current != stamp else { return nil }
+            let what = current.size != stamp.size ? "its size (\(stamp.size) bytes then, \(current.size) now)"
+                                                  : "its modification time"
+            return ReopenFailure("changed since \(since): \(what); \(again)")
+        }
+        if let change = changed(now) { return .failure(change) }
+        switch probe.check(path) {
+        case .success(let accepted):
+            if let change = changed(FileStamp(accepted.file.status())) { return .failure(change) }
+            return .success(accepted)
+        case .failure(let failure):
+            return .failure(ReopenFailure(Selection.text(failure)))
+        }
+    }
+}
+
+struct ReopenFailure: Error {
+    let message: String
+    init(_ message: String) { self.message = message }
+}
+
+/// A list made when it is first asked for (a header pass), then handed on
+/// one element at a time.
+final class LazyList<Element>: PullSource, @unchecked Sendable {  // stepped by one `Pull` subscription at a time
+    private var load: (() -> [Element])?
+    private var pending: ArraySlice<Element> = []
+
+    init(_ load: @escaping () -> [Element]) { self.load = load }
+
+    func next() -> Element? {
+        if let load {
+            pending = load()[...]
+            self.load = nil
+        }
+        return pending.popFirst()
+    }
+}

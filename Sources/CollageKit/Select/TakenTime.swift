@@ -1,0 +1,87 @@
+import Glibc
+import Vips
+
+/// When a photo was taken, and what said so: its own metadata (EXIF
+/// DateTimeOriginal with OffsetTimeOriginal, a RAW's capture time), else a
+/// date and time in its file's name (`NameDate`), else the file's
+/// modification time. A date more than a day ahead of now is a clock that
+/// was wrong, not a date: the next source is asked.
+struct TakenTime: Sendable, Equatable {
+    enum Source: String, Sendable {
+        case metadata, name, mtime
+    }
+
+    /// The photo's own local time: what its day, month and year are.
+    let local: LocalDateTime
+    /// The real moment, milliseconds since the epoch: what orders photos.
+    let instant: Int64
+    let source: Source
+
+    init(header: ImageHeader, path: PathName, stamp: FileStamp, now: Int64 = TakenTime.now()) {
+        let latest = now + 86_400_000
+        if let taken = header.takenAt, taken.instantMilliseconds <= latest {
+            self.init(local: taken, source: .metadata)
+        } else if let named = NameDate.parse(path.lastComponent), named.instantMilliseconds <= latest {
+            self.init(local: named, source: .name)
+        } else {
+            self.init(modified: stamp)
+        }
+    }
+
+    /// The modification time, in this machine's zone.
+    init(modified stamp: FileStamp) {
+        let milliseconds = stamp.modified / 1_000_000
+        let seconds = milliseconds >= 0 ? milliseconds / 1000 : (milliseconds - 999) / 1000
+        let local = LocalDateTime(epochSeconds: Int(seconds), millisecond: Int(milliseconds - seconds * 1000))
+            ?? LocalDateTime(year: 1970, month: 1, day: 1, offsetMinutes: 0)!  // outside years 1800-9999
+        (self.local, instant, source) = (local, milliseconds, .mtime)
+    }
+
+    init(local: LocalDateTime, source: Source) {
+        (self.local, instant, self.source) = (local, local.instantMilliseconds, source)
+    }
+
+    static func now() -> Int64 {
+        var time = timespec()
+        clock_gettime(CLOCK_REALTIME, &time)
+        return Int64(time.tv_sec) * 1000 + Int64(time.tv_nsec) / 1_000_000
+    }
+}
+
+/// An image that passed its header checks in a header pass over the whole
+/// input, its file let go (reopened only if it is used), with what orders
+/// and groups it.
+struct DatedImage: Sendable {
+    let image: ChosenImage
+    /// Its place in the scan (ties keep it).
+    let scanIndex: Int
+    let taken: TakenTime
+
+    /// The key `order` sorts by (nil: the scan order alone).
+    func key(_ order: ImageOrder) -> Int64? {
+        switch order {
+        case .name: nil
+        case .taken: taken.instant
+        case .mtime: image.stamp.modified
+        }
+    }
+}
+
+extension DatedImage {
+    init(_ accepted: AcceptedImage, scanIndex: Int, now: Int64) {
+        let stamp = FileStamp(accepted.file.status())
+        image = ChosenImage(path: accepted.path, header: accepted.header, stamp: stamp, partners: accepted.partners)
+        self.scanIndex = scanIndex
+        taken = TakenTime(header: accepted.header, path: accepted.path, stamp: stamp, now: now)
+    }
+}
+
+extension Array where Element == DatedImage {
+    /// Sorted by `order`, ties by the scan order; `reverse` turns the
+    /// whole order round.
+    func sorted(by order: ImageOrder, reverse: Bool) -> [DatedImage] {
+        let keyed = map { ($0.key(order) ?? 0, $0) }
+        let sorted = keyed.sorted { ($0.0, $0.1.scanIndex) < ($1.0, $1.1.scanIndex) }.map(\.1)
+        return reverse ? sorted.reversed() : sorted
+    }
+}
