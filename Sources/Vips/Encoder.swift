@@ -33,6 +33,12 @@ public enum Encoder {
             throw VipsError.fromLibvips(.save, "cannot wrap pixels")
         }
         let image = Image(owning: raw)
+        // sRGB's profile, which every saver that can carry one embeds
+        // (JPEG, PNG, WebP, TIFF, HEIF/AVIF, JPEG XL), so that a
+        // colour-managed viewer shows the pixels as they are meant.
+        guard cvips_attach_srgb(image.pointer) == 0 else {
+            throw VipsError.fromLibvips(.save, "cannot load the sRGB profile")
+        }
         if let orientation {
             vips_image_set_int(image.pointer, "orientation", Int32(orientation))
         }
