@@ -39,6 +39,12 @@ public enum Encoder {
         guard cvips_attach_srgb(image.pointer) == 0 else {
             throw VipsError.fromLibvips(.save, "cannot load the sRGB profile")
         }
+        // 72 dpi, not libvips' default of one pixel a millimetre, now that
+        // the savers write the metadata they are given.
+        image.pointer.pointee.Xres = 72 / 25.4
+        image.pointer.pointee.Yres = 72 / 25.4
+        // And EXIF's colour space says sRGB too (libexif's default is "uncalibrated").
+        vips_image_set_string(image.pointer, "exif-ifd2-ColorSpace", "1")
         if let orientation {
             vips_image_set_int(image.pointer, "orientation", Int32(orientation))
         }

@@ -19,10 +19,13 @@ extension CollageConfiguration {
     /// extension is not one we can write.
     public var saverSuffix: String? {
         guard let suffix = naming.saverSuffix, Vips.canSave(suffix: suffix) else { return nil }
-        var options = ["strip"]
+        // Not "strip": it would drop the sRGB profile `Encoder` attaches,
+        // the one piece of metadata a sheet carries (its pixels are made in
+        // memory, so nothing of the inputs' metadata reaches it).
+        var options: [String] = []
         if let quality, ImageFormat.output(extension: output.lowercasedExtension)?.hasQuality == true {
             options.append("Q=\(quality)")
         }
-        return suffix + "[" + options.joined(separator: ",") + "]"
+        return options.isEmpty ? suffix : suffix + "[" + options.joined(separator: ",") + "]"
     }
 }
