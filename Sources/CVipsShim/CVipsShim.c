@@ -70,6 +70,24 @@ int cvips_thumbnail_source(VipsSource *source, VipsImage **out, int width, int h
                                  NULL);
 }
 
+/* Linear: thumbnail imports the image with its profile (or the standard
+ * CMYK one) to lcms' PCS before it resizes, and exports to sRGB after;
+ * without it, thumbnail would turn CMYK into sRGB with libvips' own
+ * arithmetic first. */
+int cvips_thumbnail_source_cmyk(VipsSource *source, VipsImage **out, int width, int height,
+                                VipsInteresting crop) {
+    return vips_thumbnail_source(source, out, width,
+                                 "height", height,
+                                 "crop", crop,
+                                 "size", VIPS_SIZE_BOTH,
+                                 "linear", TRUE,
+                                 "import_profile", "cmyk",
+                                 "export_profile", "srgb",
+                                 "intent", VIPS_INTENT_RELATIVE,
+                                 "option_string", "fail_on=truncated",
+                                 NULL);
+}
+
 VipsImage *cvips_image_new_from_source_strict(VipsSource *source) {
     return vips_image_new_from_source(source, "", "access", VIPS_ACCESS_SEQUENTIAL,
                                       "fail_on", VIPS_FAIL_ON_TRUNCATED, NULL);
@@ -507,12 +525,18 @@ int cvips_to_srgb(VipsImage *in, VipsImage **out, int depth) {
         vips_image_get_blob(in, VIPS_META_ICC_NAME, &data, &length) || !data || length == 0 ||
         cvips_is_srgb_profile(data, length) || !vips_icc_is_compatible_profile(in, data, length)) {
         vips_error_clear();
-        return cvips_without_profile(in, out);
+        /* CMYK without a profile it can use: libvips' standard CMYK profile. */
+        if (vips_image_get_interpretation(in) != VIPS_INTERPRETATION_CMYK || vips_image_get_bands(in) < 4)
+            return cvips_without_profile(in, out);
+        data = NULL;
     }
     VipsImage *transformed;
-    if (vips_icc_transform(in, &transformed, "srgb", "embedded", TRUE, "intent", VIPS_INTENT_RELATIVE,
-                           "depth", depth == 16 ? 16 : 8, NULL))
-        return -1;
+    int failed = data
+        ? vips_icc_transform(in, &transformed, "srgb", "embedded", TRUE, "intent", VIPS_INTENT_RELATIVE,
+                             "depth", depth == 16 ? 16 : 8, NULL)
+        : vips_icc_transform(in, &transformed, "srgb", "input_profile", "cmyk", "intent", VIPS_INTENT_RELATIVE,
+                             "depth", depth == 16 ? 16 : 8, NULL);
+    if (failed) return -1;
     int result = cvips_without_profile(transformed, out);
     g_object_unref(transformed);
     return result;

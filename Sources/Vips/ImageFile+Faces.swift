@@ -51,8 +51,10 @@ extension ImageFile {
             if ["jpeg", "webp", "heif"].contains(format) || (format == "tiff" && stored.format != VIPS_FORMAT_USHORT) {
                 let again = try rewound(descriptor)
                 var out: UnsafeMutablePointer<VipsImage>?
-                guard cvips_thumbnail_source(again.pointer, &out, Int32(boxWidth), Int32(boxHeight),
-                                             VIPS_INTERESTING_NONE, 1) == 0, let out else {
+                let status = stored.interpretation == VIPS_INTERPRETATION_CMYK
+                    ? cvips_thumbnail_source_cmyk(again.pointer, &out, Int32(boxWidth), Int32(boxHeight), VIPS_INTERESTING_NONE)
+                    : cvips_thumbnail_source(again.pointer, &out, Int32(boxWidth), Int32(boxHeight), VIPS_INTERESTING_NONE, 1)
+                guard status == 0, let out else {
                     throw VipsError.fromLibvips(.load, "cannot decode \(format)", loader: format)
                 }
                 cover = try warnings.tagged(Image(owning: out))

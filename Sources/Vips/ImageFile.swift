@@ -51,13 +51,15 @@ public enum ImageFile {
         let format = try allowedFormat(source)
         let warnings = DecoderWarnings(loader: format)
         let shrinksOnLoad = ["jpeg", "webp", "heif", "tiff"].contains(format)
+        // 16-bit TIFFs and CMYK JPEGs and TIFFs need their own colour steps (see `normalised`).
+        let peeked = format == "tiff" || (format == "jpeg" && (header?.bands ?? 4) == 4) ? peek(source) : nil
         return try warnings.during {
             let thumbnail: Image
             if let header, coverArea(header, width, height) > 8 * Double(width) * Double(height) {
                 thumbnail = try croppedThumbnail(source, format: format, width: width, height: height, crop: crop,
                                                  warnings)
             } else if !shrinksOnLoad || header.map({ coverArea($0, width, height) > Double($0.width) * Double($0.height) }) == true
-                        || (format == "tiff" && isDeep(source)) {
+                        || peeked?.deep == true {
                 // libvips' thumbnail may copy the image to memory on its own
                 // threads while it is built (it does for PNGs, and for any
                 // image it enlarges); loaded and tagged here first, what the
@@ -77,14 +79,18 @@ public enum ImageFile {
                 }
                 if stored.format == VIPS_FORMAT_USHORT {
                     stored = try deepResized(stored, width: width, height: height)
+                } else if stored.interpretation == VIPS_INTERPRETATION_CMYK {
+                    stored = try managed(stored)  // a small image (enlarged) or none that shrinks on load
                 }
                 thumbnail = try stored.apply(.load, "cannot decode \(format)") {
                     cvips_thumbnail_image($0, $1, Int32(width), Int32(height), crop.interesting)
                 }
             } else {
                 var out: UnsafeMutablePointer<VipsImage>?
-                guard cvips_thumbnail_source(source.pointer, &out, Int32(width), Int32(height), crop.interesting, 1) == 0,
-                      let out else {
+                let status = peeked?.cmyk == true
+                    ? cvips_thumbnail_source_cmyk(source.pointer, &out, Int32(width), Int32(height), crop.interesting)
+                    : cvips_thumbnail_source(source.pointer, &out, Int32(width), Int32(height), crop.interesting, 1)
+                guard status == 0, let out else {
                     throw VipsError.fromLibvips(.load, "cannot decode \(format)", loader: format)
                 }
                 // The loader runs when the pixels are pulled, on libvips' threads.
@@ -152,13 +158,15 @@ public enum ImageFile {
         }
     }
 
-    /// Whether the image's samples are 16 bits (its header only).
-    private static func isDeep(_ source: Source) -> Bool {
+    /// Whether the image's samples are 16 bits, and whether it is CMYK
+    /// (its header only).
+    static func peek(_ source: Source) -> (deep: Bool, cmyk: Bool) {
         guard let raw = cvips_image_new_from_source(source.pointer) else {
             LibvipsErrors.drop(linesContaining: "")
-            return false
+            return (false, false)
         }
-        return Image(owning: raw).format == VIPS_FORMAT_USHORT
+        let image = Image(owning: raw)
+        return (image.format == VIPS_FORMAT_USHORT, image.interpretation == VIPS_INTERPRETATION_CMYK)
     }
 
     /// RAW photos and videos are LibRaw's and FFmpeg's (the `Media`

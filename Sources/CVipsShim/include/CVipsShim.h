@@ -28,6 +28,11 @@ VipsImage *cvips_image_new_from_source(VipsSource *source);
 int cvips_thumbnail_source(VipsSource *source, VipsImage **out, int width, int height,
                            VipsInteresting crop, int fail_on_truncated);
 
+/// The same for a CMYK image: converted from its profile (or libvips'
+/// standard CMYK profile) to sRGB by lcms, around a resize in its PCS.
+int cvips_thumbnail_source_cmyk(VipsSource *source, VipsImage **out, int width, int height,
+                                VipsInteresting crop);
+
 /// The whole image, lazily, failing on truncated or corrupt data.
 VipsImage *cvips_image_new_from_source_strict(VipsSource *source);
 int cvips_autorot(VipsImage *in, VipsImage **out);
@@ -156,7 +161,8 @@ int cvips_bandjoin2(VipsImage *left, VipsImage *right, VipsImage **out);
 /// colorimetric), at `depth` bits (8 or 16); the profile is removed from
 /// the result. Without a profile, with one the image cannot use (a CMYK
 /// profile left on pixels already made RGB) or with sRGB's own (the one
-/// cvips_attach_srgb embeds), `in` unchanged but for the profile's removal.
+/// cvips_attach_srgb embeds), `in` unchanged but for the profile's removal;
+/// but a CMYK image goes through libvips' standard CMYK profile then.
 int cvips_to_srgb(VipsImage *in, VipsImage **out, int depth);
 /// Attaches libvips' built-in sRGB profile as `image`'s ICC profile, for
 /// the savers that embed one.
