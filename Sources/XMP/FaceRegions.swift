@@ -67,9 +67,11 @@ public struct FaceRegions: Sendable, Equatable {
         var result = reader.regions()
         if let limit = reader.stopped {
             result.problem = limit
-        } else if !parsed {
-            let reason = parser.parserError.map { "\($0.localizedDescription)" } ?? "unreadable"
-            result = FaceRegions(problem: "not XML (line \(parser.lineNumber): \(reason))")
+        } else if !parsed || parser.parserError != nil {
+            // parse() can say true after an error: the error decides. Its
+            // description is empty on Linux; libxml2's code is something.
+            let code = parser.parserError.map { " \(($0 as NSError).code)" } ?? ""
+            result = FaceRegions(problem: "not XML (libxml2 error\(code) at line \(parser.lineNumber))")
         }
         return result
     }
