@@ -54,6 +54,9 @@ public struct FaceRegions: Sendable, Equatable {
         while bytes.last == 0 { bytes = bytes.dropLast() }
         if bytes.isEmpty { return FaceRegions() }
         if bytes.count > maxBytes { return FaceRegions(problem: "XMP of \(bytes.count) bytes, more than \(maxBytes)") }
+        // XMP is UTF-8 as JPEG, PNG, WebP, TIFF and HEIF carry it; and
+        // FoundationXML traps on a name that is not (libxml2 hands it on).
+        guard String(validating: bytes, as: UTF8.self) != nil else { return FaceRegions(problem: "XMP that is not UTF-8") }
         // XMP has no document type; one could only bring entities to expand.
         if contains(bytes, "<!DOCTYPE") || contains(bytes, "<!ENTITY") {
             return FaceRegions(problem: "XMP with a document type")

@@ -101,7 +101,7 @@ final class FaceCropTests: CLITestCase {
     func testBadXMPIsIgnoredWithOneLineUnderVerbose() throws {
         try photo("broken.jpg", width: 1200, height: 400, face: (1000, 150))
         var bytes = try XCTUnwrap(contents("broken.jpg"))
-        let packet = Array("http://ns.adobe.com/xap/1.0/\0<x:xmpmeta><rdf:RDF><mwg-rs:Regions></rdf:RDF".utf8) + [0xff, 0x00]
+        let packet = Array("http://ns.adobe.com/xap/1.0/\0<x:xmpmeta><rdf:RDF><mwg-rs:Regions></rdf:RDF>".utf8)
         let length = packet.count + 2
         bytes.insert(contentsOf: [0xff, 0xe1, UInt8(length >> 8), UInt8(length & 0xff)] + packet, at: 2)
         write(bytes, to: "broken.jpg")
