@@ -62,6 +62,9 @@ final class ColourTests: CLITestCase {
         try assertMatchesLcms("p3.webp")
         try tagged("p3.jpg[Q=98]", profile: "p3")
         try assertMatchesLcms("p3.jpg")
+        // As an iPhone stores it: HEIC with a Display P3 profile.
+        try tagged("p3.heic[Q=95]", profile: "p3")
+        try assertMatchesLcms("p3.heic")
     }
 
     func testCMYKWithAndWithoutAProfile() throws {
