@@ -17,7 +17,9 @@ enum StructureMutation {
                 bytes.insert(contentsOf: be32(value) + Array("tEXtab".utf8), at: 33)
                 return "pngtext\(value)"
             }
-            let chunk = chunks[random.below(chunks.count)]
+            // An earlier mutation may have cut the file inside a chunk.
+            guard let chunk = chunks.isEmpty ? nil : chunks[random.below(chunks.count)],
+                  chunk.offset + 4 <= bytes.count else { return "pngshort" }
             bytes.replaceSubrange(chunk.offset..<chunk.offset + 4, with: be32(value))
             return "pnglen\(chunk.type)\(value)"
         }
@@ -30,6 +32,7 @@ enum StructureMutation {
         }
         if bytes.starts(with: Array("RIFF".utf8)) {
             let at = [4, 16, 26][random.below(3)]
+            guard at + 4 <= bytes.count else { return "riffshort" }
             bytes.replaceSubrange(at..<at + 4, with: le32(value))
             return "riff\(at)-\(value)"
         }
