@@ -76,7 +76,7 @@ struct SheetComposer: Sendable {
                 let notices = try draw(labels: labels, paths: tiles.map(\.path), frames: frames,
                                        title: captions.titleText(sheet: sheet, images: tiles.map(\.path)), sheet: sheet,
                                        on: pixels)
-                let encoded = try Encoder.encode(pixels, suffix: suffix)
+                let encoded = try Encoder.encode(pixels, suffix: suffix, tagged: true)
                 return .success(ComposedSheet(encoded: encoded, tiles: tiles, frames: frames, labels: labels,
                                               canvas: sheetCanvas, failures: failures, notices: notices))
             } catch let error as VipsError {
