@@ -29,7 +29,9 @@ let package = Package(
                 linkerSettings: vipsLinker),
         // HEVC pictures of HEIF files on several threads: a libheif plugin libvips' HEIF loader uses.
         .target(name: "CHEVC", path: "Sources/CHEVC", linkerSettings: [.linkedLibrary("heif"), .linkedLibrary("de265")]),
-        .target(name: "Vips", dependencies: ["CVipsShim", "CHEVC"], path: "Sources/Vips",
+        // The face regions of a photo's XMP, read with FoundationXML's parser, and where they put a crop.
+        .target(name: "XMP", path: "Sources/XMP", swiftSettings: [.swiftLanguageMode(.v6)]),
+        .target(name: "Vips", dependencies: ["CVipsShim", "CHEVC", "XMP"], path: "Sources/Vips",
                 swiftSettings: [.swiftLanguageMode(.v6)]),
         // LibRaw (RAW photos): a C face over its C++ API, and its one Swift owner.
         .target(name: "CLibRaw", path: "Sources/CLibRaw", linkerSettings: [.linkedLibrary("raw_r"), .linkedLibrary("gomp")]),
@@ -62,7 +64,7 @@ let package = Package(
                           swiftSettings: [.swiftLanguageMode(.v6)]),
         .target(name: "CollageTestSupport", dependencies: ["Vips"], path: "Tests/TestSupport",
                 swiftSettings: [.swiftLanguageMode(.v6)]),
-        .testTarget(name: "VipsTests", dependencies: ["Vips", "Media", "Raw", "CollageTestSupport"], path: "Tests/VipsTests",
+        .testTarget(name: "VipsTests", dependencies: ["Vips", "Media", "Raw", "XMP", "CollageTestSupport"], path: "Tests/VipsTests",
                     swiftSettings: [.swiftLanguageMode(.v6)]),
         .testTarget(name: "CollageKitTests", dependencies: ["CollageKit", "Vips", "OpenCombine", "CollageTestSupport"],
                     path: "Tests/CollageKitTests",
@@ -71,7 +73,7 @@ let package = Package(
                     swiftSettings: [.swiftLanguageMode(.v6)]),
         // Fuzzing (scripts/fuzz): every parser's target and the invariants it holds, built here so that a
         // target that no longer builds fails the build; FuzzRegressionTests replays the crashers fuzzing found.
-        .target(name: "FuzzTargets", dependencies: ["Vips", "Raw", "CollageKit"], path: "Tests/Fuzz/Targets",
+        .target(name: "FuzzTargets", dependencies: ["Vips", "Raw", "XMP", "CollageKit"], path: "Tests/Fuzz/Targets",
                 swiftSettings: [.swiftLanguageMode(.v6)]),
         .testTarget(name: "FuzzRegressionTests", dependencies: ["FuzzTargets"], path: "Tests/FuzzRegressionTests",
                     swiftSettings: [.swiftLanguageMode(.v6)]),

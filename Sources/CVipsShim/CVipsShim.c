@@ -70,6 +70,24 @@ int cvips_thumbnail_source(VipsSource *source, VipsImage **out, int width, int h
                                  NULL);
 }
 
+/* Linear: thumbnail imports the image with its profile (or the standard
+ * CMYK one) to lcms' PCS before it resizes, and exports to sRGB after;
+ * without it, thumbnail would turn CMYK into sRGB with libvips' own
+ * arithmetic first. */
+int cvips_thumbnail_source_cmyk(VipsSource *source, VipsImage **out, int width, int height,
+                                VipsInteresting crop) {
+    return vips_thumbnail_source(source, out, width,
+                                 "height", height,
+                                 "crop", crop,
+                                 "size", VIPS_SIZE_BOTH,
+                                 "linear", TRUE,
+                                 "import_profile", "cmyk",
+                                 "export_profile", "srgb",
+                                 "intent", VIPS_INTENT_RELATIVE,
+                                 "option_string", "fail_on=truncated",
+                                 NULL);
+}
+
 VipsImage *cvips_image_new_from_source_strict(VipsSource *source) {
     return vips_image_new_from_source(source, "", "access", VIPS_ACCESS_SEQUENTIAL,
                                       "fail_on", VIPS_FAIL_ON_TRUNCATED, NULL);
@@ -459,8 +477,76 @@ int cvips_bandjoin2(VipsImage *left, VipsImage *right, VipsImage **out) {
     return vips_bandjoin2(left, right, out, NULL);
 }
 
-int cvips_icc_to_srgb(VipsImage *in, VipsImage **out) {
-    return vips_icc_transform(in, out, "srgb", "embedded", TRUE, "intent", VIPS_INTENT_RELATIVE, NULL);
+/* libvips' built-in sRGB profile, loaded once. */
+static VipsBlob *cvips_srgb_profile(void) {
+    static VipsBlob *profile = NULL;
+    if (g_once_init_enter(&profile)) {
+        VipsBlob *loaded = NULL;
+        if (vips_profile_load("srgb", &loaded, NULL)) loaded = NULL;
+        g_once_init_leave(&profile, loaded);
+    }
+    return profile;
+}
+
+static int cvips_is_srgb_profile(const void *data, size_t length) {
+    VipsBlob *srgb = cvips_srgb_profile();
+    size_t srgb_length = 0;
+    const void *srgb_data = srgb ? vips_blob_get(srgb, &srgb_length) : NULL;
+    return srgb_data && srgb_length == length && memcmp(srgb_data, data, length) == 0;
+}
+
+static int cvips_without_profile(VipsImage *in, VipsImage **out) {
+    if (vips_copy(in, out, NULL)) return -1;
+    vips_image_remove(*out, VIPS_META_ICC_NAME);
+    return 0;
+}
+
+int cvips_to_srgb(VipsImage *in, VipsImage **out, int depth) {
+    const void *data = NULL;
+    size_t length = 0;
+    if (!vips_image_get_typeof(in, VIPS_META_ICC_NAME) ||
+        vips_image_get_blob(in, VIPS_META_ICC_NAME, &data, &length) || !data || length == 0 ||
+        cvips_is_srgb_profile(data, length) || !vips_icc_is_compatible_profile(in, data, length)) {
+        vips_error_clear();
+        /* CMYK without a profile it can use: libvips' standard CMYK profile. */
+        if (vips_image_get_interpretation(in) != VIPS_INTERPRETATION_CMYK || vips_image_get_bands(in) < 4)
+            return cvips_without_profile(in, out);
+        data = NULL;
+    }
+    VipsImage *transformed;
+    int failed = data
+        ? vips_icc_transform(in, &transformed, "srgb", "embedded", TRUE, "intent", VIPS_INTENT_RELATIVE,
+                             "depth", depth == 16 ? 16 : 8, NULL)
+        : vips_icc_transform(in, &transformed, "srgb", "input_profile", "cmyk", "intent", VIPS_INTENT_RELATIVE,
+                             "depth", depth == 16 ? 16 : 8, NULL);
+    if (failed) return -1;
+    int result = cvips_without_profile(transformed, out);
+    g_object_unref(transformed);
+    return result;
+}
+
+int cvips_attach_srgb(VipsImage *image) {
+    VipsBlob *srgb = cvips_srgb_profile();
+    if (!srgb) return -1;
+    size_t length = 0;
+    const void *data = vips_blob_get(srgb, &length);
+    vips_image_set_blob_copy(image, VIPS_META_ICC_NAME, data, length);
+    return 0;
+}
+
+int cvips_resize(VipsImage *in, VipsImage **out, double scale) {
+    return vips_resize(in, out, scale, NULL);
+}
+
+const void *cvips_xmp(VipsImage *image, size_t *length) {
+    const void *data = NULL;
+    *length = 0;
+    if (!vips_image_get_typeof(image, VIPS_META_XMP_NAME) ||
+        vips_image_get_blob(image, VIPS_META_XMP_NAME, &data, length)) {
+        *length = 0;
+        return NULL;
+    }
+    return data;
 }
 
 VipsImage *cvips_image_new_from_memory_copy(const void *data, size_t size, int width, int height, int bands) {

@@ -30,18 +30,26 @@ public enum MediaFile {
     /// says which library reads the file and what it found there.
     public static func tile(descriptor: Int32, width: Int, height: Int, crop: CropMode = .centre, background: RGB,
                             header: ImageHeader, maxBuffer: Int = StructureCheck.bufferLimit) throws -> MediaTile {
+        var tile: MediaTile
         switch header.media {
         case .raw?:
-            return try RawPictures.tile(descriptor: descriptor, width: width, height: height, crop: crop,
+            tile = try RawPictures.tile(descriptor: descriptor, width: width, height: height, crop: crop,
                                         background: background, header: header, maxBuffer: maxBuffer)
         case .video?:
-            return try VideoPictures.tile(descriptor: descriptor, width: width, height: height, crop: crop,
+            tile = try VideoPictures.tile(descriptor: descriptor, width: width, height: height, crop: crop,
                                           background: background, header: header, maxBuffer: maxBuffer)
+        case nil where crop == .faces:
+            let (pixels, focus) = try ImageFile.faceTile(descriptor: descriptor, width: width, height: height,
+                                                         background: background, header: header, maxBuffer: maxBuffer)
+            return MediaTile(pixels: pixels, focus: focus)
         case nil:
             let pixels = try ImageFile.tile(descriptor: descriptor, width: width, height: height, crop: crop,
                                             background: background, header: header, maxBuffer: maxBuffer)
-            return MediaTile(pixels: pixels)
+            tile = MediaTile(pixels: pixels)
         }
+        // RAW photos' and videos' face regions are not read: `faces` is `attention` for them.
+        tile.focus = TileFocus(focus: crop == .faces ? CropMode.attention.rawValue : crop.rawValue)
+        return tile
     }
 }
 
@@ -73,10 +81,14 @@ public struct MediaTile: Sendable {
     public var source: String? = nil
     /// A video's: the time of the frame shown, in seconds.
     public var frameTime: Double? = nil
+    /// What decided its crop (and why its XMP was not used, if it was not).
+    public var focus = TileFocus(focus: CropMode.centre.rawValue)
 
-    public init(pixels: PixelBuffer, source: String? = nil, frameTime: Double? = nil) {
+    public init(pixels: PixelBuffer, source: String? = nil, frameTime: Double? = nil,
+                focus: TileFocus = TileFocus(focus: CropMode.centre.rawValue)) {
         self.pixels = pixels
         self.source = source
         self.frameTime = frameTime
+        self.focus = focus
     }
 }

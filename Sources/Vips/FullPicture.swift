@@ -63,11 +63,6 @@ extension ImageFile {
             }
             var image = try warnings.tagged(Image(owning: raw))
             image = try image.apply(.load, "cannot decode \(format)") { cvips_autorot($0, $1) }
-            if vips_image_get_typeof(image.pointer, "icc-profile-data") != 0 {
-                image = try image.apply(.operation, "cannot convert its colour profile to sRGB") {
-                    cvips_icc_to_srgb($0, $1)
-                }
-            }
             image = try normalised(image, background: .white)
             guard let copied = vips_image_copy_memory(image.pointer) else {
                 throw VipsError.fromLibvips(.load, "cannot decode \(format)", loader: format)

@@ -54,12 +54,15 @@ public enum ImageFile {
         let format = try allowedFormat(source)
         let warnings = DecoderWarnings(loader: format)
         let shrinksOnLoad = ["jpeg", "webp", "heif", "tiff"].contains(format)
+        // 16-bit TIFFs and CMYK JPEGs and TIFFs need their own colour steps (see `normalised`).
+        let peeked = format == "tiff" || (format == "jpeg" && (header?.bands ?? 4) == 4) ? peek(source) : nil
         return try warnings.during {
             let thumbnail: Image
             if let header, coverArea(header, width, height) > 8 * Double(width) * Double(height) {
                 thumbnail = try croppedThumbnail(source, format: format, width: width, height: height, crop: crop,
                                                  warnings)
-            } else if !shrinksOnLoad || header.map({ coverArea($0, width, height) > Double($0.width) * Double($0.height) }) == true {
+            } else if !shrinksOnLoad || header.map({ coverArea($0, width, height) > Double($0.width) * Double($0.height) }) == true
+                        || peeked?.deep == true {
                 // libvips' thumbnail may copy the image to memory on its own
                 // threads while it is built (it does for PNGs, and for any
                 // image it enlarges); loaded and tagged here first, what the
@@ -77,13 +80,20 @@ public enum ImageFile {
                     // here: their tiles keep the bytes they always had.)
                     stored = try centredRegion(stored, width: width, height: height)
                 }
+                if stored.format == VIPS_FORMAT_USHORT {
+                    stored = try deepResized(stored, width: width, height: height)
+                } else if stored.interpretation == VIPS_INTERPRETATION_CMYK {
+                    stored = try managed(stored)  // a small image (enlarged) or none that shrinks on load
+                }
                 thumbnail = try stored.apply(.load, "cannot decode \(format)") {
                     cvips_thumbnail_image($0, $1, Int32(width), Int32(height), crop.interesting)
                 }
             } else {
                 var out: UnsafeMutablePointer<VipsImage>?
-                guard cvips_thumbnail_source(source.pointer, &out, Int32(width), Int32(height), crop.interesting, 1) == 0,
-                      let out else {
+                let status = peeked?.cmyk == true
+                    ? cvips_thumbnail_source_cmyk(source.pointer, &out, Int32(width), Int32(height), crop.interesting)
+                    : cvips_thumbnail_source(source.pointer, &out, Int32(width), Int32(height), crop.interesting, 1)
+                guard status == 0, let out else {
                     throw VipsError.fromLibvips(.load, "cannot decode \(format)", loader: format)
                 }
                 // The loader runs when the pixels are pulled, on libvips' threads.
@@ -151,6 +161,17 @@ public enum ImageFile {
         }
     }
 
+    /// Whether the image's samples are 16 bits, and whether it is CMYK
+    /// (its header only).
+    static func peek(_ source: Source) -> (deep: Bool, cmyk: Bool) {
+        guard let raw = cvips_image_new_from_source(source.pointer) else {
+            LibvipsErrors.drop(linesContaining: "")
+            return (false, false)
+        }
+        let image = Image(owning: raw)
+        return (image.format == VIPS_FORMAT_USHORT, image.interpretation == VIPS_INTERPRETATION_CMYK)
+    }
+
     /// RAW photos and videos are LibRaw's and FFmpeg's (the `Media`
     /// target's): libvips' TIFF loader would call a CR2 corrupt and draw a
     /// Bayer DNG as its grey mosaic.
@@ -180,46 +201,5 @@ public enum ImageFile {
         case "VipsForeignLoadNsgif": return "gif"
         default: return String(allowed.dropFirst("VipsForeignLoad".count)).lowercased()
         }
-    }
-
-    /// Any colour space, depth and alpha to 8-bit sRGB with 3 bands.
-    static func normalised(_ input: Image, background: RGB) throws -> Image {
-        var image = input
-        if image.interpretation != VIPS_INTERPRETATION_sRGB || image.format != VIPS_FORMAT_UCHAR {
-            image = try image.apply(.operation, "cannot convert to sRGB") {
-                cvips_colourspace($0, $1, VIPS_INTERPRETATION_sRGB)
-            }
-        }
-        if image.hasAlpha {
-            image = try image.apply(.operation, "cannot flatten alpha") {
-                cvips_flatten($0, $1, Double(background.red), Double(background.green), Double(background.blue))
-            }
-        }
-        if image.format != VIPS_FORMAT_UCHAR {
-            image = try image.apply(.operation, "cannot convert to 8 bits") { cvips_cast($0, $1, VIPS_FORMAT_UCHAR) }
-        }
-        if image.bands == 1 {
-            image = try image.apply(.operation, "cannot convert grey") { cvips_bandjoin3($0, $1) }
-        } else if image.bands > 3 {
-            image = try image.apply(.operation, "cannot drop extra bands") { cvips_extract_bands($0, $1, 0, 3) }
-        } else if image.bands == 2 {
-            image = try image.apply(.operation, "cannot convert grey") { cvips_extract_bands($0, $1, 0, 1) }
-            image = try image.apply(.operation, "cannot convert grey") { cvips_bandjoin3($0, $1) }
-        }
-        return image
-    }
-
-    /// Runs the pipeline: this is where pixels are decoded.
-    static func materialise(_ image: Image) throws -> PixelBuffer {
-        var size = 0
-        guard let data = vips_image_write_to_memory(image.pointer, &size) else {
-            throw VipsError.fromLibvips(.load, "cannot decode")
-        }
-        guard size == image.width * image.height * 3 else {
-            g_free(data)
-            throw VipsError(.operation, "unexpected pixel layout")
-        }
-        return PixelBuffer(width: image.width, height: image.height, bands: 3, base: data,
-                           release: { g_free($0) })
     }
 }

@@ -27,10 +27,11 @@ struct LayoutArguments: ParsableArguments {
             transform: { try parsed(Fit(rawValue: $0), "cover or contain") })
     var fit = Fit.cover
 
-    @Option(help: ArgumentHelp("Which part of an image cover keeps: centre, or what libvips finds most "
-                               + "interesting (attention, entropy) (default: centre).", valueName: "centre|attention|entropy"),
+    @Option(help: ArgumentHelp("Which part of an image cover keeps: centre, what libvips finds most "
+                               + "interesting (attention, entropy), or the faces its XMP marks (faces; as attention "
+                               + "without them) (default: centre).", valueName: "centre|attention|entropy|faces"),
             completion: .list(CropChoice.allCases.map(\.rawValue)),
-            transform: { try parsed(CropChoice($0), "centre, attention or entropy") })
+            transform: { try parsed(CropChoice($0), "centre, attention, entropy or faces") })
     var crop = CropChoice.centre
 
     @Option(help: ArgumentHelp("A caption under each image, such as '{name}'. Fields: {name} {stem} {ext} {dir} {path} "

@@ -18,7 +18,9 @@ enum StructureMutation {
                 bytes.insert(contentsOf: be32(value) + Array("tEXtab".utf8), at: 33)
                 return "pngtext\(value)"
             }
-            let chunk = chunks[random.below(chunks.count)]
+            // An earlier mutation may have cut the file inside a chunk.
+            guard let chunk = chunks.isEmpty ? nil : chunks[random.below(chunks.count)],
+                  chunk.offset + 4 <= bytes.count else { return "pngshort" }
             bytes.replaceSubrange(chunk.offset..<chunk.offset + 4, with: be32(value))
             return "pnglen\(chunk.type)\(value)"
         }

@@ -11,7 +11,7 @@ corpus="$root/Tests/Fuzz/corpus"
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 rm -rf "$corpus"
-for t in png jpeg tiff gif webp heif jxl sniff raw template options exclude name-date duration path-list state; do mkdir -p "$corpus/$t"; done
+for t in png jpeg tiff gif webp heif jxl sniff raw template options exclude name-date duration path-list state xmp; do mkdir -p "$corpus/$t"; done
 
 src="$work/small.v"
 vips thumbnail "$root/samples/dune.jpg" "$src" 16 --height 12 --size force
@@ -78,5 +78,17 @@ text path-list nul '\x00a.jpg\x00b\nc.png\x00\x00d.jpg'
 { printf '\x01'; for i in $(seq 1 2600); do printf 'photos/2026/IMG_%05d.jpg\n' "$i"; done; } > "$corpus/path-list/long"
 cat > "$corpus/state/state.json" <<'EOF'
 {"complete":true,"inputs":[{"path":"cGhvdG9zL2EuanBn","stamp":{"modified":1700000000000000000,"size":1234}},{"path":"cGhvdG9zL2IuanBn"}],"options":"size=1200x800 background=white","outputs":[{"images":["cGhvdG9zL2EuanBn"],"path":"c2hlZXQuanBn","stamp":{"modified":1700000000000000001,"size":99}}],"partial":false,"version":2}
+EOF
+# XMP face regions: as ExifTool writes them (elements), and as attributes
+# (Lightroom, digiKam), with a region of each kind the reader refuses.
+exiftool -q -o "$corpus/xmp/exiftool.xmp" \
+  '-XMP-mwg-rs:RegionInfo={AppliedToDimensions={W=1200,H=400,Unit=pixel},RegionList=[{Area={X=0.875,Y=0.5,W=0.08,H=0.25,Unit=normalized},Type=Face,Name=Ann},{Area={X=0.2,Y=0.4,W=0.1,H=0.2,Unit=normalized},Type=Pet}]}'
+cat > "$corpus/xmp/attributes.xmp" <<'EOF'
+<x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#">
+<rdf:Description xmlns:mwg-rs="http://www.metadataworkinggroup.com/schemas/regions/" xmlns:stArea="http://ns.adobe.com/xmp/sType/Area#">
+<mwg-rs:Regions rdf:parseType="Resource"><mwg-rs:RegionList><rdf:Bag>
+<rdf:li><rdf:Description mwg-rs:Type="Face"><mwg-rs:Area stArea:x="0.25" stArea:y="0.5" stArea:w="0.2" stArea:h="0.4" stArea:unit="normalized"/></rdf:Description></rdf:li>
+<rdf:li><rdf:Description mwg-rs:Type="Face"><mwg-rs:Area stArea:x="1.5" stArea:y="0.5" stArea:w="0" stArea:h="0.4" stArea:unit="normalized"/></rdf:Description></rdf:li>
+</rdf:Bag></mwg-rs:RegionList></mwg-rs:Regions></rdf:Description></rdf:RDF></x:xmpmeta>
 EOF
 echo "seeds: $(find "$corpus" -type f | wc -l) files, $(du -sh "$corpus" | cut -f1)"

@@ -1,3 +1,4 @@
+import Foundation
 import CollageTestSupport
 import Media
 import Raw
@@ -70,6 +71,28 @@ final class RawPicturesTests: XCTestCase {
         XCTAssertTile(made.pixels, width: 160, height: 100)
         XCTAssertColour(made.pixels.pixel(x: 80, y: 50), green, tolerance: 6, "the preview's colour")
         XCTAssertColour(made.pixels.pixel(x: 140, y: 50), green, tolerance: 6, "not the scene's white half")
+    }
+
+    /// A preview that carries an ICC profile (a camera set to Adobe RGB) is
+    /// converted from it to sRGB, as any photo is.
+    func testAPreviewWithAProfileIsColourManaged() throws {
+        let red = RGB(red: 200, green: 30, blue: 30)
+        let plain = folder.file("red.png"), adobe = folder.file("adobe.jpg")
+        try writeBytes(try Encoder.encode(PixelBuffer(width: 320, height: 200, fill: red), suffix: ".png[strip]").bytes,
+                       to: plain)
+        let convert = Process()
+        convert.executableURL = URL(fileURLWithPath: "/usr/bin/vips")
+        convert.arguments = ["icc_transform", plain, adobe + "[Q=98]", "/usr/share/color/icc/colord/AdobeRGB1998.icc",
+                             "--input-profile", "srgb"]
+        try convert.run()
+        convert.waitUntilExit()
+        XCTAssertEqual(convert.terminationStatus, 0)
+        var dng = DNGFile()
+        dng.preview = try readBytes(adobe)
+        let made = try tile(try write(dng), 160, 100)
+        XCTAssertEqual(made.source, "preview")
+        // Read as sRGB, the Adobe RGB red would be about 171,35,35.
+        XCTAssertColour(made.pixels.pixel(x: 80, y: 50), red, tolerance: 4, "the preview's colour, managed")
     }
 
     func testASmallerPreviewIsNeverEnlargedTheRawDataIs() throws {

@@ -28,6 +28,11 @@ VipsImage *cvips_image_new_from_source(VipsSource *source);
 int cvips_thumbnail_source(VipsSource *source, VipsImage **out, int width, int height,
                            VipsInteresting crop, int fail_on_truncated);
 
+/// The same for a CMYK image: converted from its profile (or libvips'
+/// standard CMYK profile) to sRGB by lcms, around a resize in its PCS.
+int cvips_thumbnail_source_cmyk(VipsSource *source, VipsImage **out, int width, int height,
+                                VipsInteresting crop);
+
 /// The whole image, lazily, failing on truncated or corrupt data.
 VipsImage *cvips_image_new_from_source_strict(VipsSource *source);
 int cvips_autorot(VipsImage *in, VipsImage **out);
@@ -145,8 +150,20 @@ int cvips_shrink(VipsImage *in, VipsImage **out, double horizontal, double verti
 int cvips_constant(VipsImage **out, int width, int height, double value);
 /// The bands of `left`, then those of `right`.
 int cvips_bandjoin2(VipsImage *left, VipsImage *right, VipsImage **out);
-/// `in` from its embedded ICC profile to sRGB.
-int cvips_icc_to_srgb(VipsImage *in, VipsImage **out);
+/// `in` from its embedded ICC profile to sRGB by lcms (relative
+/// colorimetric), at `depth` bits (8 or 16); the profile is removed from
+/// the result. Without a profile, with one the image cannot use (a CMYK
+/// profile left on pixels already made RGB) or with sRGB's own (the one
+/// cvips_attach_srgb embeds), `in` unchanged but for the profile's removal;
+/// but a CMYK image goes through libvips' standard CMYK profile then.
+int cvips_to_srgb(VipsImage *in, VipsImage **out, int depth);
+/// Attaches libvips' built-in sRGB profile as `image`'s ICC profile, for
+/// the savers that embed one.
+int cvips_attach_srgb(VipsImage *image);
+/// vips_resize by `scale` in both directions, keeping the band format.
+int cvips_resize(VipsImage *in, VipsImage **out, double scale);
+/// The image's XMP packet (libvips' "xmp-data"), not copied, or NULL.
+const void *cvips_xmp(VipsImage *image, size_t *length);
 /// 8-bit pixels copied into a new memory image.
 VipsImage *cvips_image_new_from_memory_copy(const void *data, size_t size, int width, int height, int bands);
 /// 1 when both are memory images of the same size holding the same bytes.

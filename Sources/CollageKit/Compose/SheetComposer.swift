@@ -90,7 +90,7 @@ struct SheetComposer: Sendable {
                     }
                     notices = try draw(labels: labels, paths: tiles.map(\.path), frames: frames, title: title,
                                        sheet: sheet, on: pixels)
-                    picture = .image(try Encoder.encode(pixels, suffix: suffix, dpi: dpi))
+                    picture = .image(try Encoder.encode(pixels, suffix: suffix, dpi: dpi, tagged: true))
                 }
                 return .success(ComposedSheet(picture: picture, tiles: tiles, frames: frames, labels: labels,
                                               canvas: sheetCanvas, failures: failures, notices: notices))

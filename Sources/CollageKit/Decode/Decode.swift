@@ -24,6 +24,9 @@ public struct DecodedTile: Sendable {
     /// A RAW photo's "preview" or "raw"; a video's frame time, in seconds.
     public var source: String? = nil
     public var frameTime: Double? = nil
+    /// What decided its crop ("faces", "attention", "entropy", "centre"),
+    /// and why its XMP's face regions were not (all) used, if they were not.
+    public var focus: TileFocus? = nil
     /// A `--diff` cell: the pair it shows (its caption's fields).
     public var comparison: ComparedPair? = nil
 }
@@ -82,7 +85,7 @@ struct Decode: Sendable {
                                         file: keepsFile ? image.file : nil,
                                         held: instrumentation?.holding(tileBytes: pixels.byteCount),
                                         signature: signs ? TileSignature(pixels) : nil,
-                                        source: tile.source, frameTime: tile.frameTime))
+                                        source: tile.source, frameTime: tile.frameTime, focus: tile.focus))
         } catch {
             let failure = DecodeFailure(path: image.path, message: String(describing: error))
             return decodePartner(of: image, to: frame, after: failure) ?? .failure(failure)

@@ -85,6 +85,7 @@ private struct EventObject {
             add("width", rect.width)
             add("height", rect.height)
             if let label { add("label", label) }
+            if let focus = origin.focus { add("focus", focus) }
             if let source = origin.source { add("source", source) }
             // Seconds, to the millisecond.
             if let duration = origin.duration { field("duration", (duration * 1000).rounded() / 1000) }

@@ -66,7 +66,7 @@ public struct Colour: Sendable, Equatable {
 
 /// `--crop`: which part `cover` keeps.
 public enum CropChoice: String, Sendable, CaseIterable {
-    case centre, attention, entropy
+    case centre, attention, entropy, faces
 
     /// Also takes `center`.
     public init?(_ text: String) {

@@ -43,18 +43,21 @@ public enum PipelineEvent: Sendable {
     case finished(RunOutcome)
 }
 
-/// Where a placed tile's pixels came from, for RAW photos and videos.
+/// Where a placed tile's pixels came from (RAW photos, videos) and what decided its crop.
 public struct TileOrigin: Sendable, Equatable {
     /// A RAW photo's: "preview" (its embedded JPEG) or "raw" (its raw data).
     public var source: String?
     /// A video's length and the time of the frame shown, in seconds.
     public var duration: Double?
     public var frame: Double?
+    /// What decided its crop: "faces", "attention", "entropy" or "centre".
+    public var focus: String?
 
-    public init(source: String? = nil, duration: Double? = nil, frame: Double? = nil) {
+    public init(source: String? = nil, duration: Double? = nil, frame: Double? = nil, focus: String? = nil) {
         self.source = source
         self.duration = duration
         self.frame = frame
+        self.focus = focus
     }
 }
 

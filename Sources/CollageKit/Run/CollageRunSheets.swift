@@ -41,11 +41,12 @@ extension CollageRun {
         let flags = flagger?.check(sheet.composed.tiles)
         for (index, (tile, frame)) in zip(sheet.composed.tiles, sheet.composed.frames).enumerated() {
             if let standIn = tile.standIn { report(.notice(standIn)) }
+            if let problem = tile.focus?.problem { report(.notice("\(tile.path): XMP face regions ignored: \(problem)")) }
             for flag in flags?[index] ?? [] { report(.flagged(flag)) }
             report(.placed(path: tile.path, sheet: sheet.record.sheet, index: index, rect: frame.image,
                            label: sheet.composed.labels?[index],
                            origin: TileOrigin(source: tile.source, duration: tile.header.duration,
-                                              frame: tile.frameTime)))
+                                              frame: tile.frameTime, focus: tile.focus?.focus ?? frame.crop.rawValue)))
         }
         for notice in sheet.composed.notices { report(.notice(notice)) }
         var record = sheet.record

@@ -115,7 +115,7 @@ extension DiffRun {
         }
         for (index, (tile, frame)) in zip(sheet.composed.tiles, sheet.composed.frames).enumerated() {
             report(.placed(path: tile.path, sheet: sheet.record.sheet, index: index, rect: frame.image,
-                           label: sheet.composed.labels?[index]))
+                           label: sheet.composed.labels?[index], origin: TileOrigin(focus: CropMode.centre.rawValue)))
         }
         report(.written(sheet.record))
     }

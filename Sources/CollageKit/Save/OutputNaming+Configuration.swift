@@ -19,10 +19,12 @@ extension CollageConfiguration {
     /// extension is not one we can write.
     public var saverSuffix: String? {
         guard let suffix = naming.saverSuffix, Vips.canSave(suffix: suffix) else { return nil }
-        // A JPEG sheet keeps its JFIF header, where its resolution is
-        // recorded (libvips leaves it out when stripping; a new canvas has no
-        // metadata to strip). A PDF's tiles need none: the page says their size.
-        var options = suffix == ".jpg" && !writesPDF ? [] : ["strip"]
+        // Not "strip" for a sheet: it would drop the sRGB profile `Encoder`
+        // attaches and a JPEG's JFIF header, where its resolution is
+        // recorded (its pixels are made in memory, so nothing of the inputs'
+        // metadata reaches it). A PDF's tiles need neither: the page says
+        // their size and colour.
+        var options = writesPDF ? ["strip"] : []
         if let quality, writesPDF || ImageFormat.output(extension: output.lowercasedExtension)?.hasQuality == true {
             options.append("Q=\(quality)")
         }

@@ -1,0 +1,29 @@
+import XMP
+
+/// The XMP face-region reader (`--crop faces`): whatever the packet, it
+/// returns, every region it gives is inside the image and not empty, as it
+/// stays under every EXIF orientation, and the window placed for them is
+/// inside the scaled image.
+enum XMPTarget {
+    static let faces = FuzzTarget("xmp", maxLength: 16384, mallocLimitMB: 128) { bytes in
+        let found = FaceRegions.parse(bytes)
+        func inside(_ region: FaceRegion) -> Bool {
+            region.left.isFinite && region.top.isFinite && region.right.isFinite && region.bottom.isFinite
+                && 0 <= region.left && region.left < region.right && region.right <= 1
+                && 0 <= region.top && region.top < region.bottom && region.bottom <= 1
+        }
+        guard found.regions.count <= FaceRegions.maxRegions else { return "\(found.regions.count) regions, over the bound" }
+        if let bad = found.regions.first(where: { !inside($0) }) { return "region \(bad) outside [0, 1] or empty" }
+        guard !found.regions.isEmpty else { return nil }
+        for orientation in 1...8 {
+            let upright = found.regions.map { FaceWindow.upright($0, orientation: orientation) }
+            if let bad = upright.first(where: { !inside($0) }) { return "orientation \(orientation) turns a region to \(bad)" }
+            let wide = FaceWindow.origin(of: upright, coverWidth: 1200, coverHeight: 400, tileWidth: 400, tileHeight: 400)
+            let tall = FaceWindow.origin(of: upright, coverWidth: 300, coverHeight: 901, tileWidth: 300, tileHeight: 200)
+            guard (0...800).contains(wide.x), wide.y == 0, tall.x == 0, (0...701).contains(tall.y) else {
+                return "orientation \(orientation): a window outside the image (\(wide), \(tall))"
+            }
+        }
+        return nil
+    }
+}
