@@ -62,7 +62,7 @@ public struct FaceRegions: Sendable, Equatable {
             return FaceRegions(problem: "XMP with a document type")
         }
         let reader = RegionReader()
-        let parser = XMLParser(data: Data(bytes))
+        let parser = XMLParser(data: Data(withoutProcessingInstructions(bytes)))
         parser.shouldProcessNamespaces = true
         parser.shouldResolveExternalEntities = false
         parser.delegate = reader
@@ -77,6 +77,27 @@ public struct FaceRegions: Sendable, Equatable {
             result = FaceRegions(problem: "not XML (libxml2 error\(code) at line \(parser.lineNumber))")
         }
         return result
+    }
+
+    /// `bytes` with every processing instruction (`<?…?>`, an unclosed one
+    /// to the end) blanked out: XMP's `<?xpacket …?>` and the XML
+    /// declaration carry nothing a region needs, and FoundationXML reads a
+    /// null pointer on one without data (`<?x?>`, found by fuzzing).
+    static func withoutProcessingInstructions(_ bytes: ArraySlice<UInt8>) -> [UInt8] {
+        var out = Array(bytes)
+        var index = 0
+        while index + 1 < out.count {
+            guard out[index] == UInt8(ascii: "<"), out[index + 1] == UInt8(ascii: "?") else {
+                index += 1
+                continue
+            }
+            var end = index + 2
+            while end + 1 < out.count, !(out[end] == UInt8(ascii: "?") && out[end + 1] == UInt8(ascii: ">")) { end += 1 }
+            end = min(out.count, end + 2)
+            for blank in index..<end { out[blank] = UInt8(ascii: " ") }
+            index = end
+        }
+        return out
     }
 
     private static func contains(_ bytes: ArraySlice<UInt8>, _ text: String) -> Bool {
