@@ -148,6 +148,20 @@ extension CLITestCase {
         try start(arguments).waitMeasured(timeout: timeout)
     }
 
+    /// Asserts what a run stopped by a signal shows: `status`, one line on
+    /// standard error saying it was interrupted, and the JSON summary last.
+    /// Its JSON events, for what each test checks of them.
+    @discardableResult
+    func assertInterrupted(_ result: ProcessResult, status: Int32, file: StaticString = #filePath,
+                           line: UInt = #line) -> [[String: Any]] {
+        XCTAssertEqual(result.status, status, result.summary, file: file, line: line)
+        XCTAssertEqual(result.stderrLines.count, 1, result.summary, file: file, line: line)
+        XCTAssertTrue(result.stderrText.contains("interrupted"), result.summary, file: file, line: line)
+        let all = jsonEvents(result, file: file, line: line)
+        XCTAssertEqual(all.last?["event"] as? String, "summary", file: file, line: line)
+        return all
+    }
+
     /// The hidden names in a folder (temporary files, locks).
     func hiddenNames(_ relative: String = "") -> [String] {
         listingText(relative).filter { $0.hasPrefix(".") }
