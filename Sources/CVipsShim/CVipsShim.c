@@ -318,15 +318,26 @@ VipsImage *cvips_image_new_from_buffer(const void *buf, size_t len) {
 /* Camera media: a RAW's JPEG preview held in memory, pixels made by LibRaw
  * or FFmpeg. */
 
-int cvips_thumbnail_buffer(const void *buf, size_t len, VipsImage **out, int width, int height,
-                           VipsInteresting crop, int no_rotate) {
-    return vips_thumbnail_buffer((void *) buf, len, out, width,
+/* libvips' thumbnail of a camera picture's source (a JPEG in memory or in a
+ * byte range of a file): cover then crop, stopping at truncated data. */
+static int cvips_thumbnail_camera(VipsSource *source, VipsImage **out, int width, int height,
+                                  VipsInteresting crop, int no_rotate) {
+    return vips_thumbnail_source(source, out, width,
                                  "height", height,
                                  "crop", crop,
                                  "size", VIPS_SIZE_BOTH,
                                  "no_rotate", no_rotate ? TRUE : FALSE,
                                  "option_string", "fail_on=truncated",
                                  NULL);
+}
+
+int cvips_thumbnail_buffer(const void *buf, size_t len, VipsImage **out, int width, int height,
+                           VipsInteresting crop, int no_rotate) {
+    VipsSource *source = vips_source_new_from_memory(buf, len);
+    if (!source) return -1;
+    int result = cvips_thumbnail_camera(source, out, width, height, crop, no_rotate);
+    g_object_unref(source);
+    return result;
 }
 
 /* A byte range of a file as a libvips source: reads with pread, seeks within
@@ -396,13 +407,7 @@ int cvips_thumbnail_range(int descriptor, gint64 offset, gint64 length, VipsImag
     g_object_set_data_full(G_OBJECT(source), "cvips-range", range, cvips_range_free);
     g_signal_connect(source, "read", G_CALLBACK(cvips_range_read), range);
     g_signal_connect(source, "seek", G_CALLBACK(cvips_range_seek), range);
-    int result = vips_thumbnail_source(VIPS_SOURCE(source), out, width,
-                                       "height", height,
-                                       "crop", crop,
-                                       "size", VIPS_SIZE_BOTH,
-                                       "no_rotate", no_rotate ? TRUE : FALSE,
-                                       "option_string", "fail_on=truncated",
-                                       NULL);
+    int result = cvips_thumbnail_camera(VIPS_SOURCE(source), out, width, height, crop, no_rotate);
     g_object_unref(source);
     return result;
 }
