@@ -62,8 +62,10 @@ final class LibraryPagesTests: XCTestCase {
 
     func testOnlyReadOnlyPrivateFileMappingsWithNoWrittenPageAreReleasable() {
         XCTAssertEqual(Vips.releasableMappings(smaps: sample), [
-            .init(start: 0x55d0a0000000, end: 0x55d0a0200000, residentBytes: 520 * 1024),
-            .init(start: 0x7f000010c000, end: 0x7f0000110000, residentBytes: 12 * 1024),
+            .init(start: 0x55d0a0000000, end: 0x55d0a0200000, residentBytes: 520 * 1024,
+                  file: "fd:01 1001", path: "/usr/lib/x86_64-linux-gnu/libvips.so.42"),
+            .init(start: 0x7f000010c000, end: 0x7f0000110000, residentBytes: 12 * 1024,
+                  file: "fd:01 5005", path: "/opt/with space/lib a.so"),
         ])
     }
 
@@ -112,6 +114,88 @@ final class LibraryPagesTests: XCTestCase {
                            "read again from the file")
             XCTAssertEqual(written.load(fromByteOffset: page * pageSize, as: UInt8.self), 0xAB,
                            "what the process wrote is still there")
+        }
+    }
+
+    func testLoadedCodeIsTheExecutableAndSharedLibrariesNotGconvModulesFontsOrInputs() {
+        let exe = "/usr/bin/collage"
+        XCTAssertTrue(Vips.isLoadedCode(exe, executable: exe))
+        XCTAssertTrue(Vips.isLoadedCode("/usr/lib/x86_64-linux-gnu/libvips.so.42.16.1", executable: exe))
+        XCTAssertTrue(Vips.isLoadedCode("/usr/lib/x86_64-linux-gnu/vips-modules-8.14/vips-heif.so", executable: exe))
+        XCTAssertFalse(Vips.isLoadedCode("/usr/lib/x86_64-linux-gnu/gconv/UTF-16.so", executable: exe))
+        XCTAssertFalse(Vips.isLoadedCode("/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf", executable: exe))
+        XCTAssertFalse(Vips.isLoadedCode("/photos/a.so.jpg/IMG_0001.webp", executable: exe))
+        XCTAssertFalse(Vips.isLoadedCode("/usr/bin/other", executable: exe))
+        XCTAssertFalse(Vips.isLoadedCode("/usr/bin/collage", executable: nil))
+    }
+
+    /// A recorded mapping is advised again only while maps shows it with the
+    /// same range, the same file and no write permission.
+    func testOnlyMappingsStillInPlaceAreReleasedAgain() {
+        let recorded: [Vips.ReleasableMapping] = [
+            .init(start: 0x1000, end: 0x3000, residentBytes: 4096, file: "fd:01 7", path: "/lib/a.so"),
+            .init(start: 0x5000, end: 0x6000, residentBytes: 4096, file: "fd:01 8", path: "/lib/b.so"),
+            .init(start: 0x7000, end: 0x8000, residentBytes: 4096, file: "fd:01 9", path: "/lib/c.so"),
+            .init(start: 0x9000, end: 0xa000, residentBytes: 4096, file: "fd:01 10", path: "/lib/d.so"),
+            .init(start: 0xb000, end: 0xc000, residentBytes: 4096, file: "fd:01 11", path: "/lib/e.so"),
+        ]
+        let maps = """
+            1000-3000 r-xp 00000000 fd:01 7                          /lib/a.so
+            5000-6000 rw-p 00000000 00:00 0
+            7000-7800 r--p 00000000 fd:01 9                          /lib/c.so
+            9000-a000 rw-p 00001000 fd:01 10                         /lib/d.so
+            b000-c000 r--p 00002000 fd:01 11                         /lib/e.so
+
+            """
+        XCTAssertEqual(Vips.stillMapped(recorded, maps: maps).map(\.start), [0x1000, 0xb000])
+        XCTAssertEqual(Vips.stillMapped(recorded, maps: ""), [])
+        XCTAssertEqual(Vips.stillMapped([], maps: maps), [])
+    }
+
+    /// A library-like file mapped and read before the release at start, read
+    /// again, leaves the resident set again; a mapping put where a released
+    /// one was (another file, or anonymous memory the process wrote) is not
+    /// touched.
+    func testCodePagesReadSinceStartLeaveAgainAndWhatReplacedAMappingIsKept() throws {
+        let folder = try TemporaryDirectory()
+        let pageSize = Int(sysconf(Int32(_SC_PAGESIZE)))
+        let length = 8 * pageSize
+        let path = folder.file("libfake.so.1")
+        try writeBytes((0..<length).map { UInt8(truncatingIfNeeded: $0 / pageSize + 1) }, to: path)
+        let descriptor = open(path, O_RDONLY)
+        XCTAssertGreaterThanOrEqual(descriptor, 0)
+        defer { close(descriptor) }
+        func map() throws -> UnsafeMutableRawPointer {
+            let pointer = try XCTUnwrap(mmap(nil, length, PROT_READ, MAP_PRIVATE, descriptor, 0))
+            XCTAssertNotEqual(pointer, UnsafeMutableRawPointer(bitPattern: -1))
+            return pointer
+        }
+        func readAll(_ pointer: UnsafeMutableRawPointer) -> Int {
+            (0..<8).reduce(0) { $0 + Int(pointer.load(fromByteOffset: $1 * pageSize, as: UInt8.self)) }
+        }
+        let library = try map()
+        defer { munmap(library, length) }
+        let replaced = try map()
+        XCTAssertEqual(readAll(library) + readAll(replaced), 2 * (1...8).reduce(0, +))
+        XCTAssertNotNil(Vips.releaseReadOnlyFilePages())
+        XCTAssertEqual(try residentKiB(of: library), 0)
+
+        // The second mapping goes; anonymous memory is written where it was.
+        XCTAssertEqual(munmap(replaced, length), 0)
+        let anonymous = try XCTUnwrap(mmap(replaced, length, PROT_READ | PROT_WRITE,
+                                           MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0))
+        XCTAssertEqual(anonymous, replaced)
+        defer { munmap(anonymous, length) }
+        for page in 0..<8 { anonymous.storeBytes(of: 0xCD, toByteOffset: page * pageSize, as: UInt8.self) }
+
+        XCTAssertEqual(readAll(library), (1...8).reduce(0, +))
+        XCTAssertEqual(try residentKiB(of: library), length / 1024, "read again since the start")
+        XCTAssertGreaterThanOrEqual(Vips.releaseLoadedCodePagesAgain(), 1)
+        XCTAssertEqual(try residentKiB(of: library), 0, "left the resident set again")
+        XCTAssertEqual(readAll(library), (1...8).reduce(0, +), "and still reads the file")
+        for page in 0..<8 {
+            XCTAssertEqual(anonymous.load(fromByteOffset: page * pageSize, as: UInt8.self), 0xCD,
+                           "what replaced a released mapping was not touched")
         }
     }
 
