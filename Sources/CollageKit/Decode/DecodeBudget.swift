@@ -6,8 +6,8 @@ import Vips
 /// decode window (which asks without blocking, and picks another image when
 /// one does not fit) and a sheet's re-decodes (which wait their turn). Two
 /// 5120x2880 progressive JPEGs hold about 88 MB each while decoding; within
-/// the default 120 MiB they take turns, while the other core decodes what
-/// fits beside them (about 30 MiB beside one: any baseline JPEG of that size).
+/// the default 116 MiB they take turns, while the other core decodes what
+/// fits beside them (about 26 MiB beside one: any baseline JPEG of that size).
 /// A decode larger than the whole budget runs when nothing else does.
 ///
 /// While a heavy decode (a quarter of the budget or more) holds its share,

@@ -44,17 +44,19 @@ public struct CollageConfiguration: Sendable {
     /// The memory the decodes running at once may hold, by their headers'
     /// estimate: giant progressive JPEGs take turns instead of overlapping.
     /// The default is what a 160 MiB run has left for decodes once the rest
-    /// is counted: about 15 MiB of mapped code (libvips and its libraries,
-    /// and ours, once a run of many collages has taken the pages of their
-    /// loading out of its resident set), 13 to 20 MiB of other heap, and
-    /// the decode window below. Measured on 300 wallpapers (BENCHMARKS.md):
-    /// 96 MiB left the second core idle beside each giant; 120 lets a giant
-    /// of 89 MiB decode beside a 28 MiB photo and the two Elephants
-    /// wallpapers (73 and 37 MiB) overlap, at a peak of 150-157 MiB; 128
-    /// took the peak to 160 and over.
+    /// is counted: 15-17 MiB of mapped code (libvips and its libraries, and
+    /// ours, whose pages a run of many collages takes out of its resident
+    /// set at start and again beside each giant), about 16 MiB of libvips'
+    /// region buffers and other heap, and the decode window below. Measured
+    /// on 300 wallpapers (BENCHMARKS.md): 96 MiB left the second core idle
+    /// beside each giant; at 120 a giant of 89 MiB decoded beside the 30 MiB
+    /// Elephants wallpaper, and runs peaked at 147-157 MiB (3000 photos:
+    /// 155); at 116 that pair takes turns while the giant decodes beside
+    /// baseline photos, for the same wall time and peaks of 141-152 (3000
+    /// photos: 150); 112 and 104 cost 11% and 17% more wall time.
     public var decodeMemoryBudget = Self.defaultDecodeMemoryMiB << 20
     /// `decodeMemoryBudget`'s default in MiB, the unit of `--decode-memory`.
-    public static let defaultDecodeMemoryMiB = 120
+    public static let defaultDecodeMemoryMiB = 116
     /// With `--sheets`, how far the decoders work ahead of the sheets: until
     /// the decoded tiles waiting for their turn hold this many bytes, and at
     /// most `decodeWindowImages` images (each an open file until decoded).
