@@ -88,6 +88,10 @@ public enum ImageFile {
                 thumbnail = try stored.apply(.load, "cannot decode \(format)") {
                     cvips_thumbnail_image($0, $1, Int32(width), Int32(height), crop.interesting)
                 }
+            } else if format == "heif", let small = shrunkHEIF(descriptor: descriptor, coverWidth: width, coverHeight: height) {
+                thumbnail = try small.apply(.load, "cannot decode \(format)") {
+                    cvips_thumbnail_image($0, $1, Int32(width), Int32(height), crop.interesting)
+                }
             } else {
                 var out: UnsafeMutablePointer<VipsImage>?
                 let status = peeked?.cmyk == true
