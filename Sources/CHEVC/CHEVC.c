@@ -89,22 +89,21 @@ static struct heif_error push_data(void *raw, const void *data, size_t size) {
     return ok;
 }
 
-// Each sample of `to` (a plane of ceil(width / factor) x ceil(height /
-// factor)) the rounded mean of its factor x factor box of `from` (fewer at
-// the right and bottom edges). A chroma plane shrinks by the same factor as
-// the luma plane, so 4:2:0 stays 4:2:0: ceil(ceil(w / 2) / f) = ceil(ceil(w / f) / 2).
-static bool box_shrink(const uint8_t *from, int from_stride, int width, int height, int factor,
+// Each sample of `to` (a plane of ceil(width / across) x ceil(height /
+// down)) the rounded mean of its across x down box of `from` (fewer at the
+// right and bottom edges).
+static bool box_shrink(const uint8_t *from, int from_stride, int width, int height, int across, int down,
                        uint8_t *to, int to_stride) {
-    int out_width = (width + factor - 1) / factor, out_height = (height + factor - 1) / factor;
+    int out_width = (width + across - 1) / across, out_height = (height + down - 1) / down;
     uint64_t *sums = calloc((size_t)out_width, sizeof *sums);
     if (!sums) return false;
     for (int oy = 0; oy < out_height; oy++) {
-        int y0 = oy * factor, y1 = y0 + factor < height ? y0 + factor : height;
+        int y0 = oy * down, y1 = y0 + down < height ? y0 + down : height;
         memset(sums, 0, (size_t)out_width * sizeof *sums);
         for (int y = y0; y < y1; y++) {
             const uint8_t *row = from + (size_t)y * from_stride;
             for (int ox = 0, x = 0; ox < out_width; ox++) {
-                int x1 = x + factor < width ? x + factor : width;
+                int x1 = x + across < width ? x + across : width;
                 uint64_t sum = 0;
                 for (; x < x1; x++) sum += row[x];
                 sums[ox] += sum;
@@ -112,7 +111,7 @@ static bool box_shrink(const uint8_t *from, int from_stride, int width, int heig
         }
         uint8_t *out = to + (size_t)oy * to_stride;
         for (int ox = 0; ox < out_width; ox++) {
-            int x0 = ox * factor, x1 = x0 + factor < width ? x0 + factor : width;
+            int x0 = ox * across, x1 = x0 + across < width ? x0 + across : width;
             uint64_t count = (uint64_t)(x1 - x0) * (uint64_t)(y1 - y0);
             out[ox] = (uint8_t)((sums[ox] + count / 2) / count);
         }
@@ -121,16 +120,20 @@ static bool box_shrink(const uint8_t *from, int from_stride, int width, int heig
     return true;
 }
 
-// The picture's planes copied (factor 1) or box-shrunk (8 bits only) into a
-// heif_image, with the colour description of the stream (libheif prefers a
-// `colr` box of the file's where there is one).
+// The picture's planes copied (factor 1) into a heif_image, with the colour
+// description of the stream (libheif prefers a `colr` box of the file's
+// where there is one); or box-shrunk (an even factor, 8 bits only) to a
+// 4:4:4 one: the chroma planes by half the factor where they are
+// subsampled, so that each small pixel has its own chroma, the mean of its
+// box's, as when the whole picture is made RGB and then shrunk.
 static struct heif_error to_heif_image(decoder *d, const struct de265_image *picture, int factor,
                                        struct heif_image **out) {
     bool mono = de265_get_chroma_format(picture) == de265_chroma_mono;
     int luma_width = de265_get_image_width(picture, 0), luma_height = de265_get_image_height(picture, 0);
-    struct heif_error error = heif_image_create((luma_width + factor - 1) / factor, (luma_height + factor - 1) / factor,
-                                                mono ? heif_colorspace_monochrome : heif_colorspace_YCbCr,
-                                                (enum heif_chroma)de265_get_chroma_format(picture), out);
+    int small_width = (luma_width + factor - 1) / factor, small_height = (luma_height + factor - 1) / factor;
+    enum heif_chroma chroma = factor > 1 && !mono ? heif_chroma_444 : (enum heif_chroma)de265_get_chroma_format(picture);
+    struct heif_error error = heif_image_create(small_width, small_height,
+                                                mono ? heif_colorspace_monochrome : heif_colorspace_YCbCr, chroma, out);
     if (error.code) return error;
     const enum heif_channel channels[3] = {heif_channel_Y, heif_channel_Cb, heif_channel_Cr};
     int bits = de265_get_bits_per_pixel(picture, 0);
@@ -141,8 +144,17 @@ static struct heif_error to_heif_image(decoder *d, const struct de265_image *pic
             *out = NULL;
             return failure(heif_suberror_Invalid_image_size, "an HEVC picture with planes libheif cannot hold");
         }
-        error = heif_image_add_plane(*out, channels[plane], (width + factor - 1) / factor,
-                                     (height + factor - 1) / factor, bits);
+        // Subsampled: a plane half the luma's width (or height), rounded up.
+        int across = factor, down = factor;
+        if (factor > 1 && width < luma_width) across /= 2;
+        if (factor > 1 && height < luma_height) down /= 2;
+        if (factor > 1 && ((width + across - 1) / across != small_width || (height + down - 1) / down != small_height)) {
+            heif_image_release(*out);
+            *out = NULL;
+            return failure(heif_suberror_Invalid_image_size, "an HEVC picture with planes that do not shrink alike");
+        }
+        error = heif_image_add_plane(*out, channels[plane], factor > 1 ? small_width : width,
+                                     factor > 1 ? small_height : height, bits);
         if (error.code) {
             heif_image_release(*out);
             *out = NULL;
@@ -152,7 +164,7 @@ static struct heif_error to_heif_image(decoder *d, const struct de265_image *pic
         const uint8_t *from = de265_get_image_plane(picture, plane, &from_stride);
         uint8_t *to = heif_image_get_plane(*out, channels[plane], &to_stride);
         if (factor > 1) {
-            if (!box_shrink(from, from_stride, width, height, factor, to, to_stride)) {
+            if (!box_shrink(from, from_stride, width, height, across, down, to, to_stride)) {
                 heif_image_release(*out);
                 *out = NULL;
                 return failure(heif_suberror_Unspecified, "out of memory");
@@ -357,6 +369,9 @@ int chevc_decode_shrunk(int descriptor, int cover_width, int cover_height, chevc
         || heif_image_get_height(image, heif_channel_interleaved) != small_height)
         goto done;
     if (!packed_rgb(image, small_width, small_height, out) || !icc_profile(handle, out)) goto done;
+    out->factor = factor;
+    out->shown_width = width;
+    out->shown_height = height;
     atomic_fetch_add(&shrunk_decoded, 1);
     result = 0;
 done:
@@ -371,5 +386,6 @@ int chevc_shrink_factor(int width, int height, int cover_width, int cover_height
     if (width <= 0 || height <= 0 || cover_width <= 0 || cover_height <= 0) return 1;
     double across = (double)width / cover_width, down = (double)height / cover_height;
     double factor = (across < down ? across : down) / 2;
-    return factor < 1 ? 1 : factor > 1 << 16 ? 1 << 16 : (int)factor;
+    if (factor < 2) return 1;
+    return factor > 1 << 16 ? 1 << 16 : (int)factor & ~1;
 }

@@ -7,11 +7,14 @@ import Glibc
 /// small picture is made RGB. libvips' own loader makes the whole picture
 /// RGB, and keeps it while it resizes.
 extension ImageFile {
-    /// The primary image of the HEIF file open on `descriptor`, shrunk to
-    /// still cover `coverWidth` x `coverHeight` with at least a 2x
-    /// reduction left to libvips' resize, upright as libheif shows it (its
-    /// irot and imir applied, as libvips' loader has it), with its ICC
-    /// profile attached as libvips' loader would. Nil for what this path
+    /// The primary image of the HEIF file open on `descriptor`, scaled to
+    /// cover `coverWidth` x `coverHeight` (libvips' resize of the shrunk
+    /// picture, by the scale that takes the whole picture to cover it, so
+    /// that each small pixel stays where its box was: libvips' thumbnail
+    /// would scale the ceil(w / factor)-wide picture to fit instead, a
+    /// fraction of a pixel off), upright as libheif shows it (its irot and
+    /// imir applied, as libvips' loader has it), with its ICC profile
+    /// attached as libvips' loader would. Nil for what this path
     /// leaves to libvips' loader, which then decodes the file as before
     /// (and reports its errors its own way): too little to shrink, alpha,
     /// more than 8 bits, monochrome, AV1, grids, cropped images, any error.
@@ -27,11 +30,26 @@ extension ImageFile {
             LibvipsErrors.drop(linesContaining: "")
             return nil
         }
-        return Image(owning: raw)
+        let small = Image(owning: raw)
+        let scale = max(Double(coverWidth) / Double(picture.shown_width), Double(coverHeight) / Double(picture.shown_height))
+        return try? small.apply(.load, "cannot resize") { cvips_resize($0, $1, scale * Double(picture.factor)) }
     }
 
     /// How many HEIF images have been decoded small in this process.
     public static var heifShrunkDecodes: UInt { chevc_shrunk_decoded() }
+
+    /// Whether `tile` decodes the image of `header` small for a tile of
+    /// `tileWidth` x `tileHeight`: an 8-bit HEVC HEIF image without alpha,
+    /// shrunk at least 2x, of a shape `tile` does not crop first.
+    static func decodesSmall(_ header: ImageHeader, tileWidth: Int, tileHeight: Int) -> Bool {
+        guard header.format == "heif", header.shrunkDecodeBytes > 0, header.bands == 3, tileWidth > 0, tileHeight > 0
+        else { return false }
+        let width = Double(header.displayedWidth), height = Double(header.displayedHeight)
+        let scale = max(Double(tileWidth) / width, Double(tileHeight) / height)
+        return width * scale * height * scale <= 8 * Double(tileWidth) * Double(tileHeight)
+            && heifShrinkFactor(width: header.displayedWidth, height: header.displayedHeight,
+                                coverWidth: tileWidth, coverHeight: tileHeight) >= 2
+    }
 
     /// The box factor `shrunkHEIF` uses for an image shown `width` x
     /// `height` covering a `coverWidth` x `coverHeight` tile (below 2: not

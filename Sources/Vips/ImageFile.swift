@@ -32,6 +32,7 @@ public enum ImageFile {
                                  structureBytes: max(structure.bufferBytes, structure.decodeBytes),
                                  dateTaken: image.dateTaken)
         header.takenAt = image.takenAt
+        header.shrunkDecodeBytes = structure.shrunkDecodeBytes
         return header
     }
 

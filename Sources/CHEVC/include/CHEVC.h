@@ -20,12 +20,15 @@ int chevc_register(int threads);
 /// How many HEVC pictures the plugin has decoded in this process.
 unsigned long chevc_pictures_decoded(void);
 
-/// A HEIF photo's primary image, small: 8-bit RGB, rows packed, and the
+/// A HEIF photo's primary image, small: 8-bit RGB, rows packed (sample i
+/// the mean of the whole image's [i * factor, (i + 1) * factor)), and the
 /// ICC profile libvips' loader would attach (NULL when none). Both are
 /// malloc'ed: chevc_shrunk_free.
 typedef struct {
     unsigned char *pixels;
     int width, height;
+    /// The box factor, and the size libheif shows the whole image at.
+    int factor, shown_width, shown_height;
     unsigned char *icc;
     size_t icc_size;
 } chevc_shrunk;
@@ -43,10 +46,11 @@ typedef struct {
 int chevc_decode_shrunk(int descriptor, int cover_width, int cover_height, chevc_shrunk *out);
 
 /// The box factor for an image shown `width` x `height` scaled to cover
-/// `cover_width` x `cover_height`: half the scale-down, rounded down, so
-/// that at least a 2x reduction is left to libvips' resize (its Lanczos
-/// filter, as for any other picture), and the shrunk image still covers.
-/// Below 2: nothing to gain.
+/// `cover_width` x `cover_height`: half the scale-down, rounded down to an
+/// even number (4:2:0 chroma then shrinks by a whole half of it), so that
+/// at least a 2x reduction is left to libvips' resize (its Lanczos filter,
+/// as for any other picture), and the shrunk image still covers.
+/// 1 when that is below 2: nothing to gain.
 int chevc_shrink_factor(int width, int height, int cover_width, int cover_height);
 
 void chevc_shrunk_free(chevc_shrunk *picture);
