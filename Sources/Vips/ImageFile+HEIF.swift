@@ -18,6 +18,9 @@ extension ImageFile {
     /// leaves to libvips' loader, which then decodes the file as before
     /// (and reports its errors its own way): too little to shrink, alpha,
     /// more than 8 bits, monochrome, AV1, grids, cropped images, any error.
+    /// Callers try it only where the structure check found an 8-bit HEVC
+    /// image and no grid (`StructureCheck.Summary.shrunkDecodeBytes`), so
+    /// that an AVIF is not decoded twice.
     static func shrunkHEIF(descriptor: Int32, coverWidth: Int, coverHeight: Int) -> Image? {
         var picture = chevc_shrunk()
         guard coverWidth > 0, coverHeight > 0, coverWidth <= Int(Int32.max), coverHeight <= Int(Int32.max),

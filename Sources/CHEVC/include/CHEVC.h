@@ -6,7 +6,8 @@
 // chevc_register adds a plugin of higher priority that starts libde265 with
 // `threads` worker threads: libde265 then decodes a picture's rows (wavefront
 // parallel processing) or tiles at once where the stream allows it. The
-// pictures, and what libheif does with them, are the same.
+// pictures, and what libheif does with them, are the same; except for
+// chevc_decode_shrunk's own decodes, whose picture it hands libheif shrunk.
 #ifndef CHEVC_H
 #define CHEVC_H
 
