@@ -66,7 +66,7 @@ public enum Vips {
     /// decoder is used, as before. The same plugin decodes HEIF photos
     /// small (`ImageFile.shrunkHEIF`): it box-shrinks the picture's planes
     /// before libheif makes them RGB, so a 12 MP HEIC into a sheet's cell
-    /// holds 46-58 MB instead of libvips' loader's 75 (`HEIFStructure`'s
+    /// holds 31-42 MB instead of libvips' loader's 68-71 (`HEIFStructure`'s
     /// `shrunkPerPixel` and `heldPerPixel`), and two decode at once within
     /// the decode budget. Each decoder then starts a worker a core: on two
     /// cores four workers for two pictures, which keep both cores busy

@@ -104,16 +104,19 @@ extension HEIFStructure {
     /// besides twice the file's size (the coded picture, as libheif reads
     /// it and as libde265 keeps its NAL units): libde265's picture (1.5)
     /// and what it keeps beside it for every 4x4 block (motion, modes,
-    /// deblocking: about 1 more), and the shrunk planes; libheif's copy and
-    /// the whole-picture RGB are never made. Measured here on the 24 HEICs
-    /// of 12 MP of the benchmarks (0.7 to 6.8 MB), each alone into a
-    /// 600x533 tile (a C program calling chevc_decode_shrunk and libvips'
-    /// thumbnail of the small picture, glibc tuned as `collage` tunes it):
-    /// 46 to 58 MB above the process, every one 3.67 to 3.69 bytes a pixel
-    /// plus twice its size; libvips' loader peaked at 75.4 to 76.2 MB on
-    /// the same files. Counted at 4 (and `ImageHeader.workingSet`), two
-    /// 12 MP HEICs of up to 3 MB fit the 120 MiB budget at once.
-    static let shrunkPerPixel = 4
+    /// deblocking), and the shrunk planes; libheif's copy and the
+    /// whole-picture RGB are never made. Measured here on the 12 MP HEICs
+    /// of the benchmarks (0.7 to 6.8 MB) into 600x533 cells: in `collage`
+    /// (release, --jobs 1, twelve copies of one file against twelve 12 MP
+    /// baseline JPEGs) 31 to 42 MB a decode, 2.33 to 2.44 bytes a pixel
+    /// plus twice the file (libvips' loader: 68 to 71 MB); decoded alone
+    /// by a small C program (chevc_decode_shrunk, then libvips' thumbnail
+    /// of the small picture, glibc tuned as `collage` tunes it), cold,
+    /// 46 to 58 MB above that program, 3.67 to 3.69 bytes a pixel plus
+    /// twice the file (libvips' loader: 75 to 76 MB). Counted at 3, and
+    /// `ImageHeader.workingSet`: two 12 MP HEICs of up to 8 MB fit the
+    /// 120 MiB budget at once.
+    static let shrunkPerPixel = 3
 
     /// Whether the `iinf` box lists a derived image (a grid of tiles, an
     /// overlay, an identity transform), which is not decoded small; true
