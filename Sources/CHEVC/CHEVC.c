@@ -89,32 +89,26 @@ static struct heif_error push_data(void *raw, const void *data, size_t size) {
     return ok;
 }
 
-// Each sample of `to` (a plane of ceil(width / across) x ceil(height /
-// down)) the rounded mean of its across x down box of `from` (fewer at the
-// right and bottom edges).
-static bool box_shrink(const uint8_t *from, int from_stride, int width, int height, int across, int down,
-                       uint8_t *to, int to_stride) {
-    int out_width = (width + across - 1) / across, out_height = (height + down - 1) / down;
+// Each sample of `to` (out_width x out_height) the rounded mean of its
+// across x down box of `from`, the boxes starting at (left, top): the
+// caller keeps them within the plane.
+static bool box_shrink(const uint8_t *from, int from_stride, int left, int top, int out_width, int out_height,
+                       int across, int down, uint8_t *to, int to_stride) {
     uint64_t *sums = calloc((size_t)out_width, sizeof *sums);
     if (!sums) return false;
+    uint64_t count = (uint64_t)across * (uint64_t)down;
     for (int oy = 0; oy < out_height; oy++) {
-        int y0 = oy * down, y1 = y0 + down < height ? y0 + down : height;
         memset(sums, 0, (size_t)out_width * sizeof *sums);
-        for (int y = y0; y < y1; y++) {
-            const uint8_t *row = from + (size_t)y * from_stride;
-            for (int ox = 0, x = 0; ox < out_width; ox++) {
-                int x1 = x + across < width ? x + across : width;
+        for (int y = top + oy * down, end = y + down; y < end; y++) {
+            const uint8_t *row = from + (size_t)y * from_stride + left;
+            for (int ox = 0; ox < out_width; ox++, row += across) {
                 uint64_t sum = 0;
-                for (; x < x1; x++) sum += row[x];
+                for (int x = 0; x < across; x++) sum += row[x];
                 sums[ox] += sum;
             }
         }
         uint8_t *out = to + (size_t)oy * to_stride;
-        for (int ox = 0; ox < out_width; ox++) {
-            int x0 = ox * across, x1 = x0 + across < width ? x0 + across : width;
-            uint64_t count = (uint64_t)(x1 - x0) * (uint64_t)(y1 - y0);
-            out[ox] = (uint8_t)((sums[ox] + count / 2) / count);
-        }
+        for (int ox = 0; ox < out_width; ox++) out[ox] = (uint8_t)((sums[ox] + count / 2) / count);
     }
     free(sums);
     return true;
@@ -125,12 +119,17 @@ static bool box_shrink(const uint8_t *from, int from_stride, int width, int heig
 // where there is one); or box-shrunk (an even factor, 8 bits only) to a
 // 4:4:4 one: the chroma planes by half the factor where they are
 // subsampled, so that each small pixel has its own chroma, the mean of its
-// box's, as when the whole picture is made RGB and then shrunk.
+// box's, as when the whole picture is made RGB and then shrunk. Only whole
+// boxes: of the fewer than `factor` pixels a side that are left over, half
+// are dropped on each side (an even number on the left and top, where 4:2:0
+// chroma has half as many), as libvips' resize centres what it drops.
 static struct heif_error to_heif_image(decoder *d, const struct de265_image *picture, int factor,
                                        struct heif_image **out) {
     bool mono = de265_get_chroma_format(picture) == de265_chroma_mono;
     int luma_width = de265_get_image_width(picture, 0), luma_height = de265_get_image_height(picture, 0);
-    int small_width = (luma_width + factor - 1) / factor, small_height = (luma_height + factor - 1) / factor;
+    int small_width = luma_width / factor, small_height = luma_height / factor;
+    int left = (luma_width - small_width * factor) / 2 & ~1, top = (luma_height - small_height * factor) / 2 & ~1;
+    if (small_width < 1 || small_height < 1) return failure(heif_suberror_Invalid_image_size, "a picture too small to shrink");
     enum heif_chroma chroma = factor > 1 && !mono ? heif_chroma_444 : (enum heif_chroma)de265_get_chroma_format(picture);
     struct heif_error error = heif_image_create(small_width, small_height,
                                                 mono ? heif_colorspace_monochrome : heif_colorspace_YCbCr, chroma, out);
@@ -145,10 +144,11 @@ static struct heif_error to_heif_image(decoder *d, const struct de265_image *pic
             return failure(heif_suberror_Invalid_image_size, "an HEVC picture with planes libheif cannot hold");
         }
         // Subsampled: a plane half the luma's width (or height), rounded up.
-        int across = factor, down = factor;
-        if (factor > 1 && width < luma_width) across /= 2;
-        if (factor > 1 && height < luma_height) down /= 2;
-        if (factor > 1 && ((width + across - 1) / across != small_width || (height + down - 1) / down != small_height)) {
+        int across_sub = factor > 1 && width < luma_width ? 2 : 1, down_sub = factor > 1 && height < luma_height ? 2 : 1;
+        int across = factor / across_sub, down = factor / down_sub;
+        int plane_left = left / across_sub, plane_top = top / down_sub;
+        if (factor > 1 && ((int64_t)plane_left + (int64_t)small_width * across > width
+                           || (int64_t)plane_top + (int64_t)small_height * down > height)) {
             heif_image_release(*out);
             *out = NULL;
             return failure(heif_suberror_Invalid_image_size, "an HEVC picture with planes that do not shrink alike");
@@ -164,7 +164,8 @@ static struct heif_error to_heif_image(decoder *d, const struct de265_image *pic
         const uint8_t *from = de265_get_image_plane(picture, plane, &from_stride);
         uint8_t *to = heif_image_get_plane(*out, channels[plane], &to_stride);
         if (factor > 1) {
-            if (!box_shrink(from, from_stride, width, height, across, down, to, to_stride)) {
+            if (!box_shrink(from, from_stride, plane_left, plane_top, small_width, small_height, across, down, to,
+                            to_stride)) {
                 heif_image_release(*out);
                 *out = NULL;
                 return failure(heif_suberror_Unspecified, "out of memory");
@@ -364,7 +365,7 @@ int chevc_decode_shrunk(int descriptor, int cover_width, int cover_height, chevc
     request = NULL;
     heif_decoding_options_free(options);
     if (error.code != heif_error_Ok || asked.shrunk != 1) goto done;
-    int small_width = (width + factor - 1) / factor, small_height = (height + factor - 1) / factor;
+    int small_width = width / factor, small_height = height / factor;
     if (heif_image_get_width(image, heif_channel_interleaved) != small_width
         || heif_image_get_height(image, heif_channel_interleaved) != small_height)
         goto done;

@@ -9,10 +9,10 @@ import Glibc
 extension ImageFile {
     /// The primary image of the HEIF file open on `descriptor`, scaled to
     /// cover `coverWidth` x `coverHeight` (libvips' resize of the shrunk
-    /// picture, by the scale that takes the whole picture to cover it, so
-    /// that each small pixel stays where its box was: libvips' thumbnail
-    /// would scale the ceil(w / factor)-wide picture to fit instead, a
-    /// fraction of a pixel off), upright as libheif shows it (its irot and
+    /// picture by the scale that takes the whole picture to cover it, times
+    /// the box factor; libvips' thumbnail would scale the floor(w / factor)
+    /// wide picture to cover instead, a little larger), upright as libheif
+    /// shows it (its irot and
     /// imir applied, as libvips' loader has it), with its ICC profile
     /// attached as libvips' loader would. Nil for what this path
     /// leaves to libvips' loader, which then decodes the file as before

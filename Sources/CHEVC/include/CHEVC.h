@@ -21,8 +21,9 @@ int chevc_register(int threads);
 /// How many HEVC pictures the plugin has decoded in this process.
 unsigned long chevc_pictures_decoded(void);
 
-/// A HEIF photo's primary image, small: 8-bit RGB, rows packed (sample i
-/// the mean of the whole image's [i * factor, (i + 1) * factor)), and the
+/// A HEIF photo's primary image, small: 8-bit RGB, rows packed, each pixel
+/// the mean of a factor x factor box of the whole image's (the centred
+/// region of whole boxes: fewer than `factor` pixels a side dropped), and the
 /// ICC profile libvips' loader would attach (NULL when none). Both are
 /// malloc'ed: chevc_shrunk_free.
 typedef struct {
@@ -38,9 +39,10 @@ typedef struct {
 /// with pread; its offset is left alone) through libheif, this plugin
 /// box-shrinking each plane of the HEVC picture by chevc_shrink_factor
 /// before libheif converts it to RGB and applies its rotation and mirroring:
-/// the whole picture is never made RGB. The result, ceil(w / factor) x
-/// ceil(h / factor) of the image as libheif shows it (w x h), still covers
-/// `cover_width` x `cover_height`. Returns 0, or -1 for anything this path
+/// the whole picture is never made RGB. The result, floor(w / factor) x
+/// floor(h / factor) of the image as libheif shows it (w x h), scaled by
+/// factor x the whole image's cover scale still covers `cover_width` x
+/// `cover_height`. Returns 0, or -1 for anything this path
 /// leaves to libvips' loader: a factor below 2, alpha, samples deeper than
 /// 8 bits, monochrome, AV1, a grid of tiles, a cropped image (clap), or any
 /// error of libheif's (which libvips then reports its own way).
