@@ -606,3 +606,21 @@ int cvips_differing_box(VipsImage *left, VipsImage *right, int width, int height
 int cvips_project(VipsImage *in, VipsImage **columns, VipsImage **rows) {
     return vips_project(in, columns, rows, NULL);
 }
+
+static void free_owned_pixels(VipsImage *image, void *pixels) {
+    (void)image;
+    free(pixels);
+}
+
+VipsImage *cvips_image_new_from_owned_rgb(void *pixels, size_t size, int width, int height,
+                                          const void *icc, size_t icc_length) {
+    VipsImage *image = vips_image_new_from_memory(pixels, size, width, height, 3, VIPS_FORMAT_UCHAR);
+    if (!image) {
+        free(pixels);
+        return NULL;
+    }
+    g_signal_connect(image, "postclose", G_CALLBACK(free_owned_pixels), pixels);
+    image->Type = VIPS_INTERPRETATION_sRGB;
+    if (icc && icc_length > 0) vips_image_set_blob_copy(image, VIPS_META_ICC_NAME, icc, icc_length);
+    return image;
+}

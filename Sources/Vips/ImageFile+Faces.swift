@@ -22,7 +22,8 @@ extension ImageFile {
                                 header: ImageHeader? = nil,
                                 maxBuffer: Int = StructureCheck.bufferLimit) throws -> (PixelBuffer, TileFocus) {
         try Vips.start()
-        try refuseCameraMedia(StructureCheck.check(descriptor: descriptor, maxBuffer: maxBuffer))
+        let structure = try StructureCheck.check(descriptor: descriptor, maxBuffer: maxBuffer)
+        try refuseCameraMedia(structure)
         let source = try rewound(descriptor)
         let format = try allowedFormat(source)
         let warnings = DecoderWarnings(loader: format)
@@ -48,7 +49,12 @@ extension ImageFile {
         let boxHeight = max(height, Int((uprightHeight * scale).rounded(.up)))
         let pixels = try warnings.during {
             var cover: Image
-            if ["jpeg", "webp", "heif"].contains(format) || (format == "tiff" && stored.format != VIPS_FORMAT_USHORT) {
+            if format == "heif", structure.shrunkDecodeBytes > 0,
+               let small = shrunkHEIF(descriptor: descriptor, coverWidth: boxWidth, coverHeight: boxHeight) {
+                cover = try small.apply(.load, "cannot decode \(format)") {
+                    cvips_thumbnail_image($0, $1, Int32(boxWidth), Int32(boxHeight), VIPS_INTERESTING_NONE)
+                }
+            } else if ["jpeg", "webp", "heif"].contains(format) || (format == "tiff" && stored.format != VIPS_FORMAT_USHORT) {
                 let again = try rewound(descriptor)
                 var out: UnsafeMutablePointer<VipsImage>?
                 let status = stored.interpretation == VIPS_INTERPRETATION_CMYK

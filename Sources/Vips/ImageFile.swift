@@ -32,6 +32,7 @@ public enum ImageFile {
                                  structureBytes: max(structure.bufferBytes, structure.decodeBytes),
                                  dateTaken: image.dateTaken)
         header.takenAt = image.takenAt
+        header.shrunkDecodeBytes = structure.shrunkDecodeBytes
         return header
     }
 
@@ -49,7 +50,8 @@ public enum ImageFile {
                             maxBuffer: Int = StructureCheck.bufferLimit) throws -> PixelBuffer {
         try Vips.start()
         // Again: the file may have changed since its header was read.
-        try refuseCameraMedia(StructureCheck.check(descriptor: descriptor, maxBuffer: maxBuffer))
+        let structure = try StructureCheck.check(descriptor: descriptor, maxBuffer: maxBuffer)
+        try refuseCameraMedia(structure)
         let source = try rewound(descriptor)
         let format = try allowedFormat(source)
         let warnings = DecoderWarnings(loader: format)
@@ -86,6 +88,11 @@ public enum ImageFile {
                     stored = try managed(stored)  // a small image (enlarged) or none that shrinks on load
                 }
                 thumbnail = try stored.apply(.load, "cannot decode \(format)") {
+                    cvips_thumbnail_image($0, $1, Int32(width), Int32(height), crop.interesting)
+                }
+            } else if format == "heif", structure.shrunkDecodeBytes > 0,
+                      let small = shrunkHEIF(descriptor: descriptor, coverWidth: width, coverHeight: height) {
+                thumbnail = try small.apply(.load, "cannot decode \(format)") {
                     cvips_thumbnail_image($0, $1, Int32(width), Int32(height), crop.interesting)
                 }
             } else {

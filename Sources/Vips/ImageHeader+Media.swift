@@ -67,7 +67,8 @@ extension ImageHeader {
     }
 
     /// What decoding this image to a tile of `width` x `height` holds at
-    /// its peak: `decodeBytes`, except for RAW photos (the preview's JPEG
+    /// its peak: `decodeBytes`, except for HEIF images decoded small
+    /// (`ImageFile.decodesSmall`), RAW photos (the preview's JPEG
     /// decoder, reading the preview in place, or unpacking and demosaicing: the raw data, LibRaw's 4-sample
     /// 16-bit working image, its 8-bit output) and videos (the decoder's
     /// frames and one RGB frame).
@@ -87,7 +88,8 @@ extension ImageHeader {
         case .video(let facts)?:
             return Self.workingSet + facts.decoderBytes + width * height * 3
         case nil:
-            return decodeBytes
+            return ImageFile.decodesSmall(self, tileWidth: tileWidth, tileHeight: tileHeight)
+                ? Self.workingSet + shrunkDecodeBytes : decodeBytes
         }
     }
 

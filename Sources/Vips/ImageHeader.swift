@@ -21,6 +21,9 @@ public struct ImageHeader: Sendable, Equatable {
     /// When the photo was taken, by its own metadata (EXIF, a RAW's), to
     /// the millisecond, with its clock's offset when known.
     public var takenAt: LocalDateTime? = nil
+    /// What decoding a HEIF image small holds (`ImageFile.shrunkHEIF`),
+    /// from `StructureCheck`; 0 when it is not decoded small.
+    public var shrunkDecodeBytes: Int = 0
     /// What a RAW photo or a video holds besides its size (nil for images).
     public var media: MediaFacts? = nil
 

@@ -59,14 +59,19 @@ public enum Vips {
         return .success(())
     }
 
-    /// HEIF photos decode one at a time: a 12 MP one holds about 75 MiB
-    /// while it decodes (`HEIFStructure.heldPerPixel`), so two at once would
-    /// not fit the decode budget beside the sheet. libheif's own HEVC
-    /// decoder uses one core for a picture; this one (`Sources/CHEVC`) uses
-    /// every core, in the same memory: four 12 MP HEICs decoded by libheif
-    /// alone (a small C harness, YCbCr out) took 2.0 s instead of 3.1 here,
-    /// peak RSS the same (79 MiB). If libheif refuses it, its own decoder
-    /// is used, as before.
+    /// libheif's own HEVC decoder uses one core for a picture; this one
+    /// (`Sources/CHEVC`) uses every core: four 12 MP HEICs decoded by
+    /// libheif alone (a small C harness, YCbCr out) took 2.0 s instead of
+    /// 3.1 here, peak RSS the same (79 MiB). If libheif refuses it, its own
+    /// decoder is used, as before. The same plugin decodes HEIF photos
+    /// small (`ImageFile.shrunkHEIF`): it box-shrinks the picture's planes
+    /// before libheif makes them RGB, so a 12 MP HEIC into a sheet's cell
+    /// holds 31-42 MB instead of libvips' loader's 68-71 (`HEIFStructure`'s
+    /// `shrunkPerPixel` and `heldPerPixel`), and two decode at once within
+    /// the decode budget. Each decoder then starts a worker a core: on two
+    /// cores four workers for two pictures, which keep both cores busy
+    /// while the other decode does what runs on one thread (libheif's
+    /// conversion to RGB, libvips' resize).
     private static func registerThreadedHEVC() {
         let cores = Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))
         _ = chevc_register(Int32(min(max(cores, 1), 8)))

@@ -166,6 +166,11 @@ int cvips_attach_srgb(VipsImage *image);
 int cvips_resize(VipsImage *in, VipsImage **out, double scale);
 /// The image's XMP packet (libvips' "xmp-data"), not copied, or NULL.
 const void *cvips_xmp(VipsImage *image, size_t *length);
+/// 8-bit RGB pixels (rows packed, malloc'ed) as a new memory image that
+/// owns them: freed with free() when the image closes, or now if it cannot
+/// be made. `icc`, when not NULL, is copied as its ICC profile.
+VipsImage *cvips_image_new_from_owned_rgb(void *pixels, size_t size, int width, int height,
+                                          const void *icc, size_t icc_length);
 /// 8-bit pixels copied into a new memory image.
 VipsImage *cvips_image_new_from_memory_copy(const void *data, size_t size, int width, int height, int bands);
 /// 1 when both are memory images of the same size holding the same bytes.

@@ -38,6 +38,7 @@ enum HEIFStructure {
     /// The children of meta (a full box: 4 bytes of version and flags first).
     private static func meta(_ bytes: [UInt8], _ file: FileBytes, _ limits: Limits) throws -> StructureCheck.Summary {
         var summary = StructureCheck.Summary()
+        var shrinkable = true
         let header = try BMFFBox(bytes, local: 0, at: 0, parentEnd: bytes.count, file: file)
         for child in try BMFFBox.children(bytes, from: header.payload + 4, to: bytes.count, file: file) {
             switch child.type {
@@ -52,6 +53,7 @@ enum HEIFStructure {
                 guard items <= maxItems, product(items, 12) <= child.start + child.size - child.payload else {
                     throw corrupt("heif", "iinf claims \(items) items in a \(child.size)-byte box")
                 }
+                shrinkable = shrinkable && !derivedImages(bytes, child, file)
             case "iloc":
                 try ItemLocations.check(bytes, child, file, maxItems: maxItems)
             case "iprp":
@@ -60,6 +62,7 @@ enum HEIFStructure {
                     let end = property.start + property.size
                     let items = try BMFFBox.children(bytes, from: property.payload, to: end, file: file)
                     let sampleBytes = items.contains { $0.type == "pixi" && deepSamples(bytes, $0) } ? 2 : 1
+                    shrinkable = shrinkable && sampleBytes == 1 && !items.contains { $0.type == "av1C" }
                     for item in items where item.type == "ispe" {
                         guard item.size >= item.payload - item.start + 12 else { throw corrupt("heif", "an ispe box too short") }
                         let width = bytes.be32(item.payload + 4), height = bytes.be32(item.payload + 8)
@@ -69,28 +72,68 @@ enum HEIFStructure {
                         try limits.buffer("a heif image of \(width)x\(height)", decoded)
                         summary.bufferBytes = max(summary.bufferBytes, decoded)
                         summary.decodeBytes = max(summary.decodeBytes, product(width, height, heldPerPixel, sampleBytes))
+                        summary.shrunkDecodeBytes = max(summary.shrunkDecodeBytes,
+                                                        min(.max / 2, product(width, height, shrunkPerPixel)) + min(.max / 2, product(file.size, 2)))
                     }
                 }
             default: break
             }
         }
+        if !shrinkable { summary.shrunkDecodeBytes = 0 }
         return summary
     }
 }
 
 extension HEIFStructure {
-    /// Bytes a HEIF decode holds per pixel of its image at 8 bits (twice
-    /// that deeper): libde265's decoded picture and libheif's copy of its
-    /// planes (4:2:0, 1.5 bytes each), then the interleaved RGB libheif
-    /// converts them to and libvips keeps while it resizes (3). There is no
+    /// Bytes libvips' HEIF loader holds per pixel of an image at 8 bits
+    /// (twice that deeper): libde265's decoded picture and libheif's copy
+    /// of its planes (4:2:0, 1.5 bytes each), then the RGB libheif converts
+    /// them to and libvips keeps while it resizes (3). There is no
     /// shrink-on-load: a tile of any size holds the whole picture. Measured
     /// here on 12 MP HEICs (4032x3024) into sheets: one decode alone peaked
     /// 57 MiB above the process (the picture is freed before the RGB is
     /// made: 4.5 bytes a pixel, plus libvips' working set), but a second one
     /// beside it added 70 MiB more; counted at 4.5, two ran at once and the
     /// run peaked at 174-192 MiB. Counted at 6, a 12 MP HEIC holds 75 MiB of
-    /// the 120 MiB budget and shares it only with what fits beside it.
+    /// the 120 MiB budget and shares it only with what fits beside it. Still
+    /// the figure for what is not decoded small (`shrunkPerPixel`).
     static let heldPerPixel = 6
+
+    /// Bytes a HEIF decode holds per pixel of its image when it is decoded
+    /// small (`ImageFile.shrunkHEIF`: 8-bit HEVC, shrunk at least 2x),
+    /// besides twice the file's size (the coded picture, as libheif reads
+    /// it and as libde265 keeps its NAL units): libde265's picture (1.5)
+    /// and what it keeps beside it for every 4x4 block (motion, modes,
+    /// deblocking), and the shrunk planes; libheif's copy and the
+    /// whole-picture RGB are never made. Measured here on the 12 MP HEICs
+    /// of the benchmarks (0.7 to 6.8 MB) into 600x533 cells: in `collage`
+    /// (release, --jobs 1, twelve copies of one file against twelve 12 MP
+    /// baseline JPEGs) 31 to 42 MB a decode, 2.33 to 2.44 bytes a pixel
+    /// plus twice the file (libvips' loader: 68 to 71 MB); decoded alone
+    /// by a small C program (chevc_decode_shrunk, then libvips' thumbnail
+    /// of the small picture, glibc tuned as `collage` tunes it), cold,
+    /// 46 to 58 MB above that program, 3.67 to 3.69 bytes a pixel plus
+    /// twice the file (libvips' loader: 75 to 76 MB). Counted at 3, and
+    /// `ImageHeader.workingSet`: two 12 MP HEICs of up to 8 MB fit the
+    /// 120 MiB budget at once.
+    static let shrunkPerPixel = 3
+
+    /// Whether the `iinf` box lists a derived image (a grid of tiles, an
+    /// overlay, an identity transform), which is not decoded small; true
+    /// too when its entries cannot be read.
+    static func derivedImages(_ bytes: [UInt8], _ iinf: BMFFBox, _ file: FileBytes) -> Bool {
+        let end = iinf.start + iinf.size, first = iinf.payload + 4 + (bytes[iinf.payload] == 0 ? 2 : 4)
+        guard first <= end, let entries = try? BMFFBox.children(bytes, from: first, to: end, file: file) else { return true }
+        for entry in entries where entry.type == "infe" {
+            guard entry.payload + 4 <= entry.start + entry.size else { return true }
+            let version = bytes[entry.payload]
+            guard version >= 2 else { continue }  // versions 0 and 1 name no item type
+            let type = entry.payload + 4 + (version == 2 ? 2 : 4) + 2
+            guard type + 4 <= entry.start + entry.size else { return true }
+            if ["grid", "iovl", "iden"].contains(bytes.fourCC(type)) { return true }
+        }
+        return false
+    }
 
     /// Whether a `pixi` box (a full box: version and flags, a channel count,
     /// then bits per channel) gives any channel more than 8 bits: libheif

@@ -25,6 +25,9 @@ public enum StructureCheck {
         /// buffer (a HEIF image's picture, planes and RGB): the budget's
         /// estimate, not a limit. 0 when `bufferBytes` says it all.
         public var decodeBytes: Int = 0
+        /// What a HEIF image decoded small holds (`ImageFile.shrunkHEIF`):
+        /// 0 unless every image is 8-bit HEVC and none a grid.
+        public var shrunkDecodeBytes: Int = 0
         /// The format checked: given, or sniffed ("raw" and "video" too).
         public var format: String?
         /// A JPEG's size, from its frame header (0 for other formats).
