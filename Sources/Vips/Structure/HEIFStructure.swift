@@ -95,7 +95,7 @@ extension HEIFStructure {
     /// made: 4.5 bytes a pixel, plus libvips' working set), but a second one
     /// beside it added 70 MiB more; counted at 4.5, two ran at once and the
     /// run peaked at 174-192 MiB. Counted at 6, a 12 MP HEIC holds 75 MiB of
-    /// the 120 MiB budget and shares it only with what fits beside it. Still
+    /// the 116 MiB budget and shares it only with what fits beside it. Still
     /// the figure for what is not decoded small (`shrunkPerPixel`).
     static let heldPerPixel = 6
 
@@ -115,7 +115,7 @@ extension HEIFStructure {
     /// 46 to 58 MB above that program, 3.67 to 3.69 bytes a pixel plus
     /// twice the file (libvips' loader: 75 to 76 MB). Counted at 3, and
     /// `ImageHeader.workingSet`: two 12 MP HEICs of up to 8 MB fit the
-    /// 120 MiB budget at once.
+    /// 116 MiB budget at once.
     static let shrunkPerPixel = 3
 
     /// Whether the `iinf` box lists a derived image (a grid of tiles, an
