@@ -80,12 +80,8 @@ final class LibraryPagesTests: XCTestCase {
     /// and still reads the file; the written one still reads what was written.
     func testReleasesPagesThatWereReadAndKeepsPagesThatWereWritten() throws {
         let folder = try TemporaryDirectory()
-        let pageSize = Int(sysconf(Int32(_SC_PAGESIZE)))
         let length = 16 * pageSize
-        let path = folder.file("mapped.bin")
-        try writeBytes((0..<length).map { UInt8(truncatingIfNeeded: $0 / pageSize + 1) }, to: path)
-        let descriptor = open(path, O_RDONLY)
-        XCTAssertGreaterThanOrEqual(descriptor, 0)
+        let descriptor = try pagedFile(folder.file("mapped.bin"), pages: 16)
         defer { close(descriptor) }
 
         let read = try XCTUnwrap(mmap(nil, length, PROT_READ, MAP_PRIVATE, descriptor, 0))
@@ -158,12 +154,8 @@ final class LibraryPagesTests: XCTestCase {
     /// touched.
     func testCodePagesReadSinceStartLeaveAgainAndWhatReplacedAMappingIsKept() throws {
         let folder = try TemporaryDirectory()
-        let pageSize = Int(sysconf(Int32(_SC_PAGESIZE)))
         let length = 8 * pageSize
-        let path = folder.file("libfake.so.1")
-        try writeBytes((0..<length).map { UInt8(truncatingIfNeeded: $0 / pageSize + 1) }, to: path)
-        let descriptor = open(path, O_RDONLY)
-        XCTAssertGreaterThanOrEqual(descriptor, 0)
+        let descriptor = try pagedFile(folder.file("libfake.so.1"), pages: 8)
         defer { close(descriptor) }
         func map() throws -> UnsafeMutableRawPointer {
             let pointer = try XCTUnwrap(mmap(nil, length, PROT_READ, MAP_PRIVATE, descriptor, 0))
@@ -197,6 +189,16 @@ final class LibraryPagesTests: XCTestCase {
             XCTAssertEqual(anonymous.load(fromByteOffset: page * pageSize, as: UInt8.self), 0xCD,
                            "what replaced a released mapping was not touched")
         }
+    }
+
+    private let pageSize = Int(sysconf(Int32(_SC_PAGESIZE)))
+
+    /// A file of `pages` pages, each byte of page N holding N + 1, opened to read.
+    private func pagedFile(_ path: String, pages: Int) throws -> Int32 {
+        try writeBytes((0..<pages * pageSize).map { UInt8(truncatingIfNeeded: $0 / pageSize + 1) }, to: path)
+        let descriptor = open(path, O_RDONLY)
+        guard descriptor >= 0 else { throw TestFailure("cannot open \(path)") }
+        return descriptor
     }
 
     /// The resident KiB of the mapping that starts at `address`, from /proc/self/smaps.
