@@ -21,12 +21,7 @@ extension ImageFile {
     public static func faceTile(descriptor: Int32, width: Int, height: Int, background: RGB,
                                 header: ImageHeader? = nil,
                                 maxBuffer: Int = StructureCheck.bufferLimit) throws -> (PixelBuffer, TileFocus) {
-        try Vips.start()
-        let structure = try StructureCheck.check(descriptor: descriptor, maxBuffer: maxBuffer)
-        try refuseCameraMedia(structure)
-        let source = try rewound(descriptor)
-        let format = try allowedFormat(source)
-        let warnings = DecoderWarnings(loader: format)
+        let (structure, source, format, warnings) = try opened(descriptor, maxBuffer: maxBuffer)
         let attention = {
             try tile(descriptor: descriptor, width: width, height: height, crop: .attention, background: background,
                      header: header, maxBuffer: maxBuffer)

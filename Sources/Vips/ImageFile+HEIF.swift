@@ -47,9 +47,7 @@ extension ImageFile {
     static func decodesSmall(_ header: ImageHeader, tileWidth: Int, tileHeight: Int) -> Bool {
         guard header.format == "heif", header.shrunkDecodeBytes > 0, header.bands == 3, tileWidth > 0, tileHeight > 0
         else { return false }
-        let width = Double(header.displayedWidth), height = Double(header.displayedHeight)
-        let scale = max(Double(tileWidth) / width, Double(tileHeight) / height)
-        return width * scale * height * scale <= 8 * Double(tileWidth) * Double(tileHeight)
+        return coverArea(header, tileWidth, tileHeight) <= 8 * Double(tileWidth) * Double(tileHeight)
             && heifShrinkFactor(width: header.displayedWidth, height: header.displayedHeight,
                                 coverWidth: tileWidth, coverHeight: tileHeight) >= 2
     }

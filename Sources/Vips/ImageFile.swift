@@ -48,13 +48,7 @@ public enum ImageFile {
     public static func tile(descriptor: Int32, width: Int, height: Int, crop: CropMode = .centre, background: RGB,
                             header: ImageHeader? = nil,
                             maxBuffer: Int = StructureCheck.bufferLimit) throws -> PixelBuffer {
-        try Vips.start()
-        // Again: the file may have changed since its header was read.
-        let structure = try StructureCheck.check(descriptor: descriptor, maxBuffer: maxBuffer)
-        try refuseCameraMedia(structure)
-        let source = try rewound(descriptor)
-        let format = try allowedFormat(source)
-        let warnings = DecoderWarnings(loader: format)
+        let (structure, source, format, warnings) = try opened(descriptor, maxBuffer: maxBuffer)
         let shrinksOnLoad = ["jpeg", "webp", "heif", "tiff"].contains(format)
         // 16-bit TIFFs and CMYK JPEGs and TIFFs need their own colour steps (see `normalised`).
         let peeked = format == "tiff" || (format == "jpeg" && (header?.bands ?? 4) == 4) ? peek(source) : nil
@@ -117,7 +111,7 @@ public enum ImageFile {
     // MARK: - Steps
 
     /// The area the displayed image would have once scaled to cover the tile.
-    private static func coverArea(_ header: ImageHeader, _ width: Int, _ height: Int) -> Double {
+    static func coverArea(_ header: ImageHeader, _ width: Int, _ height: Int) -> Double {
         let w = Double(header.displayedWidth), h = Double(header.displayedHeight)
         let scale = max(Double(width) / w, Double(height) / h)
         return w * scale * h * scale
@@ -188,6 +182,20 @@ public enum ImageFile {
         case "video": throw VipsError(.unsupported, "a video, which libvips does not decode")
         default: return
         }
+    }
+
+    /// What every decode of a file to a tile starts with: libvips started,
+    /// the structure checked again (the file may have changed since its
+    /// header was read), camera media refused, the file rewound as a
+    /// source, its loader allowed, and its decoder's warnings captured.
+    static func opened(_ descriptor: Int32, maxBuffer: Int) throws
+        -> (structure: StructureCheck.Summary, source: Source, format: String, warnings: DecoderWarnings) {
+        try Vips.start()
+        let structure = try StructureCheck.check(descriptor: descriptor, maxBuffer: maxBuffer)
+        try refuseCameraMedia(structure)
+        let source = try rewound(descriptor)
+        let format = try allowedFormat(source)
+        return (structure, source, format, DecoderWarnings(loader: format))
     }
 
     static func rewound(_ descriptor: Int32) throws -> Source {

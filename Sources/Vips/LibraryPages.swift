@@ -29,12 +29,9 @@ extension Vips {
         var released = 0
         var code: [ReleasableMapping] = []
         let executable = executablePath()
-        for mapping in releasableMappings(smaps: smaps) {
-            guard let start = UnsafeMutableRawPointer(bitPattern: mapping.start) else { continue }
-            if madvise(start, Int(mapping.end - mapping.start), MADV_DONTNEED) == 0 {
-                released += mapping.residentBytes
-                if isLoadedCode(mapping.path, executable: executable) { code.append(mapping) }
-            }
+        for mapping in releasableMappings(smaps: smaps) where dropPages(of: mapping) {
+            released += mapping.residentBytes
+            if isLoadedCode(mapping.path, executable: executable) { code.append(mapping) }
         }
         loadedCode.withLock { $0 = code }
         return released
@@ -64,12 +61,13 @@ extension Vips {
     public static func releaseLoadedCodePagesAgain() -> Int {
         let recorded = loadedCode.withLock { $0 }
         guard !recorded.isEmpty, let maps = readWholeFile("/proc/self/maps") else { return 0 }
-        var advised = 0
-        for mapping in stillMapped(recorded, maps: maps) {
-            guard let start = UnsafeMutableRawPointer(bitPattern: mapping.start) else { continue }
-            if madvise(start, Int(mapping.end - mapping.start), MADV_DONTNEED) == 0 { advised += 1 }
-        }
-        return advised
+        return stillMapped(recorded, maps: maps).filter(dropPages(of:)).count
+    }
+
+    /// Drops the mapping's resident pages (`MADV_DONTNEED`); whether the kernel took the advice.
+    private static func dropPages(of mapping: ReleasableMapping) -> Bool {
+        guard let start = UnsafeMutableRawPointer(bitPattern: mapping.start) else { return false }
+        return madvise(start, Int(mapping.end - mapping.start), MADV_DONTNEED) == 0
     }
 
     /// The executable's and start-up libraries' mappings released at start.
@@ -92,16 +90,42 @@ extension Vips {
         for mapping in recorded { byStart[mapping.start] = mapping }
         var result: [ReleasableMapping] = []
         for line in maps.split(separator: "\n", omittingEmptySubsequences: true) {
-            let fields = line.split(separator: " ", maxSplits: 5, omittingEmptySubsequences: true)
-            guard fields.count >= 5 else { continue }
-            let bounds = fields[0].split(separator: "-")
-            guard bounds.count == 2, let start = UInt(bounds[0], radix: 16), let mapping = byStart[start],
-                  UInt(bounds[1], radix: 16) == mapping.end, "\(fields[3]) \(fields[4])" == mapping.file,
-                  fields[1].utf8.count == 4, !fields[1].contains("w"), fields[1].hasSuffix("p")
+            guard let header = MappingHeader(line), let mapping = byStart[header.start], header.end == mapping.end,
+                  header.file == mapping.file, header.isPrivateReadOnly
             else { continue }
             result.append(mapping)
         }
         return result
+    }
+
+    /// The line that begins a mapping in maps and smaps alike:
+    /// "start-end perms offset dev inode [path]".
+    struct MappingHeader {
+        var start: UInt
+        var end: UInt
+        /// Private (copied on write) and without write permission.
+        var isPrivateReadOnly: Bool
+        /// Its file's device and inode ("fd:01 1001"; inode 0 for no file).
+        var file: String
+        var inode: Substring
+        var path: Substring
+
+        init?(_ line: Substring) {
+            let fields = line.split(separator: " ", maxSplits: 5, omittingEmptySubsequences: true)
+            guard fields.count >= 5 else { return nil }
+            let bounds = fields[0].split(separator: "-")
+            guard bounds.count == 2, let start = UInt(bounds[0], radix: 16), let end = UInt(bounds[1], radix: 16),
+                  end > start
+            else { return nil }
+            let permissions = Array(fields[1].utf8)
+            self.start = start
+            self.end = end
+            isPrivateReadOnly = permissions.count == 4 && permissions[1] != UInt8(ascii: "w")
+                && permissions[3] == UInt8(ascii: "p")
+            file = "\(fields[3]) \(fields[4])"
+            inode = fields[4]
+            path = fields.count > 5 ? fields[5].drop(while: { $0 == " " }) : ""
+        }
     }
 
     /// The file this process runs, or nil.
@@ -153,19 +177,12 @@ extension Vips {
                 }
                 continue
             }
-            // A mapping's header: "start-end perms offset dev inode [path]".
             finish()
             resident = 0
             written = false
-            let bounds = first.split(separator: "-")
-            guard fields.count >= 5, bounds.count == 2,
-                  let start = UInt(bounds[0], radix: 16), let end = UInt(bounds[1], radix: 16), end > start
-            else { continue }
-            let permissions = Array(fields[1].utf8)
-            let path = fields.count > 5 ? fields[5].drop(while: { $0 == " " }) : ""
-            let eligible = permissions.count == 4 && permissions[1] != UInt8(ascii: "w")
-                && permissions[3] == UInt8(ascii: "p") && fields[4] != "0" && path.hasPrefix("/")
-            current = (start, end, eligible, "\(fields[3]) \(fields[4])", String(path))
+            guard let header = MappingHeader(line) else { continue }
+            let eligible = header.isPrivateReadOnly && header.inode != "0" && header.path.hasPrefix("/")
+            current = (header.start, header.end, eligible, header.file, String(header.path))
         }
         finish()
         return result
