@@ -69,7 +69,9 @@ enum TextTargets {
             return shard(Shard.parse("auto", environment: environment), text)
         default:
             guard let crop = CropChoice(text) else { return nil }
-            return ["centre", "center", "attention", "entropy"].contains(text) ? nil : "--crop \(text) is \(crop)"
+            // Exactly the contract's spellings parse: every case's own name, and `center`.
+            let spellings = Set(CropChoice.allCases.map(\.rawValue)).union(["center"])
+            return spellings.contains(text) ? nil : "--crop \(text) is \(crop)"
         }
     }
 
