@@ -5,34 +5,31 @@ import Dispatch
 /// checks before the start, the pipeline's start, a sheet's save and its
 /// result, the end.
 extension CollageRun {
-    /// Everything checked before an image is read, and the output's lock.
+    /// Everything checked before an image is read (the contract's checks,
+    /// then the source's own), and the output's lock.
     func checks() -> RunMachine.Input {
         if let early = Preflight(configuration: configuration).check() {
             return .failedBefore(RunFailure(status: early.status, message: early.message ?? ""))
         }
+        if let failure = source.check() { return .failedBefore(failure) }
         guard !configuration.dryRun else { return .start }
-        return OutputSession.open(configuration, hub: hub, stop: { stopRequested.withLock { $0 } }) { session, unchanged in
+        return OutputSession.open(source.stateConfiguration(configuration), hub: hub,
+                                  stop: { stopRequested.withLock { $0 } }) { session, unchanged in
             owned.withLock { ($0.session, $0.unchanged) = (session, unchanged) }
         }
     }
 
     func startPipeline() {
-        var stages = RunStages(configuration: configuration, instrumentation: instrumentation, budget: budget,
-                               workers: workers, queue: queue, stop: { [self] in stop != nil },
-                               report: { [self] in report($0) },
-                               consider: { [self] considered in owned.withLock { $0.tally.considered.append(considered) } },
-                               decodeFailed: { [self] failure in
-                                   owned.withLock { $0.tally.decodeFailures += 1 }
-                                   report(.failed(path: failure.path, error: failure.message))
-                               })
-        // From a plan, nothing is walked: what the cap left out was told by the plan.
-        // Nor for a group, whose images the job's header pass found.
-        let walk = configuration.fromPlan == nil && configuration.group == nil ? stages.walk : nil
-        if let images = configuration.group?.images {
-            owned.withLock { $0.tally.considered = images.map { RunState.Considered(path: $0.path, stamp: $0.stamp) } }
-        }
-        owned.withLock { ($0.walk, $0.selection, stages.previous) = (walk, stages.selection, $0.session?.previous) }
-        let sink = stages.sheets().pausableSink(
+        let context = SheetContext(
+            configuration: configuration, instrumentation: instrumentation, budget: budget, workers: workers,
+            queue: queue, stop: { [self] in stop != nil }, report: { [self] in report($0) },
+            consider: { [self] considered in owned.withLock { $0.tally.considered.append(contentsOf: considered) } },
+            decodeFailed: { [self] failure in
+                owned.withLock { $0.tally.decodeFailures += 1 }
+                report(.failed(path: failure.path, error: failure.message))
+            },
+            previous: owned.withLock { $0.session?.previous })
+        let sink = source.sheets(context).pausableSink(
             receiveCompletion: { [self] _ in feed(.upstreamFinished(stop: stop)) },
             receiveValue: { [self] sheet in
                 let kept = items(of: sheet)
@@ -78,29 +75,33 @@ extension CollageRun {
         }
     }
 
-    /// Once: the state for the next run, the summary, the outcome.
+    /// Once: what the source writes at the end (`--junit`), the state for
+    /// the next run, the summary, the outcome.
     func end(interruption: ExitStatus?, failure: RunFailure?) {
         var failure = failure
         if let book { failure = finishBook(book, interruption: interruption, failure: failure) }
-        let sink = owned.withLock { owned in
-            defer { (owned.sink, owned.saving, owned.walk, owned.selection) = (nil, nil, nil, nil) }
-            return owned.sink
+        let (sink, skipped) = owned.withLock { owned in
+            defer { (owned.sink, owned.saving) = (nil, nil) }
+            return (owned.sink, owned.skipped)
         }
         sink?.cancel()  // releases the whole chain, up to the walk
+        source.close()
+        if interruption == nil, failure == nil { failure = source.finish(skipped: skipped) }
         if interruption == nil, failure == nil {
             for notice in owned.withLock({ $0.tally.summary.passedOver.notices }) { report(.notice(notice)) }
         }
         let tally = owned.withLock { $0.tally }
-        let outcome = OutcomeRules.decide(OutcomeFacts(interruption: interruption, failure: failure,
-                                                       summary: tally.summary,
-                                                       nothingToDo: OutcomeRules.nothingToDo(tally)))
+        var facts = OutcomeFacts(interruption: interruption, failure: failure, summary: tally.summary,
+                                 nothingToDo: OutcomeRules.nothingToDo(tally))
+        source.adjust(&facts, skipped: skipped)
+        let outcome = OutcomeRules.decide(facts)
         do {
             let session = owned.withLock { owned in
                 defer { owned.session = nil }
                 owned.outcome = outcome
                 return owned.session
             }
-            session?.keepState(outcome, tally, logger: logger)
+            session?.keepState(source.recorded(outcome), tally, logger: logger)
         }  // the last reference to the session: the lock beside the output is released
         report(.finished(outcome))
         finished.signal()

@@ -4,16 +4,17 @@ import Logging
 import Synchronization
 import Vips
 
-/// One run of the pipeline:
+/// One run of the pipeline, of any kind:
 ///
-///     Source ─► Select ─► Decode (≤ jobs, ordered) ─► Cap/cut ─► Compose + Save
+///     SheetSource (walk, select, decode, cut; or pairs compared) ─► Compose + Save
 ///
 /// Demand flows back from the pausable sink one sheet at a time: while a
 /// sheet is being composed and written, the sink is paused and nothing
 /// upstream is scanned or decoded. This class is the shell around
-/// `RunMachine`: it wires the stages, feeds the machine what happens, and
-/// performs the actions it returns, all on one serial queue, so events come
-/// out in order. Only decoding and saving run elsewhere.
+/// `RunMachine`: it asks its `SheetSource` for the sheets, feeds the machine
+/// what happens, and performs the actions it returns, all on one serial
+/// queue, so events come out in order. Only decoding and saving run
+/// elsewhere. Every kind of run is this shell over another source.
 public final class CollageRun: CollageJob, Sendable {
     public let configuration: CollageConfiguration
     let logger: Logger
@@ -26,10 +27,12 @@ public final class CollageRun: CollageJob, Sendable {
     let hub = EventHub()
     let finished = DispatchSemaphore(value: 0)
     let stopRequested = Mutex<ExitStatus?>(nil)
-    let instrumentation = RunInstrumentation()
+    let instrumentation: RunInstrumentation
     /// What the run's decodes may hold at once, shared by the decode window
     /// and a sheet's re-decodes.
     let budget: DecodeBudget
+    /// Where the run's sheets come from.
+    let source: any SheetSource
 
     /// Touched on `queue` only (and read by `run` once the run has ended).
     struct Owned {
@@ -37,8 +40,6 @@ public final class CollageRun: CollageJob, Sendable {
         var tally = Tally()
         var sink: (any Pausable)?
         var saving: AnyCancellable?
-        var walk: SharedWalk?
-        var selection: Selection?
         var session: OutputSession?
         /// The sheet the sink received, until it is saved.
         var sheet: [SheetItem] = []
@@ -48,6 +49,8 @@ public final class CollageRun: CollageJob, Sendable {
         var outcome: RunOutcome?
         /// `--skip-unchanged`: the outputs found made from the same inputs and options.
         var unchanged: [RunState.Output] = []
+        /// They were reported, and the run ends without making anything.
+        var skipped = false
         /// The sheet saved, until the machine says whether it is published.
         var saved: SavedSheet?
     }
@@ -60,13 +63,22 @@ public final class CollageRun: CollageJob, Sendable {
         self.init(configuration: configuration, flagger: Flagger(kinds: configuration.flags), logger: logger)
     }
 
-    init(configuration: CollageConfiguration, flagger: Flagger?, logger: Logger) {
+    /// A collage run: its sheets walked, selected, decoded and cut.
+    convenience init(configuration: CollageConfiguration, flagger: Flagger?, logger: Logger) {
+        self.init(configuration: configuration, source: WalkedSheets(configuration: configuration), flagger: flagger,
+                  logger: logger)
+    }
+
+    init(configuration: CollageConfiguration, source: any SheetSource, flagger: Flagger? = nil,
+         instrumentation: RunInstrumentation = RunInstrumentation(), logger: Logger) {
         self.configuration = configuration
+        self.source = source
         self.flagger = flagger
         self.logger = logger
+        self.instrumentation = instrumentation
         writer = AtomicWriter(queue: saveQueue, stem: configuration.sidecarOutput)
         book = configuration.writesPDF && !configuration.dryRun ? PDFBook(path: configuration.output, writer: writer) : nil
-        budget = DecodeBudget(limit: configuration.decodeMemoryBudget)
+        budget = DecodeBudget(limit: configuration.decodeMemoryBudget, tightensAllocator: source.tightensAllocator)
         owned = Locked(Owned(machine: RunMachine(sheets: configuration.sheets),
                              tally: Tally(sharded: configuration.sheets && configuration.shard != nil,
                                           planned: configuration.fromPlan != nil)))
@@ -104,6 +116,7 @@ public final class CollageRun: CollageJob, Sendable {
             case .startPipeline:
                 startPipeline()
             case .reportUnchanged:
+                owned.withLock { $0.skipped = true }
                 for output in owned.withLock({ $0.unchanged }) {
                     report(.unchanged(output: output.path, images: output.images))
                 }

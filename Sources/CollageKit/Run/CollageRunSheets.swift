@@ -55,15 +55,7 @@ extension CollageRun {
     }
 
     func noticeLeftOut() {
-        let (walk, selection, tally) = owned.withLock { ($0.walk, $0.selection, $0.tally) }
-        if let images = configuration.group?.images {
-            let known = images.count - tally.summary.used - tally.summary.failed
-            if let notice = SharedWalk.leftOut(known, cap: configuration.effectiveCap) { report(.notice(notice)) }
-            return
-        }
-        guard let walk, let selection,
-              let notice = walk.leftOutNotice(tally, probe: selection.probe, cap: configuration.effectiveCap) else { return }
-        report(.notice(notice))
+        if let notice = source.leftOutNotice(owned.withLock { $0.tally }) { report(.notice(notice)) }
     }
 }
 

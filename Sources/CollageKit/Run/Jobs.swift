@@ -2,8 +2,9 @@ import Logging
 
 /// The kinds of run the command line makes, each a `JobRun` (a `JobMachine`
 /// driving passes) over the same core, `CollageRun` (a `RunMachine` driving
-/// the stages). A new kind of run is a `PassSource` (where its passes come
-/// from) and, if its passes are not collage runs, a machine of its own.
+/// a `SheetSource`'s sheets to disk). A new kind of run is a `PassSource`
+/// (where its passes come from, if it has several) or a `SheetSource`
+/// (where a pass's sheets come from), chosen here.
 public enum Jobs {
     /// One collage (or its sheets), one per folder, or either watched: a
     /// first pass, then one every `watchEvery` seconds that redoes only
@@ -11,8 +12,10 @@ public enum Jobs {
     public static func make(_ configuration: CollageConfiguration, perFolder: Bool, watchEvery interval: Double?,
                             logger: Logger) -> CollageJob {
         if configuration.diff != nil {
-            return JobRun(.single, passes: SinglePass(DiffRun(configuration: diffConfiguration(configuration), logger: logger)),
-                          finishing: configuration.htmlPage.map { PageFinishing(page: $0) })
+            let diff = diffConfiguration(configuration), instrumentation = RunInstrumentation()
+            let run = CollageRun(configuration: diff, source: DiffSheets(configuration: diff, instrumentation: instrumentation),
+                                 instrumentation: instrumentation, logger: logger)
+            return JobRun(.single, passes: SinglePass(run), finishing: configuration.htmlPage.map { PageFinishing(page: $0) })
         }
         // One checker for the whole job: a duplicate across folders or passes is found too.
         let flagger = Flagger(kinds: configuration.flags)

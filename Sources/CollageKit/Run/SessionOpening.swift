@@ -1,5 +1,5 @@
-/// The inputs a run's machine hears from its checks: `RunMachine`'s and
-/// `DiffMachine`'s (their enum cases witness these).
+/// The inputs a run's machine hears from its checks (`RunMachine`'s enum
+/// cases witness these).
 protocol SessionCheckInput {
     static var start: Self { get }
     static var unchanged: Self { get }
@@ -7,7 +7,6 @@ protocol SessionCheckInput {
 }
 
 extension RunMachine.Input: SessionCheckInput {}
-extension DiffMachine.Input: SessionCheckInput {}
 
 extension OutputSession {
     /// Takes the output for a run (a wait for another run's lock is told

@@ -3,60 +3,6 @@ import Glibc
 import XCTest
 @testable import CollageKit
 
-/// `DiffMachine` alone: what each thing that happens makes the shell do.
-final class DiffMachineTests: XCTestCase {
-    private let noEnd = DiffMachine.Action.end(interruption: nil, failure: nil, skipped: false)
-
-    func testNothingDiffersEndsWithoutASheet() {
-        var machine = DiffMachine()
-        XCTAssertEqual(machine.handle(.start), [.startComparing])
-        XCTAssertEqual(machine.handle(.compared(sheets: 0)), [noEnd])
-        XCTAssertEqual(machine.state, .ended)
-        XCTAssertEqual(machine.handle(.saved(.written(full: false))), [])
-    }
-
-    func testSheetsAreSavedOneAfterAnother() {
-        var machine = DiffMachine()
-        _ = machine.handle(.start)
-        XCTAssertEqual(machine.handle(.compared(sheets: 3)), [.saveSheet(0)])
-        XCTAssertEqual(machine.handle(.saved(.written(full: false))), [.publishSheet, .saveSheet(1)])
-        XCTAssertEqual(machine.handle(.saved(.nothing)), [.saveSheet(2)], "a sheet whose pairs all vanished")
-        XCTAssertEqual(machine.handle(.saved(.written(full: true))), [.publishSheet, .noticeLeftOut, noEnd])
-    }
-
-    func testAFailedSaveEndsTheRun() {
-        var machine = DiffMachine()
-        _ = machine.handle(.start)
-        _ = machine.handle(.compared(sheets: 2))
-        let full = RunFailure(status: .ioError, message: "disk full")
-        XCTAssertEqual(machine.handle(.saved(.failed(full))), [.end(interruption: nil, failure: full, skipped: false)])
-    }
-
-    func testChecksAndSkipUnchanged() {
-        var failed = DiffMachine()
-        let missing = RunFailure(status: .noInput, message: "cannot read --diff BASELINE 'b'")
-        XCTAssertEqual(failed.handle(.failedBefore(missing)), [.end(interruption: nil, failure: missing, skipped: false)])
-        var skipped = DiffMachine()
-        XCTAssertEqual(skipped.handle(.unchanged),
-                       [.reportUnchanged, .end(interruption: nil, failure: nil, skipped: true)])
-    }
-
-    func testSignals() {
-        var comparing = DiffMachine()
-        _ = comparing.handle(.start)
-        XCTAssertEqual(comparing.handle(.interrupted(.interrupted, writing: false)),
-                       [.cancelComparing, .end(interruption: .interrupted, failure: nil, skipped: false)])
-        var writing = DiffMachine()
-        _ = writing.handle(.start)
-        _ = writing.handle(.compared(sheets: 2))
-        XCTAssertEqual(writing.handle(.interrupted(.terminated, writing: true)), [], "the write cleans up, then reports")
-        XCTAssertEqual(writing.handle(.saved(.cancelled)), [.end(interruption: .terminated, failure: nil, skipped: false)])
-        var before = DiffMachine()
-        XCTAssertEqual(before.handle(.interrupted(.interrupted, writing: false)), [])
-        XCTAssertEqual(before.handle(.start), [.end(interruption: .interrupted, failure: nil, skipped: false)])
-    }
-}
-
 /// The pieces of `--diff` that need no run: the order of pairs, the
 /// tolerance, the pairing of two trees by their bytes.
 final class DiffPairingTests: XCTestCase {

@@ -1,0 +1,222 @@
+import Dispatch
+import Glibc
+@preconcurrency import OpenCombine
+import Vips
+
+/// The sheets of a `--diff BASELINE` run:
+///
+///     pairs (walk both) ─► open (bytes, headers) ─► compare (≤ jobs, in the
+///     decode budget, in order) ─► sort, cut ─► each sheet's cells, when asked
+///
+/// Every pair is compared before the first sheet, since the sheets show the
+/// most changed first; a sheet's cells are rendered only when the sink asks
+/// for it (each pair read again), so one sheet's cells are held at a time.
+/// At the end, `--junit` reports every pair.
+final class DiffSheets: SheetSource {
+    let configuration: CollageConfiguration
+    let settings: DiffSettings
+    let comparison: PairComparison
+
+    private struct Compared {
+        /// Every pair compared, in the walk's order, and those that could not be read.
+        var pairs: [ComparedPair] = []
+        var unreadable: [JUnitReport.Unreadable] = []
+        /// Without `--sheets`: the differing pairs the one sheet left out.
+        var leftOut = 0
+    }
+    private let compared = Locked(Compared())
+
+    init(configuration: CollageConfiguration, instrumentation: RunInstrumentation? = nil) {
+        precondition(configuration.diff != nil, "a diff run needs --diff's settings")
+        self.configuration = configuration
+        settings = configuration.diff!
+        comparison = PairComparison(probe: configuration.probe, settings: configuration.diff!,
+                                    instrumentation: instrumentation)
+    }
+
+    /// BASELINE: missing is nothing to compare with (66); not a folder, a usage error.
+    func check() -> RunFailure? {
+        let baseline = settings.baseline
+        var info = stat()
+        guard baseline.withCString({ $0.map { stat($0, &info) } ?? -1 }) == 0 else {
+            return RunFailure(status: .noInput, message: "cannot read --diff BASELINE '\(baseline)': \(systemError(errno))")
+        }
+        guard (info.st_mode & S_IFMT) == S_IFDIR else {
+            return RunFailure(status: .usage,
+                              message: "--diff BASELINE '\(baseline)' is not a folder; name the folder of the images to compare with")
+        }
+        return nil
+    }
+
+    /// `--skip-unchanged` walks both trees again.
+    func stateConfiguration(_ configuration: CollageConfiguration) -> CollageConfiguration {
+        var checked = configuration
+        checked.inputs.append(.path(settings.baseline))
+        return checked
+    }
+
+    /// Comparing holds both pictures whole; the allocator is not asked to
+    /// give back beside each giant, which would only cost time here.
+    var tightensAllocator: Bool { false }
+
+    func sheets(_ context: SheetContext) -> AnyPublisher<CutSheet, Never> {
+        Vips.reuseLargeBuffers()
+        let (configuration, settings, comparison) = (configuration, settings, comparison)
+        let report = context.report
+        let cells = DispatchQueue(label: "collage.cells")
+        return Deferred { [self] () -> AnyPublisher<PairOutcome, Never> in
+            let pairing = DiffPairing(inputs: configuration.inputs, baseline: settings.baseline,
+                                      followLinks: configuration.followLinks,
+                                      nulSeparated: configuration.nulSeparated, rules: configuration.scan)
+            let (all, walked) = pairing.pairs(shouldStop: context.stop, report: report)
+            if configuration.keepsState {
+                context.consider(walked.map { RunState.Considered(path: $0, stamp: FileStamp.of($0)) })
+            }
+            let shard = configuration.shard
+            let pairs = all.filter { shard?.owns(folder: $0.relative.bytes) ?? true }
+            return Publishers.Sequence<[DiffPair], Never>(sequence: pairs)
+                .map { comparison.open($0, report: report) }
+                .orderedParallelMap(limits: configuration.windowLimits, budget: context.budget,
+                                    workers: context.workers, queue: context.queue,
+                                    cost: PairComparison.cost) { comparison.compare($0) }
+                .handleEvents(receiveOutput: { [self] in received($0, report: report) })
+                .eraseToAnyPublisher()
+        }
+        // Every pair compared, then the sheets, one when asked.
+        .reduce(()) { _, _ in () }
+        .flatMap(maxPublishers: .max(1)) { [self] in Publishers.Sequence<[Cut], Never>(sequence: cut()) }
+        .flatMap(maxPublishers: .max(1)) { [self] cut in
+            Deferred {
+                Future<CutSheet, Never> { promise in
+                    nonisolated(unsafe) let promise = promise  // called once, on the shell's queue
+                    cells.async {
+                        let sheet = self.sheet(cut, context)
+                        context.queue.async { promise(.success(sheet)) }
+                    }
+                }
+            }
+        }
+        .eraseToAnyPublisher()
+    }
+
+    private func received(_ outcome: PairOutcome, report: (PipelineEvent) -> Void) {
+        switch outcome {
+        case .compared(let pair):
+            compared.withLock { $0.pairs.append(pair) }
+            report(.compared(pair))
+        case .failed(let pair, let failures):
+            for failure in failures { report(.failed(path: failure.path, error: failure.message)) }
+            let message = failures.first?.message ?? "cannot be read"
+            compared.withLock { $0.unreadable.append(JUnitReport.Unreadable(relative: pair.relative, message: message)) }
+        }
+    }
+
+    /// One sheet of differing pairs, and its place in the run.
+    struct Cut: Sendable {
+        let pairs: [ComparedPair]
+        let place: SheetPlace
+    }
+
+    /// The differing pairs, most changed first, in sheets of `--max`: all
+    /// of them with `--sheets`, else the first. With `--shard`, sheet `k`
+    /// of this shard's pairs is the run's `k * N + I + 1`-th.
+    private func cut() -> [Cut] {
+        compared.withLock { compared in
+            let differing = compared.pairs.filter { $0.status != .unchanged }.sorted(by: ComparedPair.moreChanged)
+            let cap = configuration.effectiveCap
+            var sheets = stride(from: 0, to: differing.count, by: cap).map {
+                Array(differing[$0..<min($0 + cap, differing.count)])
+            }
+            if !configuration.sheets, sheets.count > 1 {
+                compared.leftOut = differing.count - cap
+                sheets = [sheets[0]]
+            }
+            return sheets.enumerated().map { index, pairs in
+                let number = configuration.shard.map { index * $0.count + $0.index + 1 } ?? index + 1
+                return Cut(pairs: pairs, place: SheetPlace(number: number, firstIndex: index * cap + 1))
+            }
+        }
+    }
+
+    /// A sheet's cells rendered (each pair read again). A pair that cannot be
+    /// read now is reported and the sheet laid out again without it; a sheet
+    /// all of whose pairs fail is empty, and the run goes on to the next.
+    private func sheet(_ cut: Cut, _ context: SheetContext) -> CutSheet {
+        let render = DiffCell(comparison: comparison, background: configuration.background,
+                              font: configuration.captions.fontDescription)
+        var pairs = cut.pairs
+        while !pairs.isEmpty {
+            let frames = configuration.layout.frames(for: pairs.map(DiffCell.shape), on: configuration.canvas)
+            var items: [SheetItem] = []
+            var failed: Set<Int> = []
+            for (position, (pair, frame, result)) in renderCells(pairs, frames, render, context).enumerated() {
+                switch result {
+                case .success(let pixels):
+                    let shape = DiffCell.shape(pair)
+                    let header = ImageHeader(width: shape.width, height: shape.height, orientation: 1, format: "diff")
+                    var tile = DecodedTile(path: pair.path, header: header, pixels: pixels, frame: frame, file: nil)
+                    tile.comparison = pair
+                    tile.focus = TileFocus(focus: CropMode.centre.rawValue)
+                    items.append(SheetItem(path: pair.path, header: header, tile: tile))
+                case .failure(let failure):
+                    failed.insert(position)
+                    context.queue.async { context.report(.failed(path: failure.path, error: failure.message)) }
+                }
+            }
+            guard !failed.isEmpty else { return CutSheet(items: items, place: cut.place) }
+            pairs = pairs.indices.filter { !failed.contains($0) }.map { pairs[$0] }
+        }
+        return CutSheet(items: [], place: cut.place)
+    }
+
+    /// Each cell of a sheet rendered, at most `jobs` at once on the
+    /// workers, each in the decode budget (it reads both pictures again).
+    private func renderCells(_ pairs: [ComparedPair], _ frames: [Frame], _ render: DiffCell, _ context: SheetContext)
+        -> [(ComparedPair, Frame, Result<PixelBuffer, DecodeFailure>)] {
+        let results = Locked([Result<PixelBuffer, DecodeFailure>?](repeating: nil, count: pairs.count))
+        let slots = DispatchSemaphore(value: max(1, configuration.jobs))
+        let group = DispatchGroup()
+        let budget = context.budget
+        for (index, (pair, frame)) in zip(pairs, frames).enumerated() {
+            slots.wait()
+            context.workers.async(group: group) {
+                defer { slots.signal() }
+                let cost = PairComparison.cost(pair, width: frame.image.width, height: frame.image.height)
+                let result = budget.withBudget(cost) { render.render(pair, width: frame.image.width, height: frame.image.height) }
+                results.withLock { $0[index] = result }
+            }
+        }
+        group.wait()
+        return results.withLock { done in pairs.indices.map { (pairs[$0], frames[$0], done[$0]!) } }
+    }
+
+    func leftOutNotice(_ tally: Tally) -> String? {
+        let left = compared.withLock { $0.leftOut }
+        return left > 0 ? "\(left) more differing image(s) left out of the sheet; --sheets shows them all" : nil
+    }
+
+    /// The JUnit report, when the pairs were all compared.
+    func finish(skipped: Bool) -> RunFailure? {
+        guard !skipped, let junit = settings.junit else { return nil }
+        let (pairs, unreadable) = compared.withLock { ($0.pairs, $0.unreadable) }
+        do {
+            _ = try AtomicWriter(stem: junit).write(JUnitReport.xml(pairs, unreadable: unreadable,
+                                                                    baseline: settings.baseline), to: junit)
+            return nil
+        } catch {
+            return error.runFailure(prefix: "--junit: ")
+        }
+    }
+
+    /// Sheets found unchanged were made because something differed.
+    func adjust(_ facts: inout OutcomeFacts, skipped: Bool) {
+        guard skipped else { return }
+        facts.nothingToDo = nil
+        facts.differs = true
+    }
+
+    /// Sheets made because something differs are what a later run may skip.
+    func recorded(_ outcome: RunOutcome) -> RunOutcome {
+        outcome.status == .differs ? RunOutcome(status: .success, message: nil, summary: outcome.summary) : outcome
+    }
+}

@@ -1,0 +1,51 @@
+@preconcurrency import OpenCombine
+
+/// The sheets of a collage run: the inputs walked and selected as they
+/// come (or every header read first and sorted, a group's images, a plan's
+/// sheets, a shard's share of them), decoded at most `jobs` at once, cut
+/// into sheets (`RunStages`).
+final class WalkedSheets: SheetSource {
+    let configuration: CollageConfiguration
+
+    /// The walk and the selection, kept for the notice of what the cap left
+    /// out; let go when the run ends.
+    private struct Stages {
+        var walk: SharedWalk?
+        var selection: Selection?
+    }
+    private let stages = Locked(Stages())
+
+    init(configuration: CollageConfiguration) {
+        self.configuration = configuration
+    }
+
+    func sheets(_ context: SheetContext) -> AnyPublisher<CutSheet, Never> {
+        var stages = RunStages(configuration: configuration, instrumentation: context.instrumentation,
+                               budget: context.budget, workers: context.workers, queue: context.queue,
+                               stop: context.stop, report: context.report,
+                               consider: { context.consider([$0]) }, decodeFailed: context.decodeFailed)
+        stages.previous = context.previous
+        // From a plan, nothing is walked: what the cap left out was told by the plan.
+        // Nor for a group, whose images the job's header pass found.
+        let walk = configuration.fromPlan == nil && configuration.group == nil ? stages.walk : nil
+        if let images = configuration.group?.images {
+            context.consider(images.map { RunState.Considered(path: $0.path, stamp: $0.stamp) })
+        }
+        self.stages.withLock { $0 = Stages(walk: walk, selection: stages.selection) }
+        return stages.sheets()
+    }
+
+    func leftOutNotice(_ tally: Tally) -> String? {
+        if let images = configuration.group?.images {
+            let known = images.count - tally.summary.used - tally.summary.failed
+            return SharedWalk.leftOut(known, cap: configuration.effectiveCap)
+        }
+        let (walk, selection) = stages.withLock { ($0.walk, $0.selection) }
+        guard let walk, let selection else { return nil }
+        return walk.leftOutNotice(tally, probe: selection.probe, cap: configuration.effectiveCap)
+    }
+
+    func close() {
+        stages.withLock { $0 = Stages() }
+    }
+}
