@@ -6,28 +6,14 @@ import Logging
 
 /// Options in, a configured run, an exit status out. No logic of its own.
 enum CollageCLI {
-    static func run(_ options: CollageOptions) -> ExitStatus {
+    static func run(_ options: CollageOptions, _ resolved: Configuration.Resolved) -> ExitStatus {
         let level: Logger.Level = options.quiet ? .error : options.verbose ? .debug : .notice
         let environment = ProcessEnvironment.variables
         LoggingSystem.bootstrap { _ in StandardErrorLogHandler(level: level, environment: environment) }
         raiseDescriptorLimit()
         let logger = Logger(label: "collage")
-
-        var arguments = RawArguments()
-        var configuration = CollageConfiguration(inputs: options.inputs.map { argument in
-            argument == "-" ? .standardInput : .path(arguments.input(argument))
-        })
-        configuration.output = arguments.output(options.output)
-        do {
-            try options.apply(to: &configuration)
-            try options.diffArguments.apply(to: &configuration, baseline: options.diffArguments.diff.map { arguments.input($0) })
-        } catch {
-            // validate() applied the same options before the run, so this is not reached.
-            StandardStream.error.write(line: "collage: \(error)")
-            return .usage
-        }
-        let run = Jobs.make(configuration, perFolder: options.perFolder,
-                            watchEvery: options.watch ? options.interval : nil, logger: logger)
+        let configuration = resolved.configuration
+        let run = Jobs.make(resolved, logger: logger)
         // A plan's result is its path, not the OUTPUT<TAB>IMAGE line of each image planned.
         let reporter = TextReporter(logger: logger, printPaths: !options.json && configuration.planOutput == nil)
         // Three observers of one shared event stream.
@@ -51,7 +37,7 @@ enum CollageCLI {
         // Runs of many images: the pages the libraries' loading touched leave
         // the resident set before the decodes start, which leaves the decode
         // budget its room under the peak (one collage is over before it matters).
-        if options.makesManyCollages, let released = CollageProcess.releaseLibraryPages() {
+        if resolved.request.makesManyCollages, let released = CollageProcess.releaseLibraryPages() {
             logger.debug("took \(released / 1024) KiB of library pages out of the resident set")
         }
         let outcome = run.run()
@@ -92,17 +78,25 @@ enum ProcessEnvironment {
 /// SIGINT and SIGTERM cancel the run through its subscription; a second one
 /// while the run is stopping is ignored. SIGPIPE is ignored: a closed
 /// standard output must not kill a run half-way through a save.
+///
+/// libdispatch registers a signal source on its own thread, after
+/// `resume()` returns; until then a signal is ignored. So the handlers wait
+/// for both registrations before the run may start: a signal sent once the
+/// run has begun (its first file created) always stops it.
 final class SignalHandlers {
     private var sources: [DispatchSourceSignal] = []
 
     init(_ handler: @escaping (ExitStatus) -> Void) {
         signal(SIGPIPE, SIG_IGN)
+        let registered = DispatchSemaphore(value: 0)
         for (number, status) in [(SIGINT, ExitStatus.interrupted), (SIGTERM, ExitStatus.terminated)] {
             signal(number, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
             source.setEventHandler { handler(status) }
+            source.setRegistrationHandler { registered.signal() }
             source.resume()
             sources.append(source)
         }
+        for _ in sources { registered.wait() }
     }
 }

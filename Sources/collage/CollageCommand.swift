@@ -33,9 +33,21 @@ struct CollageCommand: ParsableCommand {
 
     @OptionGroup var options: CollageOptions
 
+    /// The configuration resolved (a plan read, `--exclude-from` files,
+    /// `--shard auto`'s environment), then the job run.
     func run() throws {
-        let status = CollageCLI.run(options)
-        throw ExitCode(status.rawValue)
+        let resolved: Configuration.Resolved
+        do throws(ConfigurationError) {
+            resolved = try options.request.resolve(environment: ProcessEnvironment.variables)
+        } catch {
+            let help = error.status == .usage ? " (see 'collage --help')" : ""
+            StandardStream.error.write(line: "collage: \(error.message)\(help)")
+            throw ExitCode(error.status.rawValue)
+        }
+        // Runs of many images: starting again costs 30 ms, which one
+        // collage of six would feel and a batch would not.
+        if resolved.request.makesManyCollages { CollageProcess.restartWithHugePagesIfUseful() }
+        throw ExitCode(CollageCLI.run(options, resolved).rawValue)
     }
 
     /// Parse errors become one line on standard error and exit 64; help and
@@ -43,18 +55,7 @@ struct CollageCommand: ParsableCommand {
     static func main() {
         CollageProcess.prepareForBatch()
         do {
-            if case .failure(let problem)? = PlannedCommandLine.resolved {
-                StandardStream.error.write(line: "collage: \(problem.message)")
-                Glibc.exit(problem.status.rawValue)
-            }
-            // From a plan, the plan's command line is parsed (see PlannedCommandLine).
-            var command = try PlannedCommandLine.resolved == nil ? parseAsRoot()
-                : parseAsRoot(CommandLineBytes.arguments.map { String(decoding: $0, as: UTF8.self) })
-            // Runs of many images: starting again costs 30 ms, which one
-            // collage of six would feel and a batch would not.
-            if let collage = command as? CollageCommand, collage.options.makesManyCollages {
-                CollageProcess.restartWithHugePagesIfUseful()
-            }
+            var command = try parseAsRoot()
             try command.run()
         } catch {
             let code = exitCode(for: error)

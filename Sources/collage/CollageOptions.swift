@@ -1,14 +1,15 @@
 import ArgumentParser
 import CollageKit
 
-/// The command line's options, with usage errors found in `validate()`.
+/// The command line's options: words parsed into a `Configuration`, which
+/// finds the usage errors itself (`validate()`).
 struct CollageOptions: ParsableArguments {
     static let version = "0.1.0"
 
     @Argument(help: ArgumentHelp("Files, folders, or - for a list of paths on standard input.",
                                  valueName: "INPUT"),
               completion: .file())
-    var inputs: [String]
+    var inputs: [String] = []
 
     // Options whose default the help text says are optionals, so that
     // ArgumentParser does not say it a second time.
@@ -19,18 +20,11 @@ struct CollageOptions: ParsableArguments {
                                + "(default: collage.jpg).",
                                valueName: "PATH"),
             completion: .file())
-    var outputOption: String?
-    var output: String { outputOption ?? "collage.jpg" }
+    var output: String?
 
     @Option(name: .customLong("max"), help: ArgumentHelp("The most images in one collage, the cap "
                                                          + "(default: 6, or the cells of --tile CxR).", valueName: "N"))
     var max: Int?
-
-    /// The cap: --max, or all the cells of a --tile that fixes both sides.
-    var maxImages: Int {
-        if let max { return max }
-        return layoutArguments.tile?.cells ?? 6
-    }
 
     @Flag(help: "Cut the whole input into contact sheets of up to --max images each, instead of stopping at the cap.")
     var sheets = false
@@ -43,14 +37,13 @@ struct CollageOptions: ParsableArguments {
                 try parsed(CanvasSize($0), "WIDTHxHEIGHT in pixels, each 1 to 65500, such as 1200x800, or WIDTHx "
                            + "(such as 1200x) for sheets as tall as their content; a height alone is not a size")
             })
-    var sizeOption: CanvasSize?
-    var size: CanvasSize { sizeOption ?? .default }
+    var size: CanvasSize?
 
     @Option(help: ArgumentHelp("Empty cells and transparent pixels: a name (white, black, grey), #rrggbb or r,g,b "
                                + "(default: white).",
                                valueName: "COLOUR"),
             transform: { try parsed(Colour($0), "a colour name (white, black, grey), #rrggbb or r,g,b") })
-    var background = Colour.white
+    var background: Colour?
 
     @OptionGroup(title: "Layout and captions") var layoutArguments: LayoutArguments
 
@@ -76,14 +69,12 @@ struct CollageOptions: ParsableArguments {
                                + "(giant progressive JPEGs take turns within it); raise it for speed where memory is plentiful "
                                + "(default: \(CollageConfiguration.defaultDecodeMemoryMiB)).",
                                valueName: "MiB"))
-    var decodeMemoryOption: Int?
-    var decodeMemory: Int { decodeMemoryOption ?? CollageConfiguration.defaultDecodeMemoryMiB }
+    var decodeMemory: Int?
 
     @Option(name: .customLong("max-pixels"),
             help: ArgumentHelp("Reject images with more pixels than this, from the header, before decoding "
                                + "(default: 268402689, 16383 squared).", valueName: "N"))
-    var maxPixelsOption: Int?
-    var maxPixels: Int { maxPixelsOption ?? 268_402_689 }
+    var maxPixels: Int?
 
     @Option(help: ArgumentHelp("Quality of JPEG, WebP and HEIF/AVIF output, 1-100 (default: libvips' 75).",
                                valueName: "Q"))
@@ -120,8 +111,7 @@ struct CollageOptions: ParsableArguments {
 
     @Option(name: .customLong("interval"), help: ArgumentHelp("Seconds between rescans with --watch (default: 2).",
                                                               valueName: "SECONDS"))
-    var intervalOption: Double?
-    var interval: Double { intervalOption ?? 2 }
+    var interval: Double?
 
     @Flag(name: [.short, .long], help: "Only errors on standard error.")
     var quiet = false
@@ -129,100 +119,45 @@ struct CollageOptions: ParsableArguments {
     @Flag(name: [.short, .long], help: "Say what happens to every image on standard error, and the notices (the cap, files passed over) that only a terminal is told otherwise.")
     var verbose = false
 
+    /// The usage errors the library finds, and the two options only the command line has.
     func validate() throws {
-        guard maxImages >= 1 else { throw ValidationError("--max must be at least 1, not \(maxImages)") }
-        if let jobs, jobs < 1 { throw ValidationError("--jobs must be at least 1, not \(jobs)") }
-        guard (16...1_048_576).contains(decodeMemory) else {
-            throw ValidationError("--decode-memory must be 16 to 1048576 MiB, not \(decodeMemory)")
-        }
-        guard maxPixels >= 1 else { throw ValidationError("--max-pixels must be at least 1") }
-        if let quality, !(1...100).contains(quality) {
-            throw ValidationError("--quality must be 1 to 100, not \(quality)")
-        }
-        if requireEven && maxImages < 2 { throw ValidationError("--require-even needs --max 2 or more") }
-        if skipUnchanged && inputs.contains("-") {
-            throw ValidationError("--skip-unchanged cannot check a list read from standard input; name the files or folders")
-        }
-        if perFolder {
-            guard FolderOutputs.hasPlaceholder(PathName(output)) else {
-                throw ValidationError("--per-folder needs {dir} or {path} in --output, such as -o 'albums/{path}.jpg'")
-            }
-            guard !inputs.contains("-") else { throw ValidationError("--per-folder takes folders, not -") }
-        }
-        if watch {
-            guard !inputs.contains("-") else { throw ValidationError("--watch rescans files and folders, not -") }
-            guard !dryRun else { throw ValidationError("--watch and --dry-run cannot be used together") }
-        }
-        guard interval >= 0.1 && interval <= 86_400 else {
-            throw ValidationError("--interval must be 0.1 to 86400 seconds, not \(interval)")
-        }
-        try archiveArguments.validate(dryRun: dryRun, watch: watch)
-        try planArguments.validate(self)
-        try timeArguments.validate(self)
-        try diffArguments.validate(perFolder: perFolder, watch: watch, dryRun: dryRun)
-        if diffArguments.diff != nil, archiveArguments.flag != nil || requireEven {
-            throw ValidationError("--diff shows differences, not images: \(requireEven ? "--require-even" : "--flag") does not apply to it")
-        }
-        if diffArguments.diff != nil, planArguments.plan != nil || planArguments.fromPlan != nil {
-            throw ValidationError("--diff compares two trees as they are now: it cannot be planned (--plan, --from-plan)")
-        }
         guard !(quiet && verbose) else { throw ValidationError("--quiet and --verbose cannot be used together") }
-        guard inputs.filter({ $0 == "-" }).count <= 1 else {
-            throw ValidationError("- (standard input) can be given once")
-        }
-        guard !output.isEmpty else { throw ValidationError("--output needs a path") }
-        try printArguments.validate(sizeGiven: sizeOption != nil)
-        let naming = OutputNaming(path: PathName(output), sheets: sheets)
-        guard let suffix = naming.saverSuffix else {
-            throw ValidationError("cannot write '\(output)': the extension must be one of \(CollageProcess.outputExtensions)")
-        }
-        var configuration = CollageConfiguration(inputs: [])
-        try apply(to: &configuration)
-        try PrintArguments.validatePDF(output: output, sheets: sheets, shard: configuration.shard,
-                                       diff: diffArguments.diff != nil)
-        if let problem = configuration.layoutProblem { throw ValidationError(problem) }
-        if suffix == ".webp", Swift.max(size.width, size.height ?? 0) > 16383 {
-            throw ValidationError("WebP images are at most 16383 pixels a side; --size \(size.width)x\(size.height.map(String.init) ?? "") is larger")
-        }
+        do throws(ConfigurationError) { try request.validate() } catch { throw ValidationError(error.message) }
     }
 
-    /// The options' part of a run's configuration; the inputs and the output
-    /// come from the raw arguments (bytes).
-    func apply(to configuration: inout CollageConfiguration) throws {
-        configuration.nulSeparated = nulSeparated
-        configuration.followLinks = followLinks
-        configuration.allowPortrait = allowPortrait
-        configuration.maxImages = maxImages
-        configuration.sheets = sheets
-        configuration.canvasWidth = size.width
-        configuration.canvasHeight = size.height ?? CanvasSize.nominalHeight(width: size.width)
-        configuration.naturalHeight = size.height == nil
-        configuration.backgroundColour = background
-        configuration.jobs = jobs ?? CollageConfiguration.defaultJobs
-        configuration.maxPixels = maxPixels
-        configuration.decodeMemoryBudget = decodeMemory << 20
-        configuration.quality = quality
-        configuration.requireEven = requireEven
-        configuration.dryRun = dryRun
-        configuration.skipUnchanged = skipUnchanged
-        configuration.shard = try shardArguments.resolve(sheets: sheets, perFolder: perFolder,
-                                                         grouped: timeArguments.groupBy != nil)
-        try layoutArguments.apply(to: &configuration)
-        printArguments.apply(to: &configuration)
-        try archiveArguments.apply(to: &configuration)
-        try diffArguments.apply(to: &configuration, baseline: nil)
-        try cameraRoll.apply(to: &configuration)
-        try timeArguments.apply(to: &configuration)
-        planArguments.apply(to: &configuration)
-    }
-}
-
-extension CollageOptions {
-    /// Whether the run may make many collages (sheets, one per folder, a
-    /// watch, a shard of a job): worth restarting for huge pages.
-    var makesManyCollages: Bool {
-        (sheets || perFolder || watch || shardArguments.shard != nil || timeArguments.groupBy != nil)
-            && planArguments.plan == nil
+    /// What was asked, as the library takes it; paths and patterns as the
+    /// bytes given (see `CommandLineBytes`).
+    var request: Configuration {
+        var arguments = RawArguments()
+        var request = Configuration(inputs: inputs.map { $0 == "-" ? .standardInput : .path(arguments.input($0)) })
+        request.output = output.map { arguments.output($0) }
+        (request.max, request.sheets, request.size, request.background) = (max, sheets, size, background)
+        (request.allowPortrait, request.nulSeparated, request.followLinks) = (allowPortrait, nulSeparated, followLinks)
+        (request.jobs, request.decodeMemory, request.maxPixels, request.quality) = (jobs, decodeMemory, maxPixels, quality)
+        (request.skipUnchanged, request.dryRun, request.requireEven) = (skipUnchanged, dryRun, requireEven)
+        (request.perFolder, request.watch, request.interval) = (perFolder, watch, interval)
+        let layout = layoutArguments
+        (request.layout, request.tile, request.gap, request.fit, request.crop) = (layout.layout, layout.tile, layout.gap,
+                                                                                  layout.fit, layout.crop)
+        (request.label, request.title, request.font) = (layout.label, layout.title, layout.font)
+        (request.page, request.dpi, request.margin) = (printArguments.page, printArguments.dpi, printArguments.margin)
+        (request.sort, request.reverse, request.groupBy) = (timeArguments.sort, timeArguments.reverse, timeArguments.groupBy)
+        (request.video, request.raw) = (cameraRoll.video, cameraRoll.raw)
+        request.exclude = CommandLineBytes.values(of: ["--exclude"], parsed: cameraRoll.excludes).map(PathName.init(bytes:))
+        request.excludeFrom = CommandLineBytes.values(of: ["--exclude-from"], parsed: cameraRoll.excludeFrom)
+            .map(PathName.init(bytes:))
+        request.shard = shardArguments.shard
+        request.plan = planArguments.plan.map { PathName(bytes: CommandLineBytes.values(of: ["--plan"], parsed: [$0])[0]) }
+        request.fromPlan = planArguments.fromPlan.map {
+            PathName(bytes: CommandLineBytes.values(of: ["--from-plan"], parsed: [$0])[0])
+        }
+        let archive = archiveArguments
+        (request.html, request.flag, request.failOnFlag) = (archive.html.map(PathName.init), archive.flag, archive.failOnFlag)
+        let diff = diffArguments
+        request.diff = diff.diff.map { arguments.input($0) }
+        (request.threshold, request.countAntiAliased, request.ignore) = (diff.threshold, diff.countAa, diff.ignore)
+        (request.tolerance, request.junit) = (diff.tolerance, diff.junit.map(PathName.init))
+        return request
     }
 }
 

@@ -6,9 +6,11 @@ import Glibc
 /// file or a pattern (INPUT, --output, --exclude, --exclude-from) is matched
 /// back to the argument it came from, here, so that such names still work.
 enum CommandLineBytes {
-    /// The arguments after the program's name (with `--from-plan`, the
-    /// plan's, see `PlannedCommandLine`).
-    static let arguments: [[UInt8]] = (try? PlannedCommandLine.resolved?.get()) ?? PlannedCommandLine.given
+    /// The arguments after the program's name, as given.
+    static let arguments: [[UInt8]] = (1..<Int(CommandLine.argc)).compactMap { index in
+        guard let pointer = CommandLine.unsafeArgv[index] else { return nil }
+        return Array(UnsafeBufferPointer(start: pointer, count: strlen(pointer))).map { UInt8(bitPattern: $0) }
+    }
 
     /// The values given to the option called `names` (`-o VALUE`,
     /// `--output VALUE`, `--output=VALUE`), in order, before any `--`, each

@@ -18,21 +18,20 @@ struct LayoutArguments: ParsableArguments {
     @Option(name: .customLong("gap"),
             help: ArgumentHelp("Pixels between cells and around the edge, in the background colour (default: 0).",
                                valueName: "PX"))
-    var gapOption: Int?
-    var gap: Int { gapOption ?? 0 }
+    var gap: Int?
 
     @Option(help: ArgumentHelp("cover fills each cell and crops the overflow; contain shows the whole image, "
                                + "centred, with the background around it (default: cover).", valueName: "cover|contain"),
             completion: .list(Fit.allCases.map(\.rawValue)),
             transform: { try parsed(Fit(rawValue: $0), "cover or contain") })
-    var fit = Fit.cover
+    var fit: Fit?
 
     @Option(help: ArgumentHelp("Which part of an image cover keeps: centre, what libvips finds most "
                                + "interesting (attention, entropy), or the faces its XMP marks (faces; as attention "
                                + "without them) (default: centre).", valueName: "centre|attention|entropy|faces"),
             completion: .list(CropChoice.allCases.map(\.rawValue)),
             transform: { try parsed(CropChoice($0), "centre, attention, entropy or faces") })
-    var crop = CropChoice.centre
+    var crop: CropChoice?
 
     @Option(help: ArgumentHelp("A caption under each image, such as '{name}'. Fields: {name} {stem} {ext} {dir} {path} "
                                + "{index} {width} {height} {format} {date} {duration} (a video's, 0:42) {group} (with --group-by); {{ and }} are braces.",
@@ -51,41 +50,4 @@ struct LayoutArguments: ParsableArguments {
                 do throws(FontProblem) { return try FontChoice(text) } catch { throw ValidationError(error.message) }
             })
     var font: FontChoice?
-
-    /// The layout's name: --tile alone means grid.
-    var layoutName: String { layout ?? (tile != nil ? "grid" : "auto") }
-
-    func validate() throws {
-        guard Layouts.names.contains(layoutName) else {
-            throw ValidationError("--layout takes \(Layouts.names.joined(separator: ", ")); not '\(layoutName)'")
-        }
-        if tile != nil {
-            guard layoutName == "grid" || layoutName == "auto" else {
-                throw ValidationError("--tile sets the columns and rows of --layout grid, not of \(layoutName)")
-            }
-        }
-        guard gap >= 0 else { throw ValidationError("--gap must be 0 or more pixels, not \(gap)") }
-        _ = try templates()
-    }
-
-    /// The layout's part of the configuration.
-    func apply(to configuration: inout CollageConfiguration) throws {
-        configuration.layoutName = layoutName == "auto" && tile != nil ? "grid" : layoutName
-        configuration.layoutOptions.gap = gap
-        configuration.layoutOptions.fit = fit
-        configuration.crop = crop
-        configuration.layoutOptions.columns = tile?.columns
-        configuration.layoutOptions.rows = tile?.rows
-        (configuration.captions.label, configuration.captions.title) = try templates()
-        configuration.font = font
-    }
-
-    /// `--label` and `--title` parsed; an unknown field or a lone brace is a usage error.
-    private func templates() throws -> (label: Template?, title: Template?) {
-        func parse(_ text: String?, _ option: String, _ fields: [String]) throws -> Template? {
-            guard let text else { return nil }
-            do { return try Template(text, fields: fields) } catch { throw ValidationError("\(option) \(error)") }
-        }
-        return (try parse(label, "--label", Template.labelFields), try parse(title, "--title", Template.titleFields))
-    }
 }

@@ -3,8 +3,8 @@ import CollageKit
 
 /// `--sort`, `--reverse`, `--group-by`: the order images are placed in and
 /// the groups they are cut into. What they mean lives in CollageKit
-/// (`ImageOrder`, `GroupBy`, the group passes); this reads the options and
-/// refuses what cannot go with them, before any image is read.
+/// (`ImageOrder`, `GroupBy`, the group passes), as does what cannot go
+/// with them.
 struct TimeArguments: ParsableArguments {
     @Option(help: ArgumentHelp("The order images are placed in: name (the scan's: folders depth first, names in byte "
                                + "order; standard input's order), taken (when each photo was taken: EXIF "
@@ -29,52 +29,4 @@ struct TimeArguments: ParsableArguments {
                                valueName: "day|month|year|gap=DURATION"),
             completion: .list(["day", "month", "year", "gap=3h"]))
     var groupBy: String?
-
-    /// The order, or a usage error's line.
-    func order() throws -> ImageOrder {
-        guard let sort else { return groupBy == nil ? .name : .taken }
-        guard let order = ImageOrder(rawValue: sort) else {
-            throw ValidationError("--sort takes name, taken or mtime; not '\(sort)'")
-        }
-        return order
-    }
-
-    func grouping() throws -> GroupBy? {
-        guard let groupBy else { return nil }
-        switch GroupBy.parse(groupBy) {
-        case .success(let value): return value
-        case .failure(let error): throw ValidationError(error.description)
-        }
-    }
-
-    /// What cannot go with these options: one usage error's line.
-    func validate(_ options: CollageOptions) throws {
-        _ = try order()
-        let grouping = try grouping()
-        let ordered = sort != nil || reverse || grouping != nil
-        let named = sort != nil ? "--sort" : reverse ? "--reverse" : "--group-by"
-        if ordered, options.diffArguments.diff != nil {
-            throw ValidationError("--diff compares each image with its baseline: \(named) does not apply to it")
-        }
-        if grouping != nil, options.perFolder {
-            throw ValidationError("--group-by and --per-folder cannot be used together: one cuts by time, the other by folder")
-        }
-        guard grouping == nil else { return }
-        let templates: [(String, String?)] = [("--label", options.layoutArguments.label),
-                                              ("--title", options.layoutArguments.title)]
-        for (name, source) in templates {
-            if let source, (try? Template(source, fields: Template.labelFields + Template.titleFields))?.uses("group") == true {
-                throw ValidationError("{group} in \(name) is the name of a --group-by group; add --group-by")
-            }
-        }
-        if GroupOutputs.hasPlaceholder(PathName(options.output)) {
-            throw ValidationError("{group} in --output is the name of a --group-by group; add --group-by")
-        }
-    }
-
-    func apply(to configuration: inout CollageConfiguration) throws {
-        configuration.sort = try order()
-        configuration.reverse = reverse
-        configuration.groupBy = try grouping()
-    }
 }

@@ -40,8 +40,11 @@ final class PlanInputTests: CLITestCase {
         try assertRefused("edited.plan", status: 66, saying: "changed after it was written")
         write(b(text.replacingOccurrences(of: "s-0002.png", with: "s-0001.png")), to: "swapped.plan")
         try assertRefused("swapped.plan", status: 66, saying: "changed after it was written")
-        write(b(text.replacingOccurrences(of: "\"collage_plan\":1", with: "\"collage_plan\":2")), to: "v2.plan")
-        try assertRefused("v2.plan", status: 64, saying: "version 2")
+        write(b(text.replacingOccurrences(of: "\"collage_plan\":2", with: "\"collage_plan\":3")), to: "v3.plan")
+        try assertRefused("v3.plan", status: 64, saying: "version 3")
+        // Version 1 recorded the command line, not the configuration: refused, saying to plan again.
+        write(b(text.replacingOccurrences(of: "\"collage_plan\":2", with: "\"collage_plan\":1")), to: "v1.plan")
+        try assertRefused("v1.plan", status: 64, saying: "version 1; this collage reads version 2: plan again")
         write(b("{\"event\":\"summary\"}\n"), to: "other.plan")
         try assertRefused("other.plan", status: 66, saying: "not a collage plan")
         try assertRefused("missing.plan", status: 66, saying: "No such file")

@@ -7,9 +7,10 @@ import XCTest
 /// Swift file, source or test, grows past 250 lines.
 final class LayeringTests: XCTestCase {
     /// From the bottom: the vocabulary, the generic operators, the stages in
-    /// the order images flow, the events, and the runs on top.
+    /// the order images flow, the events, what a configuration asks and
+    /// resolves to, and the runs on top.
     static let layers = ["POSIX", "Model", "Operators", "Source", "Select", "Decode", "Layout", "Compose", "Save",
-                         "Events", "Run"]
+                         "Events", "Configuration", "Run"]
     private let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         .deletingLastPathComponent().deletingLastPathComponent()
 

@@ -1,142 +1,166 @@
-import Glibc
-import Media
-import Vips
-
-/// `--raw preview|full|skip` (the decoders' own type, named here for the
-/// command line, which does not see the decoders).
-public typealias RawMode = Media.RawMode
-
-/// Everything a run needs to know; the command line fills it in.
-public struct CollageConfiguration: Sendable {
+/// What a user asks of `collage`: the command line's inputs and options,
+/// one property each, as given (`nil` or `false` where not given). It is
+/// what the command line parses its words into, what an embedding program
+/// builds, and what a plan (`--plan`) records.
+///
+/// A configuration checks itself: `validate()` finds every usage error the
+/// command line reports with status 64, each as one line. `resolve()` then
+/// makes the run's `CollageConfiguration` (reading what it names: a plan,
+/// `--exclude-from` files, `--shard auto`'s environment).
+///
+///     var configuration = Configuration(inputs: [.path(PathName("photos"))])
+///     configuration.output = PathName("sheets/{n}.jpg")
+///     configuration.sheets = true
+///     try configuration.validate()
+///
+/// Option values with a syntax of their own (`CanvasSize`, `Colour`,
+/// `GridShape`, `PageSize`, ...) are parsed by their types; a `Configuration`
+/// is `Codable`, each such value written as its text.
+public struct Configuration: Codable, Sendable, Equatable {
+    /// `INPUT...`: files, folders, or `-` (standard input).
     public var inputs: [Input]
-    /// `-0`: standard input lists paths separated by NUL bytes.
-    public var nulSeparated = false
-    public var followLinks = false
-    public var allowPortrait = false
-    /// The cap: the most images in one collage.
-    public var maxImages = 6
-    /// Cut the whole input into sheets of up to `maxImages`.
+    /// `-o`, `--output` (nil: `collage.jpg`).
+    public var output: PathName?
+    /// `--max`: the cap (nil: 6, or the cells of a `--tile CxR`).
+    public var max: Int?
+    /// `--sheets`: the whole input in sheets of up to `max`.
     public var sheets = false
-    public var canvasWidth = 1200
-    public var canvasHeight = 800
-    /// `--size WIDTHx`: each sheet is as tall as its content, and
-    /// `canvasHeight` is the height its layout is chosen by
-    /// (`CanvasSize.nominalHeight`, the default canvas's 3:2).
-    public var naturalHeight = false
-    public var background = RGB.white
-    public var output = PathName("collage.jpg")
-    /// Decodes at once (each libvips pipeline single-threaded).
-    public var jobs = CollageConfiguration.defaultJobs
-    /// Images with more pixels than this are rejected from the header.
-    public var maxPixels = 268_402_689
-    /// JPEG, WebP, HEIF/AVIF quality; nil for libvips' default.
+    /// `--size` (nil: 1200x800, or the page's with `page`).
+    public var size: CanvasSize?
+    /// `--background` (nil: white).
+    public var background: Colour?
+    /// `--layout` (nil: `auto`, or `grid` with `tile`).
+    public var layout: String?
+    /// `--tile CxR`.
+    public var tile: GridShape?
+    /// `--gap` in pixels (nil: 0).
+    public var gap: Int?
+    /// `--fit` (nil: cover).
+    public var fit: Fit?
+    /// `--crop` (nil: centre).
+    public var crop: CropChoice?
+    /// `--label TEMPLATE`.
+    public var label: String?
+    /// `--title TEMPLATE`.
+    public var title: String?
+    /// `--font DESCRIPTION`.
+    public var font: FontChoice?
+    /// `--page`, `--dpi`, `--margin`.
+    public var page: PageSize?
+    public var dpi: Int?
+    public var margin: PrintLength?
+    /// `--allow-portrait`.
+    public var allowPortrait = false
+    /// `-0`, `--null`: standard input lists paths separated by NUL bytes.
+    public var nulSeparated = false
+    /// `--follow-links`.
+    public var followLinks = false
+    /// `--jobs` (nil: the number of cores).
+    public var jobs: Int?
+    /// `--decode-memory` in MiB (nil: `CollageConfiguration.defaultDecodeMemoryMiB`).
+    public var decodeMemory: Int?
+    /// `--max-pixels` (nil: 16383 squared).
+    public var maxPixels: Int?
+    /// `--quality` (nil: libvips' default).
     public var quality: Int?
-    /// A policy: a collage is saved only with an even number of
-    /// photos; an odd set loses its last image (and the cap rounds down).
-    public var requireEven = false
-    /// Read headers and say what would be made; decode and write nothing.
-    public var dryRun = false
-    /// Do nothing if the output was made from the same inputs and options.
+    /// `--skip-unchanged`.
     public var skipUnchanged = false
-    /// Keep the state beside the output even without `skipUnchanged`
-    /// (the first pass of `--watch`, which later passes compare against).
-    public var recordState = false
-    /// The memory the decodes running at once may hold, by their headers'
-    /// estimate: giant progressive JPEGs take turns instead of overlapping.
-    /// The default is what a 160 MiB run has left for decodes once the rest
-    /// is counted: 15-17 MiB of mapped code (libvips and its libraries, and
-    /// ours, whose pages a run of many collages takes out of its resident
-    /// set at start and again beside each giant), about 16 MiB of libvips'
-    /// region buffers and other heap, and the decode window below. Measured
-    /// on 300 wallpapers (BENCHMARKS.md): 96 MiB left the second core idle
-    /// beside each giant; at 120 a giant of 89 MiB decoded beside the 30 MiB
-    /// Elephants wallpaper, and runs peaked at 147-157 MiB (3000 photos:
-    /// 155); at 116 that pair takes turns while the giant decodes beside
-    /// baseline photos, for the same wall time and peaks of 141-152 (3000
-    /// photos: 150); 112 and 104 cost 11% and 17% more wall time.
-    public var decodeMemoryBudget = Self.defaultDecodeMemoryMiB << 20
-    /// `decodeMemoryBudget`'s default in MiB, the unit of `--decode-memory`.
-    public static let defaultDecodeMemoryMiB = 116
-    /// With `--sheets`, how far the decoders work ahead of the sheets: until
-    /// the decoded tiles waiting for their turn hold this many bytes, and at
-    /// most `decodeWindowImages` images (each an open file until decoded).
-    /// What the run holds in tiles is bounded by this window plus one sheet.
-    /// 8 MiB (17 tiles of 400x400) kept both cores as busy as 16 did, and
-    /// leaves the memory to the decode budget.
-    public var decodeWindowBytes = 8 << 20
-    public var decodeWindowImages = 64
-    /// Walk folders recursively (off for one folder of `--per-folder`).
-    public var recursive = true
-    /// `--layout`: a name of `Layouts.registered`.
-    public var layoutName = "auto"
-    /// `--gap`, `--fit`, `--crop`, `--tile`.
-    public var layoutOptions = LayoutOptions()
-    /// `--label`, `--title`, `--font`.
-    public var captions = Captions()
-    /// `--shard I/N`: only this shard's sheets (or folders) are made.
-    public var shard: Shard?
-    /// `--flag`: what to report of each placed tile (none: no tile is signed).
-    public var flags: Set<FlagKind> = []
-    /// `--fail-on-flag`: any flag ends the run with status 65.
-    public var failOnFlag = false
-    /// `--html`: the page that shows the sheets the run wrote.
-    public var htmlPage: PathName?
-    /// `--plan FILE`: read headers only and write the plan of the job there.
-    public var planOutput: PathName?
-    /// With `--plan`: the command line the plan keeps (what shapes it).
-    public var planArguments: [[UInt8]] = []
-    /// Headers read at once ahead of the scan (`--plan`); 0: one at a time.
-    public var headerReadAhead = 0
-    /// `--from-plan FILE`: the sheets (and what the scan found) come from the plan.
-    public var fromPlan: PathName?
-    /// With `--per-folder`: where the folder's part of the plan starts.
-    var fromPlanOffset: Int64?
-    /// `--page`, `--dpi`, `--margin`: the page, the resolution every image
-    /// records, the margin kept clear.
-    public var print = PrintSettings()
-    /// `--diff BASELINE`: compare INPUT with BASELINE instead of making collages.
-    public var diff: DiffSettings?
-    /// `--sort`, `--reverse`: the order images are placed in.
-    public var sort = ImageOrder.name
+    /// `--dry-run`.
+    public var dryRun = false
+    /// `--require-even`.
+    public var requireEven = false
+    /// `--per-folder`.
+    public var perFolder = false
+    /// `--sort name|taken|mtime` (nil: name, or taken with `groupBy`).
+    public var sort: String?
+    /// `--reverse`.
     public var reverse = false
-    /// `--group-by`: one collage (or set of sheets) per group of photos.
-    public var groupBy: GroupBy?
-    /// One group's run of a `--group-by` job: its name and its images.
-    var group: GroupPart?
-    /// What the walk considers: `--video`, `--raw`, `--exclude`.
-    public var scan = ScanRules()
-    /// `--raw preview|full|skip`, as the decoders read it.
-    public var raw: RawMode {
-        get { scan.raw }
-        set { scan.raw = newValue }
-    }
-    /// `--video`: videos are shown by a poster frame.
-    public var video: Bool {
-        get { scan.video }
-        set { scan.video = newValue }
+    /// `--group-by day|month|year|gap=DURATION`.
+    public var groupBy: String?
+    /// `--video`.
+    public var video = false
+    /// `--raw preview|full|skip` (nil: preview).
+    public var raw: String?
+    /// `--exclude GLOB` (bytes: a pattern may hold bytes that are not UTF-8).
+    public var exclude: [PathName] = []
+    /// `--exclude-from FILE`.
+    public var excludeFrom: [PathName] = []
+    /// `--shard I/N|auto`.
+    public var shard: String?
+    /// `--plan FILE`.
+    public var plan: PathName?
+    /// `--from-plan FILE`.
+    public var fromPlan: PathName?
+    /// `--html PATH`.
+    public var html: PathName?
+    /// `--flag LIST` (comma-separated).
+    public var flag: String?
+    /// `--fail-on-flag`.
+    public var failOnFlag = false
+    /// `--diff BASELINE`.
+    public var diff: PathName?
+    /// `--threshold T` (nil: 0.1).
+    public var threshold: Double?
+    /// `--count-aa`.
+    public var countAntiAliased = false
+    /// `--ignore X,Y,W,H`, each as given.
+    public var ignore: [String] = []
+    /// `--tolerance N|N%` (nil: 0).
+    public var tolerance: String?
+    /// `--junit PATH`.
+    public var junit: PathName?
+    /// `--watch`.
+    public var watch = false
+    /// `--interval SECONDS` (nil: 2).
+    public var interval: Double?
+
+    /// One a property, in the order above.
+    enum CodingKeys: String, CodingKey, CaseIterable {
+        case inputs, output, max, sheets, size, background, layout, tile, gap, fit, crop, label, title, font, page
+        case dpi, margin, allowPortrait, nulSeparated, followLinks, jobs, decodeMemory, maxPixels, quality
+        case skipUnchanged, dryRun, requireEven, perFolder, sort, reverse, groupBy, video, raw, exclude, excludeFrom
+        case shard, plan, fromPlan, html, flag, failOnFlag, diff, threshold, countAntiAliased, ignore, tolerance
+        case junit, watch, interval
     }
 
     public init(inputs: [Input]) {
         self.inputs = inputs
     }
 
-    /// The number of cores this process may run on.
-    public static var defaultJobs: Int {
-        return max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))))
+    /// The output path, `collage.jpg` when none is given.
+    public var outputPath: PathName { output ?? PathName("collage.jpg") }
+
+    /// The cap: `max`, or all the cells of a `tile` that fixes both sides.
+    public var cap: Int { max ?? tile?.cells ?? 6 }
+
+    /// The layout's name: `tile` alone means grid.
+    public var layoutName: String { layout ?? (tile != nil ? "grid" : "auto") }
+
+    /// Whether the run may make many collages (sheets, one per folder, a
+    /// watch, a shard of a job): worth preparing the process for a batch.
+    public var makesManyCollages: Bool {
+        (sheets || perFolder || watch || shard != nil || groupBy != nil) && plan == nil
     }
+}
 
-    var canvas: Canvas { Canvas(width: canvasWidth, height: canvasHeight) }
+extension Configuration {
+    /// What changes how a run goes, not what it makes: kept out of a plan,
+    /// and the only options that may be given beside `--from-plan`.
+    static let runtimeKeys: Set<CodingKeys> = [.skipUnchanged, .shard, .jobs, .decodeMemory, .html, .fromPlan]
 
-    /// `-o NAME.pdf`: every sheet a page of one PDF.
-    public var writesPDF: Bool { naming.isDocument }
-    /// Whether every header is read before anything is placed: an order
-    /// other than the scan's needs them all (the cap applies after it).
-    var readsEveryHeader: Bool { sort != .name || reverse }
-
-    var keepsState: Bool { (skipUnchanged || recordState) && !dryRun }
-
-    /// The cap as applied: rounded down to even under `requireEven`.
-    public var effectiveCap: Int {
-        requireEven && maxImages % 2 == 1 && maxImages > 1 ? maxImages - 1 : maxImages
+    /// The option each property is given by, for the lines that name it.
+    static func option(_ key: CodingKeys) -> String {
+        switch key {
+        case .inputs: return "INPUT"
+        case .nulSeparated: return "-0"
+        case .countAntiAliased: return "--count-aa"
+        default:
+            // camelCase to --kebab-case.
+            var name = "--"
+            for character in key.stringValue {
+                if character.isUppercase { name += "-" + character.lowercased() } else { name.append(character) }
+            }
+            return name
+        }
     }
 }

@@ -1,9 +1,9 @@
 import FoundationEssentials
 
 /// The lines of a plan file (`--plan FILE`, read by `--from-plan FILE`),
-/// version 1: NDJSON, one object a line (its keys sorted), in this order:
+/// version 2: NDJSON, one object a line (its keys sorted), in this order:
 ///
-///     {"arguments":[...],"collage_plan":1,"directory":D,"kind":"sheets",...}  the header
+///     {"collage_plan":2,"configuration":{...},"directory":D,"kind":"sheets",...}  the header
 ///     {"detail":T,"event":"rejected","path":P,"reason":R}                     what the scan found
 ///     {"first":I,"height":H,"images":[...],"output":O,"sheet":K,"width":W}    one line a sheet
 ///     {"end":L,"fnv1a":"0123456789abcdef","sheets":S}                         the trailer
@@ -21,7 +21,8 @@ import FoundationEssentials
 /// short, edited or spliced is refused before anything is decoded.
 public enum PlanFormat {
     /// Bumped whenever a line's meaning changes; another version is refused.
-    public static let version = 1
+    /// Version 1 recorded the command line; version 2 its `Configuration`.
+    public static let version = 2
 }
 
 /// A path in a plan: exact bytes, readable when they are UTF-8.
@@ -79,11 +80,9 @@ public struct PlanImage: Codable, Equatable, Sendable {
 public struct PlanLine: Codable, Sendable {
     // The header.
     public var collage_plan: Int?
-    /// The command line that made the plan (without `--plan FILE` and the
-    /// options that do not shape it), each argument base64 of its bytes.
-    public var arguments_base64: [String]?
-    /// The same, readable.
-    public var arguments: [String]?
+    /// The configuration that made the plan (without `--plan FILE` and the
+    /// options that do not shape it): a run from the plan runs it.
+    public var configuration: Configuration?
     /// The working folder the plan was made in (relative INPUTs are below it).
     public var directory: PlanPath?
     /// "sheets" (`--sheets`) or "collage" (one collage up to the cap).
@@ -126,13 +125,6 @@ public struct PlanLine: Codable, Sendable {
 
     public static func decode(_ bytes: ArraySlice<UInt8>) -> PlanLine? {
         try? JSONDecoder().decode(PlanLine.self, from: Data(bytes))
-    }
-
-    /// The arguments of the header, as bytes.
-    public var argumentBytes: [[UInt8]]? {
-        guard let list = arguments_base64 else { return nil }
-        let decoded = list.compactMap { Data(base64Encoded: $0).map { Array($0) } }
-        return decoded.count == list.count ? decoded : nil
     }
 }
 

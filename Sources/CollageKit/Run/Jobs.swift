@@ -6,6 +6,11 @@ import Logging
 /// (where its passes come from, if it has several) or a `SheetSource`
 /// (where a pass's sheets come from), chosen here.
 public enum Jobs {
+    /// The job a resolved `Configuration` asks for.
+    public static func make(_ resolved: Configuration.Resolved, logger: Logger) -> CollageJob {
+        make(resolved.configuration, perFolder: resolved.perFolder, watchEvery: resolved.watchEvery, logger: logger)
+    }
+
     /// One collage (or its sheets), one per folder, or either watched: a
     /// first pass, then one every `watchEvery` seconds that redoes only
     /// what changed.

@@ -24,8 +24,7 @@ final class PlanFinishing: JobFinishing {
         self.path = path
         var header = PlanLine()
         header.collage_plan = PlanFormat.version
-        header.arguments_base64 = configuration.planArguments.map { Data($0).base64EncodedString() }
-        header.arguments = configuration.planArguments.map { String(decoding: $0, as: UTF8.self) }
+        header.configuration = configuration.planned
         header.directory = PlanPath(PlanFile.workingDirectory)
         header.kind = perFolder ? "folders" : configuration.groupBy != nil ? "groups"
             : configuration.sheets ? "sheets" : "collage"

@@ -87,7 +87,7 @@ public enum PlanFile {
             return bad("it is of version \(version); this collage reads version \(PlanFormat.version): plan again",
                        .usage)
         }
-        guard header.argumentBytes != nil, header.kind != nil else { return bad("its header is damaged") }
+        guard header.configuration != nil, header.kind != nil else { return bad("its header is damaged") }
         var hash = RunningFNV()
         var lines = 0
         var sheets = 0

@@ -1,0 +1,218 @@
+import Vips
+
+/// Why a configuration cannot run: one line, and the status the command
+/// line exits with (64 for a usage error; a plan that cannot be read, 66).
+public struct ConfigurationError: Error, Sendable, Equatable, CustomStringConvertible {
+    public let status: ExitStatus
+    public let message: String
+
+    public init(_ message: String, status: ExitStatus = .usage) {
+        (self.status, self.message) = (status, message)
+    }
+
+    public var description: String { message }
+}
+
+extension Configuration {
+    /// Every usage error that needs nothing but the configuration itself:
+    /// values out of range, options that cannot go together, templates,
+    /// an output that cannot be written. `resolve()` checks these too.
+    public func validate() throws(ConfigurationError) {
+        func usage(_ message: String) -> ConfigurationError { ConfigurationError(message) }
+        // A run from a plan is the plan's configuration and what is given
+        // beside it: checked once they are put together (`resolve()`).
+        if let fromPlan {
+            if fromPlan.bytes.isEmpty { throw usage("--from-plan needs the path of a plan") }
+            return
+        }
+        let standardInputs = inputs.filter { $0 == .standardInput }.count
+        if inputs.isEmpty && fromPlan == nil {
+            throw usage("no INPUT: name files or folders, or - to read paths from standard input")
+        }
+        guard cap >= 1 else { throw usage("--max must be at least 1, not \(cap)") }
+        if let jobs, jobs < 1 { throw usage("--jobs must be at least 1, not \(jobs)") }
+        let decodeMemory = decodeMemory ?? CollageConfiguration.defaultDecodeMemoryMiB
+        guard (16...1_048_576).contains(decodeMemory) else {
+            throw usage("--decode-memory must be 16 to 1048576 MiB, not \(decodeMemory)")
+        }
+        if let maxPixels, maxPixels < 1 { throw usage("--max-pixels must be at least 1") }
+        if let quality, !(1...100).contains(quality) { throw usage("--quality must be 1 to 100, not \(quality)") }
+        if requireEven && cap < 2 { throw usage("--require-even needs --max 2 or more") }
+        if skipUnchanged && standardInputs > 0 {
+            throw usage("--skip-unchanged cannot check a list read from standard input; name the files or folders")
+        }
+        if perFolder {
+            guard FolderOutputs.hasPlaceholder(outputPath) else {
+                throw usage("--per-folder needs {dir} or {path} in --output, such as -o 'albums/{path}.jpg'")
+            }
+            guard standardInputs == 0 else { throw usage("--per-folder takes folders, not -") }
+        }
+        if watch {
+            guard standardInputs == 0 else { throw usage("--watch rescans files and folders, not -") }
+            guard !dryRun else { throw usage("--watch and --dry-run cannot be used together") }
+        }
+        let interval = interval ?? 2
+        guard interval >= 0.1 && interval <= 86_400 else {
+            throw usage("--interval must be 0.1 to 86400 seconds, not \(interval)")
+        }
+        try validateLayout()
+        try validateScan()
+        try validateArchive()
+        try validatePlan()
+        try validateTime()
+        try validateDiff()
+        guard standardInputs <= 1 else { throw usage("- (standard input) can be given once") }
+        guard !outputPath.bytes.isEmpty else { throw usage("--output needs a path") }
+        try validatePrint()
+        let naming = OutputNaming(path: outputPath, sheets: sheets)
+        guard let suffix = naming.saverSuffix else {
+            throw usage("cannot write '\(outputPath)': the extension must be one of \(ImageFormat.outputExtensionList), pdf")
+        }
+        if let shard {
+            guard sheets || perFolder || groupBy != nil else {
+                throw usage("--shard cuts a --sheets, --per-folder or --group-by job into parts; add one of them")
+            }
+            // `auto` is read from the environment when the configuration is resolved.
+            if shard != "auto", case .failure(let error) = Shard.parse(shard, environment: [:]) {
+                throw usage(error.description)
+            }
+        }
+        let configuration = try collageConfiguration(shard: nil, exclusions: [])
+        try validatePDF(naming)
+        if let problem = configuration.layoutProblem { throw usage(problem) }
+        let size = size ?? .default
+        if suffix == ".webp", Swift.max(size.width, size.height ?? 0) > 16383 {
+            throw usage("WebP images are at most 16383 pixels a side; --size \(size.optionText) is larger")
+        }
+    }
+
+    private func validateLayout() throws(ConfigurationError) {
+        guard Layouts.names.contains(layoutName) else {
+            throw ConfigurationError("--layout takes \(Layouts.names.joined(separator: ", ")); not '\(layoutName)'")
+        }
+        if tile != nil, layoutName != "grid" && layoutName != "auto" {
+            throw ConfigurationError("--tile sets the columns and rows of --layout grid, not of \(layoutName)")
+        }
+        if let gap, gap < 0 { throw ConfigurationError("--gap must be 0 or more pixels, not \(gap)") }
+        _ = try templates()
+    }
+
+    /// `--raw` and `--exclude` (the patterns of `--exclude-from` are read by `resolve()`).
+    private func validateScan() throws(ConfigurationError) {
+        _ = try rawMode()
+        _ = try exclusions()
+    }
+
+    private func validateArchive() throws(ConfigurationError) {
+        _ = try flagKinds()
+        if failOnFlag && flag == nil { throw ConfigurationError("--fail-on-flag needs --flag LIST (blank, duplicate)") }
+        if dryRun && html != nil {
+            throw ConfigurationError("--dry-run writes nothing, so --html has no sheets to show; drop one of them")
+        }
+        if dryRun && flag != nil { throw ConfigurationError("--dry-run decodes no pixels, so --flag cannot look at them") }
+        if watch && (html != nil || failOnFlag) {
+            throw ConfigurationError("--watch never ends, so --html and --fail-on-flag, which act at the end, cannot be used with it")
+        }
+        if html?.bytes.isEmpty == true { throw ConfigurationError("--html needs a path") }
+    }
+
+    private func validatePlan() throws(ConfigurationError) {
+        guard let plan else { return }
+        guard fromPlan == nil else { throw ConfigurationError("--plan writes a plan and --from-plan runs one; give one of them") }
+        if plan.bytes.isEmpty { throw ConfigurationError("--plan needs a path") }
+        let conflicts: [(Bool, String)] = [
+            (shard != nil, "--shard (plan once, then run each shard with --from-plan --shard)"),
+            (dryRun, "--dry-run (a plan is already a dry run, written down)"),
+            (watch, "--watch"), (skipUnchanged, "--skip-unchanged (give it to --from-plan)"),
+            (inputs.contains(.standardInput), "- (a list on standard input)"),
+        ]
+        if let conflict = conflicts.first(where: \.0) {
+            throw ConfigurationError("--plan cannot be used with \(conflict.1)")
+        }
+    }
+
+    private func validateTime() throws(ConfigurationError) {
+        _ = try order()
+        let grouping = try grouping()
+        let ordered = sort != nil || reverse || grouping != nil
+        let named = sort != nil ? "--sort" : reverse ? "--reverse" : "--group-by"
+        if ordered, diff != nil {
+            throw ConfigurationError("--diff compares each image with its baseline: \(named) does not apply to it")
+        }
+        if grouping != nil, perFolder {
+            throw ConfigurationError("--group-by and --per-folder cannot be used together: one cuts by time, the other by folder")
+        }
+        guard grouping == nil else { return }
+        for (name, source) in [("--label", label), ("--title", title)] {
+            if let source, (try? Template(source, fields: Template.labelFields + Template.titleFields))?.uses("group") == true {
+                throw ConfigurationError("{group} in \(name) is the name of a --group-by group; add --group-by")
+            }
+        }
+        if GroupOutputs.hasPlaceholder(outputPath) {
+            throw ConfigurationError("{group} in --output is the name of a --group-by group; add --group-by")
+        }
+    }
+
+    private func validateDiff() throws(ConfigurationError) {
+        guard let diff else {
+            let used = [("--threshold", threshold != nil), ("--count-aa", countAntiAliased), ("--ignore", !ignore.isEmpty),
+                        ("--tolerance", tolerance != nil), ("--junit", junit != nil)].filter(\.1).map(\.0)
+            if let first = used.first { throw ConfigurationError("\(first) is an option of --diff BASELINE") }
+            return
+        }
+        if diff.bytes.isEmpty { throw ConfigurationError("--diff needs the folder of the images to compare with") }
+        if let threshold, !(0...1).contains(threshold) {
+            throw ConfigurationError("--threshold must be 0 to 1, not \(threshold)")
+        }
+        _ = try rectangles()
+        if let tolerance, Tolerance(tolerance) == nil {
+            throw ConfigurationError("--tolerance takes a number of pixels (12) or a percentage (0.5%), not '\(tolerance)'")
+        }
+        if junit?.bytes.isEmpty == true { throw ConfigurationError("--junit needs a path") }
+        for (name, used) in [("--per-folder", perFolder), ("--watch", watch), ("--dry-run", dryRun)] where used {
+            throw ConfigurationError("--diff and \(name) cannot be used together")
+        }
+        if flag != nil || requireEven {
+            throw ConfigurationError("--diff shows differences, not images: \(requireEven ? "--require-even" : "--flag") does not apply to it")
+        }
+        if plan != nil || fromPlan != nil {
+            throw ConfigurationError("--diff compares two trees as they are now: it cannot be planned (--plan, --from-plan)")
+        }
+    }
+
+    private func validatePrint() throws(ConfigurationError) {
+        if let dpi, !(10...2400).contains(dpi) { throw ConfigurationError("--dpi must be 10 to 2400, not \(dpi)") }
+        if page != nil, size != nil {
+            throw ConfigurationError("--page and --size cannot be used together: the page makes the canvas")
+        }
+        if let page {
+            let (width, height) = page.pixels(at: dpi ?? 300)
+            guard width <= 65_500, height <= 65_500 else {
+                throw ConfigurationError("--page \(page) at \(dpi ?? 300) dpi is \(width)x\(height) pixels, more than 65500 a side; lower --dpi")
+            }
+        }
+    }
+
+    /// What a PDF cannot be written with.
+    private func validatePDF(_ naming: OutputNaming) throws(ConfigurationError) {
+        guard naming.isDocument else { return }
+        if outputPath.bytes.contains(Array("{n}".utf8)) {
+            throw ConfigurationError("a PDF holds every sheet of the run, a page each: drop {n} from --output '\(outputPath)'")
+        }
+        if let shard, case .success(let parsed) = Shard.parse(shard, environment: [:]), parsed.count > 1 {
+            throw ConfigurationError("--shard \(parsed) cannot write one PDF from \(parsed.count) runs: write the shards' sheets as "
+                                     + "images (-o 'sheets/{n}.jpg') and make the PDF in one run, or run without --shard")
+        }
+        if diff != nil {
+            throw ConfigurationError("--diff writes its report as images, not a PDF: use -o 'diff-{n}.png' (with --sheets)")
+        }
+    }
+}
+
+extension Array where Element == UInt8 {
+    /// Whether `part` occurs in these bytes.
+    func contains(_ part: [UInt8]) -> Bool {
+        guard !part.isEmpty, part.count <= count else { return part.isEmpty }
+        return (0...(count - part.count)).contains { self[$0..<($0 + part.count)].elementsEqual(part) }
+    }
+}
