@@ -5,7 +5,7 @@ import Glibc
 /// `--plan FILE` and `--from-plan FILE`: a job planned once (headers
 /// only), then run from the plan by any number of shards.
 struct PlanArguments: ParsableArguments {
-    @Option(help: ArgumentHelp("Read every header once and write the plan of the job to FILE (NDJSON, see README): "
+    @Option(help: ArgumentHelp("Read every header once and write the plan of the job to FILE (NDJSON, see docs/scale-out.md): "
                                + "what is rejected, the cut into sheets, each sheet's frames and captions, each "
                                + "image's size and modification time. Decodes and writes no collage.",
                                discussion: "Example: collage --plan job.plan --sheets photos/ -o 'sheets/{n}.jpg'",
