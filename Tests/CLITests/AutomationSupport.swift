@@ -138,7 +138,7 @@ extension CLITestCase {
 
     // MARK: - The --json events
 
-    /// Validates every line of a `--json` run against README's events table
+    /// Validates every line of a `--json` run against docs/json-events.md's table
     /// and the summary against the other events; returns the events. The
     /// exit status must equal the summary's `status`.
     @discardableResult

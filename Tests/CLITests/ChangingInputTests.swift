@@ -3,8 +3,7 @@ import Glibc
 import Vips
 import XCTest
 
-/// Files and folders that change under a run (README, "What happens
-/// when…"): removed, made unreadable or vanishing mid-walk, each is
+/// Files and folders that change under a run (docs/what-happens-when.md): removed, made unreadable or vanishing mid-walk, each is
 /// reported once and the run goes on. The test changes them at moments the
 /// run has reported (an `accepted` event) or is held at (blocked writing
 /// to a full pipe), never after a sleep.
@@ -36,7 +35,7 @@ final class ChangingInputTests: CLITestCase {
     }
 
     /// A file removed once its header has been read is still used: the run
-    /// decodes the descriptor it checked (README, "How it works": the bytes
+    /// decodes the descriptor it checked (docs/how-it-works.md, Select/: the bytes
     /// checked are the bytes used), whenever the decode happens.
     func testFileRemovedAfterItsHeaderWasReadIsStillUsed() throws {
         makeFolder("in")
@@ -142,7 +141,7 @@ final class ChangingInputTests: CLITestCase {
     /// until a thread of the run is blocked writing to a full pipe
     /// (/proc/PID/task/*/syscall), inside top/a, before it visits top/b (a
     /// folder) and top/c.png (a file), which are removed then. When the test
-    /// reads again, both are `failed` (README: a folder that disappears
+    /// reads again, both are `failed` (docs/what-happens-when.md: a folder that disappears
     /// mid-walk, "cannot read folder"; a file that vanishes), and the run
     /// goes on to top/d.png, 65.
     func testFolderAndFileThatVanishMidWalkFail() throws {

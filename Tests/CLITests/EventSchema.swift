@@ -1,6 +1,6 @@
 import Foundation
 
-/// README's `--json` events table, as a validator.
+/// The `--json` events table of docs/json-events.md, as a validator.
 enum EventSchema {
     enum Kind { case string, int, number, strings, rects, counts, statuses }
 

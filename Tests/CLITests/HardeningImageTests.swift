@@ -3,7 +3,7 @@ import Glibc
 import Vips
 import XCTest
 
-/// images that are broken or merely odd (README, "What happens when…"):
+/// images that are broken or merely odd (docs/what-happens-when.md):
 /// truncated and corrupt files fail and are replaced by the next good
 /// image; CMYK, grey, 16-bit with alpha, palette and animated images all
 /// make one collage. (Bombs and extreme strips: ImageBombTests.)

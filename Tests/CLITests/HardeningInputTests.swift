@@ -3,8 +3,7 @@ import Glibc
 import Vips
 import XCTest
 
-/// inputs that are not what they claim (README, "What happens
-/// when…"): empty and one-byte files, text, HTML, SVG, PDF, PostScript and
+/// inputs that are not what they claim (docs/what-happens-when.md): empty and one-byte files, text, HTML, SVG, PDF, PostScript and
 /// ImageMagick scripts named like images are `rejected`/`unsupported` and
 /// never rendered; FIFOs, sockets, devices and folders with image names
 /// never block; dangling links fail; link loops are reported once. (Files
@@ -13,7 +12,7 @@ final class HardeningInputTests: CLITestCase {
 
     // MARK: - Not what they claim
 
-    /// The disguised files of README's first two rows, between two good
+    /// The disguised files of docs/what-happens-when.md's table, between two good
     /// images, in one folder: each is `rejected`, reason `unsupported`,
     /// exactly once, with one stderr line naming it; the two good images
     /// make the collage and the run ends 0. The SVG is a magenta rectangle

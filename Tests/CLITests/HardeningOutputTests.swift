@@ -3,7 +3,7 @@ import Glibc
 import Vips
 import XCTest
 
-/// output faults (README, "What happens when…"): a disk that fills
+/// output faults (docs/what-happens-when.md): a disk that fills
 /// up between two sheets (74), a read-only file system (73), an output
 /// folder that vanishes mid-run (73), names too long (73), and SIGKILL at
 /// many moments of a --sheets run. Each: one clear stderr line, the old

@@ -3,18 +3,19 @@ import Glibc
 import Vips
 import XCTest
 
-/// help and completions: `--help` names every option of README's
-/// options table and shows examples; completion scripts for bash, zsh and
-/// fish, which complete paths where the command takes paths; the manual
-/// page names every option.
+/// help and completions: `--help` names every option of the options
+/// table (docs/options.md) and shows examples; completion scripts for
+/// bash, zsh and fish, which complete paths where the command takes paths;
+/// the manual page names every option.
 final class HelpTests: CLITestCase {
-    /// The options named in the first column of README's options table
-    /// ("-o", "--output", …), in order.
-    private func readmeOptions(file: StaticString = #filePath, line: UInt = #line) throws -> [String] {
-        let readme = String(decoding: try XCTUnwrap(contents(Package.root + "/README.md"), file: file, line: line),
-                            as: UTF8.self)
-        let lines = readme.components(separatedBy: "\n")
-        let start = try XCTUnwrap(lines.firstIndex { $0.hasPrefix("| option |") }, "README's options table",
+    /// The options named in the first column of the options table of
+    /// docs/options.md ("-o", "--output", …), in order.
+    private func tableOptions(file: StaticString = #filePath, line: UInt = #line) throws -> [String] {
+        let page = String(decoding: try XCTUnwrap(contents(Package.root + "/docs/options.md"), "docs/options.md",
+                                                  file: file, line: line),
+                          as: UTF8.self)
+        let lines = page.components(separatedBy: "\n")
+        let start = try XCTUnwrap(lines.firstIndex { $0.hasPrefix("| option |") }, "docs/options.md's options table",
                                   file: file, line: line)
         // (Swift's Regex has no lookbehind: NSRegularExpression.)
         let option = try NSRegularExpression(pattern: "(?<![A-Za-z0-9-])--?[A-Za-z0-9][A-Za-z0-9-]*")
@@ -41,8 +42,8 @@ final class HelpTests: CLITestCase {
         return pattern.firstMatch(in: text, range: NSRange(text.startIndex..., in: text)) != nil
     }
 
-    func testHelpNamesEveryOptionOfTheREADME() throws {
-        let options = try readmeOptions()
+    func testHelpNamesEveryOptionOfTheOptionsTable() throws {
+        let options = try tableOptions()
         for flag in ["--help", "-h"] {
             let result = try collage([flag])
             XCTAssertEqual(result.status, 0, result.summary)
@@ -126,13 +127,13 @@ final class HelpTests: CLITestCase {
         XCTAssertEqual(lines.last, "collage --she => --sheets")
     }
 
-    /// docs/collage.1 exists and names every option of README's table (in
-    /// mdoc, `--output` is written `Fl -output` and `-o` is `Fl o`).
+    /// docs/collage.1 exists and names every option of docs/options.md's
+    /// table (in mdoc, `--output` is written `Fl -output` and `-o` is `Fl o`).
     func testManualPageNamesEveryOption() throws {
         let page = String(decoding: try XCTUnwrap(contents(Package.root + "/docs/collage.1"), "docs/collage.1"),
                           as: UTF8.self)
         XCTAssertTrue(page.contains(".Sh NAME") || page.contains(".SH NAME"), "a manual page")
-        for option in try readmeOptions() {
+        for option in try tableOptions() {
             let name = String(option.drop { $0 == "-" })
             let named = mentions(page, option)
                 || (option.hasPrefix("--") ? mentions(page, "-" + name) : page.contains("Fl \(name) ")

@@ -3,8 +3,8 @@ import Glibc
 import Vips
 import XCTest
 
-/// Images that claim or hold far more pixels than a tile needs (README,
-/// "What happens when…"): decompression bombs are rejected from their
+/// Images that claim or hold far more pixels than a tile needs
+/// (docs/what-happens-when.md): decompression bombs are rejected from their
 /// header in little memory; extreme strips, with or without an EXIF
 /// orientation, are used without holding them whole. What they cost is
 /// shown by the peak memory of the run (VmHWM), never by a clock.

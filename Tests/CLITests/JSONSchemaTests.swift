@@ -3,7 +3,7 @@ import Glibc
 import Vips
 import XCTest
 
-/// README, "`--json` events": every line of every scenario validates against
+/// docs/json-events.md: every line of every scenario validates against
 /// the events table (required fields and their types, `*_base64` only for
 /// paths that are not UTF-8, nothing undocumented), `summary` is the last
 /// line, its counts agree with the other events and its `status` is the

@@ -3,7 +3,7 @@ import Glibc
 import Vips
 import XCTest
 
-/// overlapping runs (README, "For cron"): two runs writing the same
+/// overlapping runs (docs/what-happens-when.md, "Two runs, one output"): two runs writing the same
 /// output take turns on `.NAME.collage-lock`; the one that waits says so,
 /// both end well, the output is whole whenever it is looked at, and no lock
 /// or temporary file is left. A waiting run still stops on SIGTERM/SIGINT.

@@ -2,7 +2,7 @@ import Foundation
 import Glibc
 import XCTest
 
-/// `--plan FILE` and `--from-plan FILE [--shard I/N]` (CLI.md, "Sharding"):
+/// `--plan FILE` and `--from-plan FILE [--shard I/N]` (docs/scale-out.md):
 /// the job planned once from the headers, then run from the plan, writes
 /// byte for byte what one run writes; each shard opens only its own images.
 final class PlanTests: CLITestCase {

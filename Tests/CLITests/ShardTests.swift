@@ -2,7 +2,7 @@ import Foundation
 import Glibc
 import XCTest
 
-/// `--shard I/N` and `--shard auto` (CLI.md, "Sharding"): the N runs write
+/// `--shard I/N` and `--shard auto` (docs/scale-out.md): the N runs write
 /// exactly what one run writes, each file once; bad values are usage errors.
 final class ShardTests: CLITestCase {
     private let sheetArguments = ["--sheets", "--max", "3", "--size", "120x80", "--jobs", "2", "in", "-o", "OUT/s-{n}.png"]

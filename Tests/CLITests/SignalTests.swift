@@ -3,10 +3,10 @@ import Glibc
 import Vips
 import XCTest
 
-/// SIGINT and SIGTERM (README: "the pipeline is cancelled through
-/// its subscriptions, a save in progress removes its temporary file";
-/// 130 / 143, the exit-status table's rows, are at the end: a signal after
-/// the first event). Each other test first proves the moment it signals
+/// SIGINT and SIGTERM (docs/what-happens-when.md: "the pipeline is
+/// cancelled through its subscriptions, a save in progress removes its
+/// temporary file"; 130 / 143, the exit-status table's rows, are at the
+/// end: a signal after the first event). Each other test first proves the moment it signals
 /// at: after a sheet was reported written, while a sheet is being written
 /// (the run is stopped with SIGSTOP while its temporary file is on disk,
 /// signalled, and let go), and while the run is blocked polling its

@@ -8,7 +8,7 @@ import XCTest
 final class TimeOrderUnitTests: XCTestCase {
     private func date(_ name: String) -> String? { NameDate.parse(Array(name.utf8))?.description }
 
-    /// Each pattern README lists, as cameras, phones and tools write it.
+    /// Each pattern docs/order-and-groups.md lists, as cameras, phones and tools write it.
     func testFileNamePatterns() {
         let cases: [(String, String)] = [
             ("IMG_20260814_153012.jpg", "2026-08-14T15:30:12"),

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # make-camera-roll.sh SAMPLES DEST
 #
-# A camera roll as README's "Camera rolls" picture shows it, made from the
+# A camera roll as the picture of docs/camera-rolls.md shows it, made from the
 # photos of SAMPLES (the repository's samples/): DEST/ gets
 #   IMG_0001.JPG                  a photo
 #   IMG_0002.DNG + IMG_0002.JPG   RAW+JPEG of one shot (the JPEG is placed)

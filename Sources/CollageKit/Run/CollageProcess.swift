@@ -13,7 +13,7 @@ public enum CollageProcess {
     }
 
     /// For runs of many collages: starts this program again, once, asking
-    /// glibc for transparent huge pages (see README); returns when it does not.
+    /// glibc for transparent huge pages (see docs/how-it-works.md); returns when it does not.
     public static func restartWithHugePagesIfUseful() {
         Vips.restartWithHugePagesIfUseful()
     }
