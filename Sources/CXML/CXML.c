@@ -92,6 +92,18 @@ static size_t cxml_keep_string(cxml_reader *reader, const xmlChar *string) {
     return cxml_keep(reader, string ? string : (const xmlChar *)"", string ? strlen((const char *)string) : 0);
 }
 
+static size_t cxml_unescape_ampersands(char *value, size_t length);
+
+/* A namespace URI, from an xmlns attribute's value: written as attribute
+ * values are (see cxml_unescape_ampersands). */
+static size_t cxml_keep_namespace(cxml_reader *reader, const xmlChar *uri) {
+    size_t offset = cxml_keep_string(reader, uri);
+    if (offset != SIZE_MAX && uri && strchr((const char *)uri, '&')) {
+        cxml_unescape_ampersands(reader->arena + offset, strlen(reader->arena + offset));
+    }
+    return offset;
+}
+
 static cxml_queued_event *cxml_queue(cxml_reader *reader, cxml_event kind) {
     if (!cxml_reserve((void **)&reader->events, &reader->event_capacity, reader->event_count + 1,
                       sizeof(cxml_queued_event))) {
@@ -129,7 +141,7 @@ static void cxml_on_start(void *context, const xmlChar *local_name, const xmlCha
     (void)prefix, (void)namespace_count, (void)namespaces, (void)defaulted;
     cxml_reader *reader = context;
     if (reader->failure != CXML_NO_FAILURE) return;
-    size_t name = cxml_keep_string(reader, local_name), ns = cxml_keep_string(reader, uri);
+    size_t name = cxml_keep_string(reader, local_name), ns = cxml_keep_namespace(reader, uri);
     if (name == SIZE_MAX || ns == SIZE_MAX) return;
     size_t first = reader->attribute_count;
     if (attribute_count < 0) attribute_count = 0;
@@ -143,7 +155,7 @@ static void cxml_on_start(void *context, const xmlChar *local_name, const xmlCha
         const xmlChar **attribute = attributes + 5 * index;
         size_t length = (size_t)(attribute[4] - attribute[3]);
         cxml_queued_attribute kept = {
-            cxml_keep_string(reader, attribute[0]), cxml_keep_string(reader, attribute[2]),
+            cxml_keep_string(reader, attribute[0]), cxml_keep_namespace(reader, attribute[2]),
             cxml_keep(reader, attribute[3], length), length,
         };
         if (kept.local_name == SIZE_MAX || kept.ns == SIZE_MAX || kept.value == SIZE_MAX) return;
@@ -165,7 +177,7 @@ static void cxml_on_end(void *context, const xmlChar *local_name, const xmlChar 
     cxml_reader *reader = context;
     if (reader->failure != CXML_NO_FAILURE) return;
     reader->depth--;
-    size_t name = cxml_keep_string(reader, local_name), ns = cxml_keep_string(reader, uri);
+    size_t name = cxml_keep_string(reader, local_name), ns = cxml_keep_namespace(reader, uri);
     if (name == SIZE_MAX || ns == SIZE_MAX) return;
     cxml_queued_event *event = cxml_queue(reader, CXML_END_ELEMENT);
     if (!event) return;
