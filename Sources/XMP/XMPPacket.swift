@@ -152,8 +152,8 @@ public enum XMPPacket {
     /// `bytes` with every processing instruction (`<?…?>`, an unclosed one
     /// to the end) blanked out: XMP's `<?xpacket …?>` and an XML declaration
     /// carry nothing XMP needs, and libxml2 refuses a declaration anywhere
-    /// but at the very start (after an `<?xpacket?>` line, say), which
-    /// packets have always been read past here.
+    /// but at the very start (after an `<?xpacket?>` line, say), where this
+    /// reader has always read past one.
     static func withoutProcessingInstructions(_ bytes: ArraySlice<UInt8>) -> [UInt8] {
         var out = Array(bytes)
         var index = 0
