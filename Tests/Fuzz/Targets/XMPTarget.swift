@@ -31,8 +31,8 @@ enum XMPTarget {
 /// The XMP packet reader itself (libxml2 through CXML), and the rating and
 /// label read from it: whatever the packet, the walk returns; elements
 /// close in the order they opened, never more than `maxDepth` deep, and a
-/// packet read to its end leaves none open; each property's path ends
-/// with an open element; a rating is -1 to 5 and a label is trimmed and
+/// packet read to its end leaves none open; each property's path is the
+/// open elements (an attribute's) or all but its own (an element's); a rating is -1 to 5 and a label is trimmed and
 /// not empty; reading again reads the same.
 extension XMPTarget {
     static let packet = FuzzTarget("xmp-packet", maxLength: 16384, mallocLimitMB: 128) { bytes in
@@ -44,7 +44,8 @@ extension XMPTarget {
                 open.append(name)
                 if Array(path) != open { broken = "open \(name): path \(Array(path)), open \(open)" }
             case .property(let name, _):
-                if path.isEmpty || path.count > open.count || Array(path) != Array(open.prefix(path.count)) {
+                // An attribute's: the open elements; an element's (a root element's too): all but itself.
+                if Array(path) != open && (open.last != name || Array(path) != open.dropLast()) {
                     broken = "property \(name): path \(Array(path)), open \(open)"
                 }
             case .close(let name):
