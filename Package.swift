@@ -29,8 +29,14 @@ let package = Package(
                 linkerSettings: vipsLinker),
         // HEVC pictures of HEIF files on several threads: a libheif plugin libvips' HEIF loader uses.
         .target(name: "CHEVC", path: "Sources/CHEVC", linkerSettings: [.linkedLibrary("heif"), .linkedLibrary("de265")]),
-        // The face regions of a photo's XMP, read with FoundationXML's parser, and where they put a crop.
-        .target(name: "XMP", path: "Sources/XMP", swiftSettings: [.swiftLanguageMode(.v6)]),
+        // XML through libxml2 (which libvips links already): its headers for C alone, and a pull reader over
+        // its SAX2 parser (no network, no document type, no entity expansion), with no libxml2 type in its header.
+        .systemLibrary(name: "CLibXML2", path: "Sources/CLibXML2", pkgConfig: "libxml-2.0",
+                       providers: [.apt(["libxml2-dev"])]),
+        .target(name: "CXML", dependencies: ["CLibXML2"], path: "Sources/CXML", linkerSettings: [.linkedLibrary("xml2")]),
+        // A photo's XMP read as RDF spells it (CXML's reader underneath): its face regions and where they put a
+        // crop, its rating and label.
+        .target(name: "XMP", dependencies: ["CXML"], path: "Sources/XMP", swiftSettings: [.swiftLanguageMode(.v6)]),
         .target(name: "Vips", dependencies: ["CVipsShim", "CHEVC", "XMP"], path: "Sources/Vips",
                 swiftSettings: [.swiftLanguageMode(.v6)]),
         // LibRaw (RAW photos): a C face over its C++ API, and its one Swift owner.

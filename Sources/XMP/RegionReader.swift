@@ -1,13 +1,11 @@
-import Foundation
-import FoundationXML
-
-/// XMLParser's delegate for `FaceRegions`: follows the elements as they
-/// open and close and gathers, for each item of an `mwg-rs:RegionList`,
-/// its type and its area, whichever of RDF's spellings the writer chose.
-final class RegionReader: NSObject, XMLParserDelegate {
+/// What `FaceRegions` reads of an `XMPPacket`'s walk: follows the elements
+/// as they open and close and gathers, for each item of an
+/// `mwg-rs:RegionList`, its type and its area, whichever of RDF's
+/// spellings the writer chose.
+struct RegionReader {
     static let regionsNamespace = "http://www.metadataworkinggroup.com/schemas/regions/"
     static let areaNamespace = "http://ns.adobe.com/xmp/sType/Area#"
-    static let rdfNamespace = "http://www.w3.org/1999/02/22-rdf-syntax-ns#"
+    static let areaFields: Set<String> = ["x", "y", "w", "h", "unit"]
 
     /// One item of the list as read so far.
     struct Item {
@@ -22,63 +20,42 @@ final class RegionReader: NSObject, XMLParserDelegate {
     private var item: Item?
     /// Inside the item's `mwg-rs:Area`: its depth.
     private var areaDepth: Int?
-    private var text = ""
     private var items: [Item] = []
-    /// Why reading stopped early, if it did.
-    private(set) var stopped: String?
 
-    func parser(_ parser: XMLParser, didStartElement name: String, namespaceURI: String?, qualifiedName: String?,
-                attributes: [String: String] = [:]) {
-        depth += 1
-        text = ""
-        guard depth <= FaceRegions.maxDepth else { return stop(parser, "XMP nested more than \(FaceRegions.maxDepth) deep") }
-        let namespace = namespaceURI ?? ""
-        if namespace == Self.regionsNamespace && name == "RegionList" && listDepth == nil {
-            listDepth = depth
-        } else if let list = listDepth, item == nil, namespace == Self.rdfNamespace, name == "li", depth >= list + 1 {
-            guard items.count < FaceRegions.maxRegions else {
-                return stop(parser, "more than \(FaceRegions.maxRegions) regions")
+    mutating func read(_ event: XMPPacket.Event) -> XMPPacket.Step {
+        switch event {
+        case .open(let name):
+            depth += 1
+            if name.namespace == Self.regionsNamespace && name.local == "RegionList" && listDepth == nil {
+                listDepth = depth
+            } else if let list = listDepth, item == nil, name.namespace == XMPPacket.rdfNamespace, name.local == "li",
+                      depth >= list + 1 {
+                guard items.count < FaceRegions.maxRegions else { return .stop("more than \(FaceRegions.maxRegions) regions") }
+                item = Item(depth: depth)
+            } else if item != nil, areaDepth == nil, name.namespace == Self.regionsNamespace, name.local == "Area" {
+                areaDepth = depth
             }
-            item = Item(depth: depth)
-        } else if item != nil, areaDepth == nil, namespace == Self.regionsNamespace, name == "Area" {
-            areaDepth = depth
-        }
-        guard item != nil else { return }
-        // Properties written as attributes (rdf:Description mwg-rs:Type="Face",
-        // mwg-rs:Area stArea:x="0.5" ...).
-        for (key, value) in attributes {
-            let local = key.split(separator: ":").last.map(String.init) ?? key
-            if local == "Type" && !key.hasPrefix("rdf:") { item?.type = value }
-            if areaDepth != nil, ["x", "y", "w", "h", "unit"].contains(local) { item?.area[local] = value }
-        }
-    }
-
-    func parser(_ parser: XMLParser, foundCharacters string: String) {
-        // Property values are short; a long run of text is nobody's.
-        if text.utf8.count < 256 { text += string }
-    }
-
-    func parser(_ parser: XMLParser, didEndElement name: String, namespaceURI: String?, qualifiedName: String?) {
-        defer { depth -= 1; text = "" }
-        let namespace = namespaceURI ?? ""
-        let value = String(text.drop(while: \.isWhitespace).reversed().drop(while: \.isWhitespace).reversed())
-        if item != nil {
-            if namespace == Self.regionsNamespace && name == "Type" && !value.isEmpty { item?.type = value }
-            if areaDepth != nil, namespace == Self.areaNamespace, ["x", "y", "w", "h", "unit"].contains(name) {
-                item?.area[name] = value
+        case let .property(name, value):
+            guard item != nil else { break }
+            let value = Self.trimmed(value)
+            if name.namespace == Self.regionsNamespace && name.local == "Type" && !value.isEmpty { item?.type = value }
+            if areaDepth != nil, name.namespace == Self.areaNamespace, Self.areaFields.contains(name.local) {
+                item?.area[name.local] = value
             }
+        case .close:
+            if depth == areaDepth { areaDepth = nil }
+            if let open = item, depth == open.depth {
+                items.append(open)
+                item = nil
+            }
+            if depth == listDepth { listDepth = nil }
+            depth -= 1
         }
-        if depth == areaDepth { areaDepth = nil }
-        if let open = item, depth == open.depth {
-            items.append(open)
-            item = nil
-        }
-        if depth == listDepth { listDepth = nil }
+        return .next
     }
 
-    private func stop(_ parser: XMLParser, _ reason: String) {
-        stopped = reason
-        parser.abortParsing()
+    private static func trimmed(_ text: String) -> String {
+        String(text.drop(while: \.isWhitespace).reversed().drop(while: \.isWhitespace).reversed())
     }
 
     /// The face regions read, each checked and cut to the image.

@@ -100,7 +100,8 @@ final class PrintTests: CLITestCase {
     }
 
     /// The margin is kept clear around the tiles, on top of the gap: the
-    /// placed rectangles start at margin + gap and end as far from the far edges.
+    /// placed rectangles start at margin + gap and end as far from the far
+    /// edges; without a gap, at the first whole pixel outside the margin.
     func testMarginsFromPlacedEvents() throws {
         printInputs(copies: 2)
         for (margin, pixels) in [("20mm", 236), ("0.5in", 150), ("36pt", 150), ("40px", 40)] {
@@ -116,9 +117,23 @@ final class PrintTests: CLITestCase {
             XCTAssertLessThanOrEqual(abs(2480 - pixels - 12 - right), 3, margin)
             XCTAssertLessThanOrEqual(abs(3508 - pixels - 12 - bottom), 3, margin)
         }
-        // The default with a page: 10 mm, 118 pixels at 300 dpi.
+        // The default with a page: 10 mm, 118.11 pixels at 300 dpi; without a gap the
+        // images start at the first whole pixel outside it, 119, and end before 2480 - 118.11.
         let result = try collage(["--page", "A4", "--max", "4", "in", "-o", "d.jpg", "--json"])
-        XCTAssertEqual(placedRects(jsonEvents(result)).map(\.x).min(), 118)
+        let rects = placedRects(jsonEvents(result))
+        XCTAssertEqual(rects.map(\.x).min(), 119)
+        XCTAssertEqual(rects.map { $0.x + $0.width }.max(), 2361)
+        // 210x297mm at 100 dpi, 827x1169 pixels: three columns inside the 39.37-pixel margin
+        // (the last image once reached 789, past 827 - 39.37 = 787.63).
+        let small = placedRects(jsonEvents(try collage(["--page", "210x297mm", "--dpi", "100", "--max", "6", "in",
+                                                        "-o", "s.jpg", "--json"])))
+        XCTAssertEqual(small.count, 6)
+        for rect in small {
+            XCTAssertGreaterThanOrEqual(Double(rect.x), 39.37, "\(rect)")
+            XCTAssertGreaterThanOrEqual(Double(rect.y), 39.37, "\(rect)")
+            XCTAssertLessThanOrEqual(Double(rect.x + rect.width), 827 - 39.37, "\(rect)")
+            XCTAssertLessThanOrEqual(Double(rect.y + rect.height), 1169 - 39.37, "\(rect)")
+        }
     }
 
     /// Bad values and combinations are usage errors before any image is

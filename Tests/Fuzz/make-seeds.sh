@@ -11,7 +11,7 @@ corpus="$root/Tests/Fuzz/corpus"
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 rm -rf "$corpus"
-for t in png jpeg tiff gif webp heif jxl sniff raw template options exclude name-date duration path-list state xmp; do mkdir -p "$corpus/$t"; done
+for t in png jpeg tiff gif webp heif jxl sniff raw template options exclude name-date duration path-list state xmp xmp-packet; do mkdir -p "$corpus/$t"; done
 
 src="$work/small.v"
 vips thumbnail "$root/samples/dune.jpg" "$src" 16 --height 12 --size force
@@ -91,4 +91,84 @@ cat > "$corpus/xmp/attributes.xmp" <<'EOF'
 <rdf:li><rdf:Description mwg-rs:Type="Face"><mwg-rs:Area stArea:x="1.5" stArea:y="0.5" stArea:w="0" stArea:h="0.4" stArea:unit="normalized"/></rdf:Description></rdf:li>
 </rdf:Bag></mwg-rs:RegionList></mwg-rs:Regions></rdf:Description></rdf:RDF></x:xmpmeta>
 EOF
+# The XMP packet reader (libxml2 through Sources/CXML): packets as Lightroom
+# and a darktable sidecar write them, and packets that attack a parser: a
+# billion laughs, external entities, nesting far deeper than the reader
+# goes, processing instructions anywhere, bytes that are not UTF-8. The
+# hostile ones are the face-region target's seeds too.
+cat > "$corpus/xmp-packet/lightroom.xmp" <<'EOF'
+<?xpacket begin="﻿" id="W5M0MpCehiHzreSzNTczkc9d"?>
+<x:xmpmeta xmlns:x="adobe:ns:meta/" x:xmptk="Adobe XMP Core 7.0-c000">
+ <rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#">
+  <rdf:Description rdf:about=""
+    xmlns:xmp="http://ns.adobe.com/xap/1.0/"
+    xmlns:dc="http://purl.org/dc/elements/1.1/"
+   xmp:Rating="4"
+   xmp:Label="Red">
+   <dc:subject><rdf:Bag><rdf:li>dune</rdf:li><rdf:li>sea &amp; sky</rdf:li></rdf:Bag></dc:subject>
+   <dc:title><rdf:Alt><rdf:li xml:lang="x-default">Pilat</rdf:li></rdf:Alt></dc:title>
+  </rdf:Description>
+ </rdf:RDF>
+</x:xmpmeta>
+<?xpacket end="w"?>
+EOF
+cat > "$corpus/xmp-packet/sidecar.xmp" <<'EOF'
+<?xml version="1.0" encoding="UTF-8"?>
+<x:xmpmeta xmlns:x="adobe:ns:meta/" x:xmptk="XMP Core 4.4.0-Exiv2">
+ <rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#">
+  <rdf:Description rdf:about=""
+    xmlns:xmp="http://ns.adobe.com/xap/1.0/"
+    xmlns:darktable="http://darktable.sf.net/">
+   <xmp:Rating>-1</xmp:Rating>
+   <xmp:Label><![CDATA[To print]]></xmp:Label>
+   <darktable:history>
+    <rdf:Seq>
+     <rdf:li darktable:operation="exposure" darktable:enabled="1" xmp:Rating="5"/>
+    </rdf:Seq>
+   </darktable:history>
+  </rdf:Description>
+ </rdf:RDF>
+</x:xmpmeta>
+EOF
+cat > "$corpus/xmp-packet/billion-laughs.xmp" <<'EOF'
+<?xml version="1.0"?>
+<!DOCTYPE lolz [
+ <!ENTITY lol "lol">
+ <!ENTITY lol1 "&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;">
+ <!ENTITY lol2 "&lol1;&lol1;&lol1;&lol1;&lol1;&lol1;&lol1;&lol1;&lol1;&lol1;">
+ <!ENTITY lol3 "&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;">
+ <!ENTITY lol4 "&lol3;&lol3;&lol3;&lol3;&lol3;&lol3;&lol3;&lol3;&lol3;&lol3;">
+ <!ENTITY lol5 "&lol4;&lol4;&lol4;&lol4;&lol4;&lol4;&lol4;&lol4;&lol4;&lol4;">
+ <!ENTITY lol6 "&lol5;&lol5;&lol5;&lol5;&lol5;&lol5;&lol5;&lol5;&lol5;&lol5;">
+ <!ENTITY lol7 "&lol6;&lol6;&lol6;&lol6;&lol6;&lol6;&lol6;&lol6;&lol6;&lol6;">
+ <!ENTITY lol8 "&lol7;&lol7;&lol7;&lol7;&lol7;&lol7;&lol7;&lol7;&lol7;&lol7;">
+ <!ENTITY lol9 "&lol8;&lol8;&lol8;&lol8;&lol8;&lol8;&lol8;&lol8;&lol8;&lol8;">
+]>
+<x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#">
+<rdf:Description xmlns:xmp="http://ns.adobe.com/xap/1.0/" xmp:Label="&lol9;"><xmp:Rating>&lol9;</xmp:Rating></rdf:Description>
+</rdf:RDF></x:xmpmeta>
+EOF
+cat > "$corpus/xmp-packet/external-entity.xmp" <<'EOF'
+<?xml version="1.0"?>
+<!DOCTYPE x:xmpmeta [<!ENTITY secret SYSTEM "file:///etc/passwd"><!ENTITY % remote SYSTEM "http://127.0.0.1:9/evil.dtd">%remote;]>
+<x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#">
+<rdf:Description xmlns:xmp="http://ns.adobe.com/xap/1.0/"><xmp:Label>&secret;</xmp:Label></rdf:Description>
+</rdf:RDF></x:xmpmeta>
+EOF
+cat > "$corpus/xmp-packet/processing-instructions.xmp" <<'EOF'
+<?xpacket begin='﻿' id='W5M0MpCehiHzreSzNTczkc9d'?>
+<?x?><?xml version="1.0" encoding="UTF-16"?>
+<x:xmpmeta xmlns:x="adobe:ns:meta/"><?pi inside?><rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#">
+<rdf:Description xmlns:xmp="http://ns.adobe.com/xap/1.0/" xmp:Rating="4"><xmp:Label>Gr<?x?>een</xmp:Label></rdf:Description>
+</rdf:RDF></x:xmpmeta>
+<?xpacket end='w'?>
+<? unclosed
+EOF
+{ printf '<x:xmpmeta xmlns:x="adobe:ns:meta/">'; for i in $(seq 300); do printf '<a>'; done
+  for i in $(seq 300); do printf '</a>'; done; printf '</x:xmpmeta>\n'; } > "$corpus/xmp-packet/deep.xmp"
+printf '<x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#"><rdf:Description xmlns:xmp="http://ns.adobe.com/xap/1.0/" xmp:Label="R\xc3\x28d"><xmp:Rating>\xff\xfe3</xmp:Rating></rdf:Description></rdf:RDF></x:xmpmeta>' \
+  > "$corpus/xmp-packet/invalid-utf8.xmp"
+for f in billion-laughs external-entity deep processing-instructions invalid-utf8; do
+  cp "$corpus/xmp-packet/$f.xmp" "$corpus/xmp/"
+done
 echo "seeds: $(find "$corpus" -type f | wc -l) files, $(du -sh "$corpus" | cut -f1)"

@@ -68,7 +68,7 @@ final class FaceRegionsTests: XCTestCase {
         let notXML = FaceRegions.parse(Array("<x:xmpmeta><rdf:RDF></oops>".utf8))
         XCTAssertTrue(notXML.regions.isEmpty)
         XCTAssertTrue(notXML.problem?.hasPrefix("not XML") == true, notXML.problem ?? "no problem said")
-        // FoundationXML would trap on this name: refused before it sees it.
+        // Not UTF-8: refused before the parser sees it.
         var badName = Self.elements([("0.5", "0.5", "0.2", "0.2")])
         badName.replaceSubrange(badName.indices.first { Array(badName[$0...].prefix(8)) == Array("Regions ".utf8) }!..., with: [0xc5])
         XCTAssertEqual(FaceRegions.parse(badName).problem, "XMP that is not UTF-8")

@@ -45,6 +45,9 @@ ensure_build_deps() {
   # PDF output (-o NAME.pdf): cairo's PDF surface and pango-cairo's text,
   # through Sources/CCairo (pkg-config pangocairo names both).
   ensure_packages libcairo2-dev libpango1.0-dev
+  # XMP (face regions, ratings, labels): libxml2's parser, through Sources/CXML
+  # (libvips links libxml2 already; its headers come with libxml2-dev).
+  ensure_packages libxml2-dev
   ensure_swift
 }
 

@@ -9,22 +9,57 @@ import Vips
 /// With g = 0 it is the plain grid (the seed's tiles). A cell is at least
 /// one pixel; one that reaches past the canvas by a rounding pixel is
 /// clipped when drawn.
+///
+/// On a page, a margin of fractional pixels is kept clear exactly: the
+/// same cells in the page's exact geometry (W, H and the area's corner in
+/// fractional pixels, cellW = (W - (C+1)g) / C), every edge at the nearest
+/// pixel but none outside `area` (the exact area rounded inward), so that
+/// no image pixel falls in the margin. Cells then differ by a pixel at most.
 struct Cells: Equatable, Sendable {
     let columns: Int
     let rows: Int
     let area: TileRect
     let gap: Int
+    /// The cells' size; on a page, the smallest.
     let cellWidth: Int
     let cellHeight: Int
+    /// On a page: each column's and each row's pixels.
+    private let columnSpans: [Range<Int>]?
+    private let rowSpans: [Range<Int>]?
 
-    init(columns: Int, rows: Int, area: TileRect, gap: Int) {
+    init(columns: Int, rows: Int, area: TileRect, gap: Int, exact: ExactRect? = nil) {
         precondition(columns >= 1 && rows >= 1 && gap >= 0)
         self.columns = columns
         self.rows = rows
         self.area = area
         self.gap = gap
-        cellWidth = max(1, Self.roundedQuotient(area.width - (columns + 1) * gap, columns))
-        cellHeight = max(1, Self.roundedQuotient(area.height - (rows + 1) * gap, rows))
+        if let exact {
+            let columnSpans = Self.spans(columns, from: exact.x, length: exact.width, gap: gap,
+                                         within: area.x..<(area.x + area.width))
+            let rowSpans = Self.spans(rows, from: exact.y, length: exact.height, gap: gap,
+                                      within: area.y..<(area.y + area.height))
+            (self.columnSpans, self.rowSpans) = (columnSpans, rowSpans)
+            cellWidth = columnSpans.map(\.count).min()!
+            cellHeight = rowSpans.map(\.count).min()!
+        } else {
+            (columnSpans, rowSpans) = (nil, nil)
+            cellWidth = max(1, Self.roundedQuotient(area.width - (columns + 1) * gap, columns))
+            cellHeight = max(1, Self.roundedQuotient(area.height - (rows + 1) * gap, rows))
+        }
+    }
+
+    /// `count` cells of equal exact size along `length` from `start`, `gap`
+    /// pixels between them and at both ends, each edge at the nearest pixel
+    /// within `bounds`; a cell is at least a pixel.
+    private static func spans(_ count: Int, from start: Double, length: Double, gap: Int,
+                              within bounds: Range<Int>) -> [Range<Int>] {
+        let size = (length - Double((count + 1) * gap)) / Double(count)
+        return (0..<count).map { index in
+            let low = start + Double(gap) + Double(index) * (size + Double(gap))
+            let lower = min(max(Int(low.rounded()), bounds.lowerBound), bounds.upperBound - 1)
+            let upper = max(min(Int((low + size).rounded()), bounds.upperBound), lower + 1)
+            return lower..<upper
+        }
     }
 
     /// Whether every cell has room: the gaps leave at least a pixel each way.
@@ -35,6 +70,10 @@ struct Cells: Equatable, Sendable {
     /// The cell of image `index`: column `index mod C`, row `index div C`.
     func cell(_ index: Int) -> TileRect {
         let column = index % columns, row = index / columns
+        if let columnSpans, let rowSpans, row < rowSpans.count {
+            let across = columnSpans[column], down = rowSpans[row]
+            return TileRect(x: across.lowerBound, y: down.lowerBound, width: across.count, height: down.count)
+        }
         return TileRect(x: area.x + gap + column * (cellWidth + gap), y: area.y + gap + row * (cellHeight + gap),
                         width: cellWidth, height: cellHeight)
     }

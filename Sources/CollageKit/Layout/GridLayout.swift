@@ -18,7 +18,7 @@ public struct GridLayout: SheetLayout {
         guard !shapes.isEmpty else { return [] }
         let area = options.area(canvas)
         let (columns, rows) = shape(count: shapes.count, area: area)
-        let cells = Cells(columns: columns, rows: rows, area: area, gap: options.gap)
+        let cells = Cells(columns: columns, rows: rows, area: area, gap: options.gap, exact: options.exactArea(canvas))
         return shapes.indices.map { cells.frame($0, shape: shapes[$0], options: options) }
     }
 

@@ -63,10 +63,16 @@ public struct JustifiedLayout: SheetLayout {
             }
             let top = Int(y.rounded())
             for frame in rowFrames {
-                let caption = band > 0 ? TileRect(x: frame.image.x, y: top + tallest, width: frame.image.width,
+                var caption = band > 0 ? TileRect(x: frame.image.x, y: top + tallest, width: frame.image.width,
                                                   height: band) : nil
-                let cell = TileRect(x: frame.image.x, y: top, width: frame.image.width, height: tallest + band)
-                frames.append(Frame(image: frame.image, cell: cell, crop: .centre, caption: caption))
+                var cell = TileRect(x: frame.image.x, y: top, width: frame.image.width, height: tallest + band)
+                var image = frame.image
+                // On a page, a rounding pixel past the area would fall in the margin: kept out of it.
+                if options.pageMargin != nil {
+                    (image, cell) = (image.clamped(to: area), cell.clamped(to: area))
+                    caption = caption?.clamped(to: area)
+                }
+                frames.append(Frame(image: image, cell: cell, crop: .centre, caption: caption))
             }
             y += height + Double(band + gap)
         }

@@ -6,7 +6,12 @@ extension CollageConfiguration {
         let captions = captions
         if captions.label != nil { options.captionBand = { captions.band(forCell: $0) } }
         options.titleBand = captions.titleBand(canvasHeight: canvasHeight)
-        options.margin = print.marginPixels
+        if print.page != nil, print.exactMarginPixels > 0 {
+            options.pageMargin = print.exactMarginPixels
+            options.margin = LayoutOptions.wholePixels(print.exactMarginPixels)
+        } else {
+            options.margin = print.marginPixels
+        }
         options.nominalHeight = naturalHeight ? canvasHeight : nil
         return Layouts.named(layoutName, options) ?? AutoLayout(options: options)
     }
@@ -60,7 +65,8 @@ extension SheetLayout {
 
 extension SeedLayout {
     public func problem(count: Int, on canvas: Canvas) -> String? {
-        cellsProblem(Self.cells(count: count, area: options.area(canvas), gap: options.gap), on: canvas)
+        cellsProblem(Self.cells(count: count, area: options.area(canvas), gap: options.gap, exact: options.exactArea(canvas)),
+                     on: canvas)
     }
 }
 
@@ -68,7 +74,8 @@ extension GridLayout {
     public func problem(count: Int, on canvas: Canvas) -> String? {
         let area = options.area(canvas)
         let (columns, rows) = shape(count: count, area: area)
-        return cellsProblem(Cells(columns: columns, rows: rows, area: area, gap: options.gap), on: canvas)
+        return cellsProblem(Cells(columns: columns, rows: rows, area: area, gap: options.gap, exact: options.exactArea(canvas)),
+                            on: canvas)
     }
 }
 

@@ -16,7 +16,8 @@ public struct SeedLayout: SheetLayout {
 
     public func frames(for shapes: [ImageShape], on canvas: Canvas) -> [Frame] {
         guard !shapes.isEmpty else { return [] }
-        let cells = Self.cells(count: shapes.count, area: options.area(canvas), gap: options.gap)
+        let cells = Self.cells(count: shapes.count, area: options.area(canvas), gap: options.gap,
+                               exact: options.exactArea(canvas))
         return shapes.indices.map { cells.frame($0, shape: shapes[$0], options: options) }
     }
 
@@ -28,9 +29,9 @@ public struct SeedLayout: SheetLayout {
         }
     }
 
-    static func cells(count: Int, area: TileRect, gap: Int) -> Cells {
+    static func cells(count: Int, area: TileRect, gap: Int, exact: ExactRect? = nil) -> Cells {
         let rows = count < 3 ? 1 : 2
-        return Cells(columns: Cells.roundedQuotient(count, rows), rows: rows, area: area, gap: gap)
+        return Cells(columns: Cells.roundedQuotient(count, rows), rows: rows, area: area, gap: gap, exact: exact)
     }
 }
 

@@ -64,3 +64,15 @@ public struct TileRect: Equatable, Sendable {
         self.height = height
     }
 }
+
+extension TileRect {
+    /// The part of this rectangle inside `bounds`, at least a pixel each way
+    /// (at the edge of `bounds` when none of it is inside).
+    func clamped(to bounds: TileRect) -> TileRect {
+        let left = min(max(x, bounds.x), bounds.x + bounds.width - 1)
+        let top = min(max(y, bounds.y), bounds.y + bounds.height - 1)
+        let right = max(min(x + width, bounds.x + bounds.width), left + 1)
+        let bottom = max(min(y + height, bounds.y + bounds.height), top + 1)
+        return TileRect(x: left, y: top, width: right - left, height: bottom - top)
+    }
+}

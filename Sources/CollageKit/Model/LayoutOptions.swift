@@ -8,6 +8,14 @@ public enum Fit: String, Sendable, CaseIterable {
     case contain
 }
 
+/// A rectangle in fractional pixels: a page's exact geometry.
+struct ExactRect: Equatable, Sendable {
+    let x: Double
+    let y: Double
+    let width: Double
+    let height: Double
+}
+
 /// What the command line says about layout.
 public struct LayoutOptions: Sendable {
     /// Space between cells and around the edge, in pixels.
@@ -27,15 +35,38 @@ public struct LayoutOptions: Sendable {
     /// chosen by (the grid's columns), the default canvas's 3:2. nil: the
     /// canvas is as given.
     public var nominalHeight: Int?
-    /// `--margin`, in pixels: kept clear around everything, on top of the gap.
+    /// `--margin`, in whole pixels: kept clear around everything, on top of the gap.
     public var margin = 0
+    /// On a page: the margin in pixels as exact as its length makes it at
+    /// the page's resolution (10 mm at 100 dpi: 39.37), `margin` being it
+    /// rounded inward (`wholePixels`). Cells are then laid out in that exact
+    /// geometry, every edge at the nearest pixel but none in the margin, so
+    /// that no image pixel falls in it. nil (off a page): cells of whole
+    /// pixels, as sheets have always had them.
+    public var pageMargin: Double?
 
     public init() {}
+
+    /// An exact margin in whole pixels, rounded inward (up): no pixel of
+    /// the contents in it. A hair over a whole pixel (10 mm at 254 dpi is
+    /// 100.000000000001) is that pixel.
+    public static func wholePixels(_ exact: Double) -> Int {
+        max(0, Int((exact - 1e-6).rounded(.up)))
+    }
 
     /// The part of the canvas the cells share: all of it inside the margin but the title band.
     func area(_ canvas: Canvas) -> TileRect {
         TileRect(x: margin, y: margin + titleBand, width: max(1, canvas.width - 2 * margin),
                  height: max(1, canvas.height - 2 * margin - titleBand))
+    }
+
+    /// On a page, the same part in the page's exact geometry: inside the
+    /// exact margin, below the title band (whose edge is a whole pixel).
+    func exactArea(_ canvas: Canvas) -> ExactRect? {
+        guard let pageMargin else { return nil }
+        let top = titleBand > 0 ? Double(margin + titleBand) : pageMargin
+        return ExactRect(x: pageMargin, y: top, width: Double(canvas.width) - 2 * pageMargin,
+                         height: Double(canvas.height) - pageMargin - top)
     }
 
     /// Where the title is drawn: across the top, inside the margin.

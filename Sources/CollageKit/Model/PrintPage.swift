@@ -27,10 +27,16 @@ public struct PrintLength: Sendable, Equatable, CustomStringConvertible {
         (self.millimetres, pixels, description) = (millimetres, 0, "\(millimetres)mm")
     }
 
-    /// The length in whole pixels at `dpi`.
+    /// The length in whole pixels at `dpi`, rounded to the nearest.
     public func pixels(at dpi: Int) -> Int {
-        guard let millimetres else { return pixels }
-        return Int((millimetres / 25.4 * Double(dpi)).rounded())
+        guard millimetres != nil else { return pixels }
+        return Int(exactPixels(at: dpi).rounded())
+    }
+
+    /// The length in pixels at `dpi`, as exact as it is (10 mm at 100 dpi: 39.37).
+    public func exactPixels(at dpi: Int) -> Double {
+        guard let millimetres else { return Double(pixels) }
+        return millimetres / 25.4 * Double(dpi)
     }
 
     /// A plain decimal number, at least 0 ("12", "0.5", ".5"): no sign, no exponent, no "nan".
@@ -96,8 +102,16 @@ public struct PrintSettings: Sendable, Equatable {
     /// The run's resolution: `--dpi`, else 300 on a page, else 72.
     public var resolution: Int { dpi ?? (page == nil ? 72 : 300) }
 
-    /// The margin kept clear around a sheet's contents, in pixels.
-    public var marginPixels: Int { (margin ?? (page == nil ? nil : PrintLength(millimetres: 10)))?.pixels(at: resolution) ?? 0 }
+    /// The margin's length: `--margin`, else 10 mm on a page, else none.
+    var marginLength: PrintLength? { margin ?? (page == nil ? nil : PrintLength(millimetres: 10)) }
+
+    /// The margin kept clear around a sheet's contents, in pixels (rounded
+    /// to the nearest, as a run's options record it).
+    public var marginPixels: Int { marginLength?.pixels(at: resolution) ?? 0 }
+
+    /// The margin in pixels as exact as its length (10 mm at 100 dpi:
+    /// 39.37): what a page's layout keeps clear (`LayoutOptions.pageMargin`).
+    public var exactMarginPixels: Double { marginLength?.exactPixels(at: resolution) ?? 0 }
 
     /// Pixels per point: text sizes given in points are this many pixels.
     /// 1 without a page, where sizes stay the screen's.

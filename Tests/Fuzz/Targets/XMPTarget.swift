@@ -27,3 +27,41 @@ enum XMPTarget {
         return nil
     }
 }
+
+/// The XMP packet reader itself (libxml2 through CXML), and the rating and
+/// label read from it: whatever the packet, the walk returns; elements
+/// close in the order they opened, never more than `maxDepth` deep, and a
+/// packet read to its end leaves none open; each property's path is the
+/// open elements (an attribute's) or all but its own (an element's); a rating is -1 to 5 and a label is trimmed and
+/// not empty; reading again reads the same.
+extension XMPTarget {
+    static let packet = FuzzTarget("xmp-packet", maxLength: 16384, mallocLimitMB: 128) { bytes in
+        var open: [XMLName] = []
+        var broken: String?
+        let outcome = XMPPacket.walk(bytes) { event, path in
+            switch event {
+            case .open(let name):
+                open.append(name)
+                if Array(path) != open { broken = "open \(name): path \(Array(path)), open \(open)" }
+            case .property(let name, _):
+                // An attribute's: the open elements; an element's (a root element's too): all but itself.
+                if Array(path) != open && (open.last != name || Array(path) != open.dropLast()) {
+                    broken = "property \(name): path \(Array(path)), open \(open)"
+                }
+            case .close(let name):
+                if Array(path) != open || open.last != name { broken = "close \(name): path \(Array(path)), open \(open)" }
+                open.removeLast()
+            }
+            if open.count > XMPPacket.maxDepth { broken = "\(open.count) deep" }
+            return broken == nil ? .next : .stop("broken")
+        }
+        if let broken { return broken }
+        if outcome == .read, !open.isEmpty { return "read to the end with \(open.count) elements open" }
+        let properties = XMPProperties.parse(bytes)
+        if let rating = properties.rating, !(-1...5).contains(rating) { return "rating \(rating)" }
+        if let label = properties.label, label.isEmpty || label.first!.isWhitespace || label.last!.isWhitespace {
+            return "label '\(label)' empty or not trimmed"
+        }
+        return properties == XMPProperties.parse(bytes) ? nil : "read twice, read otherwise"
+    }
+}
