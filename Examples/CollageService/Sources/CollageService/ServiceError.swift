@@ -10,17 +10,25 @@ import Hummingbird
 /// `exitStatus` is the run's (the command line's exit status) when the run
 /// decided; `problems` are the images it could not use, from its events.
 public struct ServiceError: HTTPResponseError, Sendable {
+    /// The HTTP status answered.
     public let status: HTTPResponse.Status
+    /// The line that says what went wrong (`error` in the JSON).
     public let message: String
+    /// The run's status, when a run decided (a bad request is refused before any).
     public let exitStatus: ExitStatus?
+    /// The images the run could not use.
     public let problems: [Problem]
 
     /// One image the run could not use, and why.
     public struct Problem: Codable, Sendable, Equatable {
+        /// The image's path, as the run reported it.
         public var path: String
+        /// Why: the decoder's error, or the reason it was rejected ("unsupported: ...").
         public var reason: String
     }
 
+    /// An error answered with `status` and `message`; `exitStatus` and
+    /// `problems` when a run decided.
     public init(status: HTTPResponse.Status, message: String, exitStatus: ExitStatus? = nil, problems: [Problem] = []) {
         self.status = status
         self.message = message
@@ -48,6 +56,7 @@ public struct ServiceError: HTTPResponseError, Sendable {
         var problems: [Problem]
     }
 
+    /// The JSON answer: `{"error": ..., "exitStatus": ..., "problems": [...]}`.
     public func response(from request: Request, context: some RequestContext) throws -> Response {
         let body = Body(error: message, exitStatus: exitStatus?.rawValue, problems: problems)
         let data = try JSONEncoder().encode(body)

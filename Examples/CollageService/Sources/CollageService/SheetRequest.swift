@@ -17,6 +17,7 @@ public struct SheetRequest: Codable, Sendable {
     /// JPEG quality, 1 to 100; libvips' default if absent.
     public var quality: Int?
 
+    /// A request for one sheet of `paths`; what is not given takes its default.
     public init(paths: [String], size: String? = nil, background: String? = nil, quality: Int? = nil) {
         self.paths = paths
         self.size = size

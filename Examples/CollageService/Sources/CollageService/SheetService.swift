@@ -19,6 +19,7 @@ public struct ServiceSettings: Sendable {
     /// The largest side of a sheet, in pixels.
     public var maxSide = 8192
 
+    /// The settings of a service on `port`; `concurrentRuns` at least 1.
     public init(port: Int = 8080, concurrentRuns: Int = 1,
                 decodeMemoryMiB: Int = CollageConfiguration.defaultDecodeMemoryMiB) {
         self.port = port
