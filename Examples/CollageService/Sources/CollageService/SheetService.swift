@@ -86,8 +86,8 @@ struct SheetService: Sendable {
         let configuration = try body.configuration(output: output, settings: settings)
         await turns.take()
         var problems: [ServiceError.Problem] = []
-        // Cancelled (the client went away, the server is stopping), the run
-        // stops as on SIGTERM and leaves nothing behind.
+        // If the request's task is cancelled, the run stops as on SIGTERM
+        // and leaves nothing behind (answered 503).
         let outcome = await Collage.run(configuration, logger: logger) { events in
             for await event in events {
                 switch event {
