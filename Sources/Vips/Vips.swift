@@ -97,9 +97,21 @@ public enum Vips {
     /// keep it flat. Settings made in the environment (MALLOC_ARENA_MAX,
     /// MALLOC_MMAP_THRESHOLD_) are left alone. Call it first thing in main.
     public static func tuneAllocatorForBatch() {
+        batchAllocator.withLock { $0 = true }
         cvips_tune_malloc(getenv("MALLOC_ARENA_MAX") == nil ? 2 : 0,
                           tunesMmapThreshold ? relaxedMmapThreshold : 0)
     }
+
+    /// Whether this process asked for the batch allocator
+    /// (`tuneAllocatorForBatch`). Only then do runs move glibc's mmap
+    /// threshold and trim its arenas as memory tightens and loosens
+    /// (`memoryPressure`, `returnFreedMemory`, `reuseLargeBuffers`): a
+    /// program that embeds the library and did not ask keeps its allocator
+    /// as it set it.
+    private static let batchAllocator = Mutex(false)
+
+    /// The allocator may be tuned: asked for, and not set in the environment.
+    private static var tunesAllocator: Bool { tunesMmapThreshold && batchAllocator.withLock { $0 } }
 
     /// While a giant decode holds most of the memory budget, the buffers of
     /// the decodes beside it should go back to the system when freed, not
@@ -113,7 +125,7 @@ public enum Vips {
     /// a few MiB more at the peak (BENCHMARKS.md). A threshold set in the
     /// environment (MALLOC_MMAP_THRESHOLD_) is left alone.
     public static func memoryPressure(tight: Bool) {
-        guard tunesMmapThreshold else { return }
+        guard tunesAllocator else { return }
         cvips_malloc_pressure(tight ? tightMmapThreshold : relaxedMmapThreshold)
     }
 
@@ -125,7 +137,7 @@ public enum Vips {
     /// smaller buffers stay in the arena). The mmap threshold is not
     /// touched, so it may be called outside the budget's lock.
     public static func returnFreedMemory() {
-        guard tunesMmapThreshold else { return }
+        guard tunesAllocator else { return }
         cvips_malloc_trim()
     }
 
@@ -139,7 +151,7 @@ public enum Vips {
     /// more at the peak. Raises the mmap threshold to 32 MiB, the most
     /// glibc takes, unless the environment set it (MALLOC_MMAP_THRESHOLD_).
     public static func reuseLargeBuffers() {
-        guard tunesMmapThreshold else { return }
+        guard tunesAllocator else { return }
         cvips_tune_malloc(0, 32 << 20)
     }
 

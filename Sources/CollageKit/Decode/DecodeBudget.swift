@@ -13,7 +13,9 @@ import Vips
 /// While a heavy decode (a quarter of the budget or more) holds its share,
 /// the allocator is asked to return what the decodes beside it free
 /// (`Vips.memoryPressure`), so that the run's peak is the budget's, not the
-/// budget's plus what the arenas kept from earlier decodes.
+/// budget's plus what the arenas kept from earlier decodes: in a process
+/// that asked for the batch allocator (`CollageProcess.prepareForBatch`, as
+/// the command line does); elsewhere the allocator is left as it is.
 final class DecodeBudget: Sendable {
     let limit: Int
     private struct State {
