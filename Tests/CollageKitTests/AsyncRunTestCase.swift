@@ -17,14 +17,13 @@ class AsyncRunTestCase: XCTestCase {
     override func tearDown() { folder = nil }
 
     /// Three landscape JPEGs in `in/`, and a configuration of one 300x200 collage of them.
-    func smallRun(output: String = "out.jpg") throws -> CollageConfiguration {
+    func smallRun(output: String = "out.jpg") throws -> Configuration {
         try makeDirectory(folder("in"))
         for index in 0..<3 {
             try writeFlatImage(folder("in/\(index).jpg"), colours[index], width: 90, height: 60, suffix: ".jpg")
         }
-        var configuration = CollageConfiguration(inputs: [.path(folder("in"))])
-        configuration.canvasWidth = 300
-        configuration.canvasHeight = 200
+        var configuration = Configuration(inputs: [.path(folder("in"))])
+        configuration.size = CanvasSize("300x200")
         configuration.jobs = 2
         configuration.output = folder(output)
         return configuration
@@ -54,13 +53,12 @@ class AsyncRunTestCase: XCTestCase {
     }
 
     /// Sheets of four of `inputs`, 600x400, into `out/`.
-    func slowSheets(_ inputs: PathName) throws -> CollageConfiguration {
+    func slowSheets(_ inputs: PathName) throws -> Configuration {
         try makeDirectory(folder("out"))
-        var configuration = CollageConfiguration(inputs: [.path(inputs)])
+        var configuration = Configuration(inputs: [.path(inputs)])
         configuration.sheets = true
-        configuration.maxImages = 4
-        configuration.canvasWidth = 600
-        configuration.canvasHeight = 400
+        configuration.max = 4
+        configuration.size = CanvasSize("600x400")
         configuration.jobs = 2
         configuration.output = folder("out/sheet.jpg")
         return configuration

@@ -112,9 +112,10 @@ final class CollageAsyncCancelTests: AsyncRunTestCase {
     /// A watch ends only when cancelled: its first pass writes, the task is
     /// cancelled, and it stops as SIGTERM stops the command line's.
     func testWatchRunsUntilCancelled() async throws {
-        let configuration = try smallRun()
+        var configuration = try smallRun()
+        (configuration.watch, configuration.interval) = (true, 1)
         let task = Task {
-            await Collage.run(configuration, options: CollageJobOptions(watchInterval: .seconds(1))) { events in
+            await Collage.run(configuration) { events in
                 for await event in events {
                     if case .written = event { withUnsafeCurrentTask { $0?.cancel() } }
                 }

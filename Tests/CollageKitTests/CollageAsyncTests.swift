@@ -35,7 +35,7 @@ final class CollageAsyncTests: AsyncRunTestCase {
 
         var blocking = configuration
         blocking.output = folder("blocking.jpg")
-        let expected = runCollage(blocking)
+        let expected = runCollage(try blocking.resolve().configuration)
         XCTAssertEqual(seen.map(kind), expected.events.map(kind))
         XCTAssertEqual(seen.map(kind).prefix(3), ["accepted", "accepted", "accepted"])
         let placed = seen.compactMap { if case .placed(let path, _, _, _, _, _) = $0 { path } else { nil } }
@@ -80,7 +80,9 @@ final class CollageAsyncTests: AsyncRunTestCase {
     func testOptionsThatCannotGoTogetherAreAUsageOutcome() async throws {
         let configuration = try smallRun()
         var kinds: [String] = []
-        let perFolder = await Collage.run(configuration, options: CollageJobOptions(perFolder: true)) { events in
+        var perFolderRun = configuration
+        perFolderRun.perFolder = true
+        let perFolder = await Collage.run(perFolderRun) { events in
             for await event in events { kinds.append(kind(event)) }
         }
         XCTAssertEqual(perFolder.status, .usage)
@@ -88,11 +90,14 @@ final class CollageAsyncTests: AsyncRunTestCase {
         XCTAssertEqual(kinds, ["finished"])
 
         var fromInput = configuration
-        fromInput.inputs = [.standardInput]
-        let watch = await Collage.run(fromInput, options: CollageJobOptions(watchInterval: .seconds(1)))
+        (fromInput.inputs, fromInput.watch, fromInput.interval) = ([.standardInput], true, 1)
+        let watch = await Collage.run(fromInput)
         XCTAssertEqual(watch.status, .usage)
-        let tooOften = await Collage.run(configuration, options: CollageJobOptions(watchInterval: .milliseconds(10)))
+        var tooOftenRun = configuration
+        (tooOftenRun.watch, tooOftenRun.interval) = (true, 0.01)
+        let tooOften = await Collage.run(tooOftenRun)
         XCTAssertEqual(tooOften.status, .usage)
+        XCTAssertTrue(tooOften.message?.contains("--interval") == true, tooOften.message ?? "")
         XCTAssertFalse(FileManager.default.fileExists(atPath: folder.file("out.jpg")))
     }
 
@@ -101,8 +106,8 @@ final class CollageAsyncTests: AsyncRunTestCase {
         try makeDirectory(folder("albums"))
         try makeDirectory(folder("in/sub"))
         try writeFlatImage(folder("in/sub/a.jpg"), colours[3], width: 90, height: 60, suffix: ".jpg")
-        configuration.recursive = true
-        let outcome = await Collage.run(configuration, options: CollageJobOptions(perFolder: true))
+        configuration.perFolder = true
+        let outcome = await Collage.run(configuration)
         XCTAssertEqual(outcome.status, .success, outcome.message ?? "")
         XCTAssertEqual(try listing(folder("albums")).map { String(decoding: $0, as: UTF8.self) }, ["in.jpg", "sub.jpg"])
     }

@@ -6,7 +6,7 @@ import Vips
 /// `AsyncSequence`, and stop it by cancelling the task.
 ///
 /// ```swift
-/// var configuration = CollageConfiguration(inputs: [.path(PathName("/photos/trip"))])
+/// var configuration = Configuration(inputs: [.path(PathName("/photos/trip"))])
 /// configuration.output = PathName("/tmp/trip.jpg")
 /// let outcome = await Collage.run(configuration) { events in
 ///     for await event in events {
@@ -28,20 +28,20 @@ public enum Collage {
     /// Cancelling the calling task stops the run as SIGTERM stops the
     /// command line: no partial output is left, and the outcome's status is
     /// ``ExitStatus/terminated`` (unless the run had ended already).
-    /// Options that cannot go together (a job per folder whose output names
-    /// no folder, a watch of standard input) end it before it starts, with
-    /// ``ExitStatus/usage`` and the reason as the outcome's message.
+    /// A configuration that does not validate (``Configuration/validate()``:
+    /// options that cannot go together, values out of range) ends the run
+    /// before it starts, with the error's status (``ExitStatus/usage``) and
+    /// line as the outcome's. A watch (`watch`) ends only when the task is
+    /// cancelled.
     ///
     /// - Parameters:
     ///   - configuration: What to read, what to make and where to write it.
-    ///   - options: One pass (the default), one per folder, or a watch. A
-    ///     watch ends only when the task is cancelled.
     ///   - logger: Where the run's diagnostics go (most at `debug`).
     /// - Returns: The status (the command line's exit status), the line
     ///   that says why when it is not ``ExitStatus/success``, and the counts.
-    public static func run(_ configuration: CollageConfiguration, options: CollageJobOptions = .once,
+    public static func run(_ configuration: Configuration,
                            logger: Logger = Logger(label: "collage")) async -> RunOutcome {
-        await CollageSession(configuration, options: options, logger: logger, observesEvents: false,
+        await CollageSession(configuration, logger: logger, observesEvents: false,
                              cancelled: Task.isCancelled).outcome()
     }
 
@@ -53,18 +53,17 @@ public enum Collage {
     /// this returns when both have ended. If `observe` throws, the run is
     /// stopped (as by SIGTERM) and, once it has, the error is rethrown.
     /// Cancelling the calling task stops the run, as with
-    /// ``run(_:options:logger:)``; a `for await` over the events then ends.
+    /// ``run(_:logger:)``; a `for await` over the events then ends.
     ///
     /// - Parameters:
     ///   - configuration: What to read, what to make and where to write it.
-    ///   - options: One pass (the default), one per folder, or a watch.
     ///   - logger: Where the run's diagnostics go.
     ///   - observe: Reads the events; it need not be `Sendable`.
     /// - Returns: How the run ended.
-    public static func run(_ configuration: CollageConfiguration, options: CollageJobOptions = .once,
+    public static func run(_ configuration: Configuration,
                            logger: Logger = Logger(label: "collage"),
                            observing observe: (AsyncStream<PipelineEvent>) async throws -> Void) async rethrows -> RunOutcome {
-        let session = CollageSession(configuration, options: options, logger: logger, observesEvents: true,
+        let session = CollageSession(configuration, logger: logger, observesEvents: true,
                                      cancelled: Task.isCancelled)
         return try await withTaskCancellationHandler {
             do {
@@ -85,17 +84,16 @@ public enum Collage {
     ///
     /// The run is not tied to the calling task: it goes on until it ends or
     /// is cancelled through the session, whether or not anyone awaits it.
-    /// Where the run belongs to one task, ``run(_:options:logger:observing:)``
+    /// Where the run belongs to one task, ``run(_:logger:observing:)``
     /// is simpler.
     ///
     /// - Parameters:
     ///   - configuration: What to read, what to make and where to write it.
-    ///   - options: One pass (the default), one per folder, or a watch.
     ///   - logger: Where the run's diagnostics go.
     /// - Returns: The running session.
-    public static func start(_ configuration: CollageConfiguration, options: CollageJobOptions = .once,
+    public static func start(_ configuration: Configuration,
                              logger: Logger = Logger(label: "collage")) -> CollageSession {
-        CollageSession(configuration, options: options, logger: logger, observesEvents: true)
+        CollageSession(configuration, logger: logger, observesEvents: true)
     }
 
     /// Starts libvips for this process, at most once; later calls return

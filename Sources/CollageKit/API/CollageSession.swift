@@ -1,5 +1,4 @@
 import Dispatch
-import Foundation
 import Logging
 @preconcurrency import OpenCombine
 import Synchronization
@@ -7,7 +6,7 @@ import Synchronization
 /// One job running on a thread of its own: its events as they happen, its
 /// outcome when it ends, and a way to stop it.
 ///
-/// Start one with ``Collage/start(_:options:logger:)``. The job starts at
+/// Start one with ``Collage/start(_:logger:)``. The job starts at
 /// once, on a dedicated thread: its work (walking folders, decoding with
 /// libvips, writing files) blocks threads, so it never runs on Swift's
 /// cooperative pool. ``events`` is subscribed before the job starts, so it
@@ -23,7 +22,7 @@ import Synchronization
 ///
 /// The session runs until its job ends, whether or not anyone awaits it.
 /// Cancelling a task that awaits ``outcome()`` stops the job, as
-/// ``cancel(_:)`` does. Prefer ``Collage/run(_:options:logger:observing:)``
+/// ``cancel(_:)`` does. Prefer ``Collage/run(_:logger:observing:)``
 /// where the run belongs to one task: it cannot outlive the call.
 public final class CollageSession: Sendable {
     /// The job's events, in order, ending with ``PipelineEvent/finished(_:)``
@@ -35,7 +34,7 @@ public final class CollageSession: Sendable {
     /// would drop events (the final one among them, or the ones before it)
     /// and waiting for the reader would hold up the pipeline's own queue.
     /// A watch that nobody reads keeps buffering: read it, or run it with
-    /// ``Collage/run(_:options:logger:)``, which keeps no events.
+    /// ``Collage/run(_:logger:)``, which keeps no events.
     public let events: AsyncStream<PipelineEvent>
 
     private let job: (any CollageJob)?
@@ -48,24 +47,27 @@ public final class CollageSession: Sendable {
     }
     private let state: Mutex<State>
 
-    /// Makes the job and starts it; `observesEvents: false` leaves `events`
-    /// empty and subscribes to nothing. `cancelled`: the task that asked was
-    /// cancelled already, so the job is stopped before it starts (it then
-    /// does nothing, and ends as stopped).
-    init(_ configuration: CollageConfiguration, options: CollageJobOptions, logger: Logger, observesEvents: Bool,
-         cancelled: Bool = false) {
+    /// Resolves the configuration, makes the job and starts it;
+    /// `observesEvents: false` leaves `events` empty and subscribes to
+    /// nothing. `cancelled`: the task that asked was cancelled already, so
+    /// the job is stopped before it starts (it then does nothing, and ends
+    /// as stopped).
+    init(_ configuration: Configuration, logger: Logger, observesEvents: Bool, cancelled: Bool = false) {
         let (stream, continuation) = AsyncStream.makeStream(of: PipelineEvent.self, bufferingPolicy: .unbounded)
         events = stream
-        if let problem = options.problem(with: configuration) {
+        let resolved: Configuration.Resolved
+        do throws(ConfigurationError) {
+            resolved = try configuration.resolve()
+        } catch {
             // What the command line calls a usage error, found before anything starts.
-            let outcome = RunOutcome(status: .usage, message: problem, summary: Summary())
+            let outcome = RunOutcome(status: error.status, message: error.message, summary: Summary())
             if observesEvents { continuation.yield(.finished(outcome)) }
             continuation.finish()
             job = nil
             state = Mutex(State(outcome: outcome))
             return
         }
-        let job = Jobs.make(configuration, perFolder: options.perFolder, watchEvery: options.watchSeconds, logger: logger)
+        let job = Jobs.make(resolved, logger: logger)
         self.job = job
         // Subscribed before the job starts: nothing is missed. `finished` is
         // a job's last event; the stream finishes with it.
@@ -81,7 +83,9 @@ public final class CollageSession: Sendable {
         state = Mutex(State(subscription: subscription))
         if cancelled { job.interrupt(.terminated) }
 
-        let thread = Thread { [self] in
+        // A queue of its own: the job blocks the thread it runs on, which
+        // must not be one of Swift's cooperative pool.
+        DispatchQueue(label: "collage.run").async { [self] in
             let outcome = job.run()
             if observesEvents {
                 // A job sends `finished` before `run()` returns, but the
@@ -96,8 +100,6 @@ public final class CollageSession: Sendable {
             }
             resolve(outcome)
         }
-        thread.name = "collage.run"
-        thread.start()
     }
 
     /// How the job ended. Waits, without blocking a thread, until it has;

@@ -28,7 +28,7 @@ public struct SheetRequest: Codable, Sendable {
     /// The configuration of one collage of `paths`, written to `output`, or
     /// the bad request that says why there is none. The run itself finds
     /// the rest (a missing or unreadable file, nothing eligible).
-    func configuration(output: String, settings: ServiceSettings) throws(ServiceError) -> CollageConfiguration {
+    func configuration(output: String, settings: ServiceSettings) throws(ServiceError) -> Configuration {
         guard !paths.isEmpty else {
             throw ServiceError(status: .badRequest, message: "no paths: give the absolute paths of one or more images")
         }
@@ -38,36 +38,35 @@ public struct SheetRequest: Codable, Sendable {
         if let relative = paths.first(where: { !$0.hasPrefix("/") }) {
             throw ServiceError(status: .badRequest, message: "'\(relative)' is not an absolute path")
         }
-        var configuration = CollageConfiguration(inputs: paths.map { .path(PathName($0)) })
+        var configuration = Configuration(inputs: paths.map { .path(PathName($0)) })
         if let size {
             guard let canvas = CanvasSize(size) else {
                 throw ServiceError(status: .badRequest, message: "size '\(size)': WIDTHxHEIGHT (1200x800) or WIDTHx")
             }
-            configuration.canvasSize = canvas
-        }
-        guard configuration.canvasWidth <= settings.maxSide, configuration.canvasHeight <= settings.maxSide else {
-            throw ServiceError(status: .badRequest, message: "size '\(size ?? "")': at most \(settings.maxSide) pixels a side")
+            guard canvas.width <= settings.maxSide, (canvas.height ?? 0) <= settings.maxSide else {
+                throw ServiceError(status: .badRequest, message: "size '\(size)': at most \(settings.maxSide) pixels a side")
+            }
+            configuration.size = canvas
         }
         if let background {
             guard let colour = Colour(background) else {
                 throw ServiceError(status: .badRequest, message: "background '\(background)': a name, #rgb, #rrggbb or r,g,b")
             }
-            configuration.backgroundColour = colour
+            configuration.background = colour
         }
-        if let quality {
-            guard (1...100).contains(quality) else {
-                throw ServiceError(status: .badRequest, message: "quality \(quality): 1 to 100")
-            }
-            configuration.quality = quality
-        }
+        configuration.quality = quality
         // Every image asked for is placed, upright as it is displayed.
-        configuration.maxImages = paths.count
+        configuration.max = paths.count
         configuration.allowPortrait = true
         configuration.output = PathName(output)
         // The machine's cores and the decode memory are shared by the runs
         // the service allows at once.
         configuration.jobs = max(1, CollageConfiguration.defaultJobs / settings.concurrentRuns)
-        configuration.decodeMemoryBudget = (settings.decodeMemoryMiB << 20) / settings.concurrentRuns
+        configuration.decodeMemory = max(16, settings.decodeMemoryMiB / settings.concurrentRuns)
+        // What is left (a quality out of range, ...) the configuration finds itself.
+        do throws(ConfigurationError) { try configuration.validate() } catch {
+            throw ServiceError(status: .badRequest, message: error.message)
+        }
         return configuration
     }
 }
