@@ -38,7 +38,7 @@ struct CollageCommand: ParsableCommand {
     func run() throws {
         let resolved: Configuration.Resolved
         do throws(ConfigurationError) {
-            resolved = try options.request.resolve(environment: ProcessEnvironment.variables)
+            resolved = try options.request.resolve(environment: CollageProcess.environment)
         } catch {
             let help = error.status == .usage ? " (see 'collage --help')" : ""
             StandardStream.error.write(line: "collage: \(error.message)\(help)")
