@@ -6,6 +6,7 @@ import Vips
 
 /// `--size WxH`: the canvas in pixels, each side 1 to 65500.
 public struct CanvasSize: Sendable, Equatable {
+    /// The canvas's width in pixels.
     public let width: Int
     /// nil for `WIDTHx`: each sheet as tall as its content.
     public let height: Int?
@@ -36,9 +37,12 @@ public struct CanvasSize: Sendable, Equatable {
 
 /// `--tile CxR`: fixed columns and/or rows of the grid.
 public struct GridShape: Sendable, Equatable {
+    /// The grid's columns; nil for `xR`: as many as the images need.
     public let columns: Int?
+    /// The grid's rows; nil for `Cx`: as many as the images need.
     public let rows: Int?
 
+    /// "4x3", "4x" or "x3", each side 1 to 10000.
     public init?(_ text: String) {
         guard let (columns, rows) = OptionValues.tile(text) else { return nil }
         (self.columns, self.rows) = (columns, rows)
@@ -52,11 +56,13 @@ public struct GridShape: Sendable, Equatable {
 public struct Colour: Sendable, Equatable {
     let rgb: RGB
 
+    /// "white", "black", "grey" (and a few other names), "#rgb", "#rrggbb" or "r,g,b", in any case.
     public init?(_ text: String) {
         guard let rgb = OptionValues.colour(text) else { return nil }
         self.rgb = rgb
     }
 
+    /// White, the default background.
     public static let white = Colour(rgb: .white)
 
     init(rgb: RGB) {
@@ -66,7 +72,14 @@ public struct Colour: Sendable, Equatable {
 
 /// `--crop`: which part `cover` keeps.
 public enum CropChoice: String, Sendable, CaseIterable {
-    case centre, attention, entropy, faces
+    /// The centre of the image (the default).
+    case centre
+    /// What libvips' smart crop finds most interesting.
+    case attention
+    /// What libvips' entropy crop finds most interesting (the most detail).
+    case entropy
+    /// The faces the photo's XMP marks; as `attention` when it marks none.
+    case faces
 
     /// Also takes `center`.
     public init?(_ text: String) {
@@ -91,7 +104,10 @@ public struct FontChoice: Sendable, Equatable {
     }
 }
 
+/// Why a `--font` cannot be used: the description does not parse, or the
+/// font it names is not installed.
 public struct FontProblem: Error, Sendable, CustomStringConvertible {
+    /// The line that says why, as the command line prints it.
     public let message: String
     public var description: String { message }
 }
