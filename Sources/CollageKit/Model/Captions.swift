@@ -18,6 +18,7 @@ public struct Captions: Equatable, Sendable {
     /// `{group}`: the name of the group being made (`--group-by`).
     var group: String?
 
+    /// No label, no title, the default font at the cell's size, on a screen.
     public init() {}
 
     /// `points` at the sheet's resolution, in whole pixels.

@@ -8,22 +8,30 @@ public typealias RawMode = Media.RawMode
 
 /// Everything a run needs to know; the command line fills it in.
 public struct CollageConfiguration: Sendable {
+    /// The INPUTs, in the order given: files, folders, or `-`.
     public var inputs: [Input]
     /// `-0`: standard input lists paths separated by NUL bytes.
     public var nulSeparated = false
+    /// `--follow-links`: follow symbolic links to folders (a loop is reported, never followed).
     public var followLinks = false
+    /// `--allow-portrait`: keep photos taller than wide (after EXIF rotation).
     public var allowPortrait = false
     /// The cap: the most images in one collage.
     public var maxImages = 6
     /// Cut the whole input into sheets of up to `maxImages`.
     public var sheets = false
+    /// `--size`'s width, in pixels (with `--page`, the page's at `--dpi`).
     public var canvasWidth = 1200
+    /// `--size`'s height, in pixels (with `--page`, the page's at `--dpi`).
     public var canvasHeight = 800
     /// `--size WIDTHx`: each sheet is as tall as its content, and
     /// `canvasHeight` is the height its layout is chosen by
     /// (`CanvasSize.nominalHeight`, the default canvas's 3:2).
     public var naturalHeight = false
+    /// `--background`: empty cells and transparency (see `backgroundColour`).
     public var background = RGB.white
+    /// `-o`: where to write; the extension picks the format. A template with
+    /// `--sheets` (`{n}`), `--per-folder` (`{dir}`, `{path}`), `--group-by` (`{group}`).
     public var output = PathName("collage.jpg")
     /// Decodes at once (each libvips pipeline single-threaded).
     public var jobs = CollageConfiguration.defaultJobs
@@ -64,6 +72,7 @@ public struct CollageConfiguration: Sendable {
     /// 8 MiB (17 tiles of 400x400) kept both cores as busy as 16 did, and
     /// leaves the memory to the decode budget.
     public var decodeWindowBytes = 8 << 20
+    /// The most images the decode window holds (see `decodeWindowBytes`).
     public var decodeWindowImages = 64
     /// Walk folders recursively (off for one folder of `--per-folder`).
     public var recursive = true
@@ -98,6 +107,7 @@ public struct CollageConfiguration: Sendable {
     public var diff: DiffSettings?
     /// `--sort`, `--reverse`: the order images are placed in.
     public var sort = ImageOrder.name
+    /// `--reverse`: newest first (with `--group-by`, the groups too).
     public var reverse = false
     /// `--group-by`: one collage (or set of sheets) per group of photos.
     public var groupBy: GroupBy?
@@ -116,6 +126,7 @@ public struct CollageConfiguration: Sendable {
         set { scan.video = newValue }
     }
 
+    /// A configuration for `inputs` with every option at its default.
     public init(inputs: [Input]) {
         self.inputs = inputs
     }

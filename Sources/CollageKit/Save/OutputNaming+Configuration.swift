@@ -13,6 +13,7 @@ extension CollageConfiguration {
         return PathName(bytes: Array(folder) + name.prefix(229 - shard.tag.count) + shard.tag)
     }
 
+    /// Where each collage goes: `output`, as a template under `sheets`.
     public var naming: OutputNaming { OutputNaming(path: output, sheets: sheets) }
 
     /// libvips' saver suffix with options, ".jpg[Q=90]"; nil if the output
