@@ -107,7 +107,7 @@ public struct CollageConfiguration: Sendable {
     public var diff: DiffSettings?
     /// `--sort`, `--reverse`: the order images are placed in.
     public var sort = ImageOrder.name
-    /// `--reverse`: newest first (with `--group-by`, the groups too).
+    /// `--reverse`: the order turned round (with `--group-by`, the groups too).
     public var reverse = false
     /// `--group-by`: one collage (or set of sheets) per group of photos.
     public var groupBy: GroupBy?
