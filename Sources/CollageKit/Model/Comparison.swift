@@ -13,6 +13,7 @@ public struct DiffSettings: Sendable {
     /// `--junit PATH`: a JUnit XML report, one test case per pair.
     public var junit: PathName?
 
+    /// Compare against the folder `baseline`, with every other option at its default.
     public init(baseline: PathName) {
         self.baseline = baseline
     }
@@ -44,7 +45,9 @@ public struct DiffSettings: Sendable {
 
 /// `--tolerance N` or `N%`.
 public enum Tolerance: Sendable, Equatable, CustomStringConvertible {
+    /// `N`: at most this many differing pixels.
     case pixels(Int)
+    /// `N%`: at most this share (0 to 100) of the compared area.
     case percent(Double)
 
     /// "12" or "0.5%"; nil for anything else (negative, over 100%).
@@ -76,7 +79,14 @@ public enum Tolerance: Sendable, Equatable, CustomStringConvertible {
 
 /// What a pair of `--diff` is.
 public enum PairStatus: String, Sendable, CaseIterable, Comparable {
-    case changed, added, removed, unchanged
+    /// Both files are there and more than `--tolerance` pixels differ (or the sizes do).
+    case changed
+    /// Only below INPUT: new since the baseline.
+    case added
+    /// Only below BASELINE: gone since.
+    case removed
+    /// The same bytes, or no more than `--tolerance` pixels differ.
+    case unchanged
 
     public static func < (lhs: PairStatus, rhs: PairStatus) -> Bool {
         allCases.firstIndex(of: lhs)! < allCases.firstIndex(of: rhs)!
@@ -86,19 +96,24 @@ public enum PairStatus: String, Sendable, CaseIterable, Comparable {
 /// One pair compared: the current image at `path`, the baseline's at
 /// `baseline` (either may be missing: `added`, `removed`).
 public struct ComparedPair: Sendable, Equatable {
+    /// The current image's path, below INPUT (where it would be, when `removed`).
     public let path: PathName
+    /// The baseline image's path, below BASELINE (where it would be, when `added`).
     public let baseline: PathName
     /// The path below the roots, the pair's name.
     public let relative: PathName
+    /// Whether the pair changed, is new, is gone or is the same.
     public let status: PairStatus
-    /// Pixels counted as differing, and their share of the compared area.
+    /// The pixels counted as differing.
     public let pixels: Int
+    /// The share of the compared area that differs, 0 to 100.
     public let percent: Double
     /// Set when the two sizes differ: "1920x1080 -> 1920x1200".
     public let size: String?
     /// The largest width and height of the two (for the sheet's layout).
     public var shape = ImageShape(width: 1, height: 1)
 
+    /// A pair with its result; nothing differs unless `pixels` and `percent` say so.
     public init(path: PathName, baseline: PathName, relative: PathName, status: PairStatus, pixels: Int = 0,
                 percent: Double = 0, size: String? = nil) {
         (self.path, self.baseline, self.relative, self.status) = (path, baseline, relative, status)
@@ -132,14 +147,18 @@ public enum PairOrder {
 
 /// How many pairs of each status a run found.
 public struct PairCounts: Sendable, Equatable {
+    /// The pairs `changed`, `unchanged`, `added` and `removed`.
     public var changed = 0, unchanged = 0, added = 0, removed = 0
 
+    /// No pairs yet.
     public init() {}
 
+    /// Every pair compared, whatever its status.
     public var total: Int { changed + unchanged + added + removed }
     /// Something is new, gone or changed: exit status 1.
     public var differ: Bool { changed + added + removed > 0 }
 
+    /// One more pair of `status`.
     public mutating func count(_ status: PairStatus) {
         switch status {
         case .changed: changed += 1
@@ -149,6 +168,7 @@ public struct PairCounts: Sendable, Equatable {
         }
     }
 
+    /// The pairs of `status`.
     public subscript(status: PairStatus) -> Int {
         switch status {
         case .changed: return changed
