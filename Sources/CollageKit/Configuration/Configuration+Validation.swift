@@ -3,9 +3,12 @@ import Vips
 /// Why a configuration cannot run: one line, and the status the command
 /// line exits with (64 for a usage error; a plan that cannot be read, 66).
 public struct ConfigurationError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The status the command line exits with: `usage` (64) unless said otherwise.
     public let status: ExitStatus
+    /// The line that says what is wrong, without the program's name.
     public let message: String
 
+    /// A usage error unless `status` says otherwise.
     public init(_ message: String, status: ExitStatus = .usage) {
         (self.status, self.message) = (status, message)
     }

@@ -45,9 +45,11 @@ public struct Configuration: Codable, Sendable, Equatable {
     public var title: String?
     /// `--font DESCRIPTION`.
     public var font: FontChoice?
-    /// `--page`, `--dpi`, `--margin`.
+    /// `--page`: each sheet a page, the canvas the page at `dpi` (not with `size`).
     public var page: PageSize?
+    /// `--dpi`: the resolution, in pixels per inch (nil: 300 with `page`, else 72).
     public var dpi: Int?
+    /// `--margin`: kept clear around a sheet's contents (nil: 10 mm with `page`, else 0).
     public var margin: PrintLength?
     /// `--allow-portrait`.
     public var allowPortrait = false
@@ -123,6 +125,7 @@ public struct Configuration: Codable, Sendable, Equatable {
         case junit, watch, interval
     }
 
+    /// A configuration of `inputs` with no option given.
     public init(inputs: [Input]) {
         self.inputs = inputs
     }
