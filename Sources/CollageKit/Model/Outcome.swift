@@ -1,25 +1,35 @@
 /// The exit statuses of the command line's contract.
 public enum ExitStatus: Int32, Sendable, CaseIterable {
+    /// Every collage was written and no input failed (`--diff`: nothing differs).
     case success = 0
     /// `--diff`: some image differs from its baseline, is new or is gone.
     case differs = 1
+    /// A usage error: a bad option or value, an unknown output extension, no INPUT.
     case usage = 64
     /// Collages were written, but some inputs could not be read or decoded.
     case someInputsFailed = 65
     /// An INPUT does not exist or cannot be read, or no eligible image was found.
     case noInput = 66
+    /// An output could not be created (folder missing, not writable, name too long).
     case cannotCreateOutput = 73
+    /// An I/O error while writing an output (disk full, ...).
     case ioError = 74
+    /// Interrupted by SIGINT; no partial output left.
     case interrupted = 130
+    /// Terminated by SIGTERM; no partial output left.
     case terminated = 143
 }
 
 /// How a run ended: the status, and the one line that says why when it is not 0.
 public struct RunOutcome: Sendable, Equatable {
+    /// The status the command line exits with.
     public let status: ExitStatus
+    /// The line the command line prints on standard error; nil when the status is 0.
     public let message: String?
+    /// The run's counts, as the last `summary` event reports them.
     public let summary: Summary
 
+    /// An outcome of `status`, said by `message`, with the run's counts.
     public init(status: ExitStatus, message: String?, summary: Summary) {
         self.status = status
         self.message = message
@@ -35,9 +45,12 @@ public struct RunOutcome: Sendable, Equatable {
 /// Something that ends a run on its own: an output that could not be made
 /// or written (73, 74), or a usage error found late (64).
 public struct RunFailure: Error, Equatable, Sendable {
+    /// The status the run ends with.
     public let status: ExitStatus
+    /// The one line that says what went wrong.
     public let message: String
 
+    /// A failure that ends the run with `status`, said by `message`.
     public init(status: ExitStatus, message: String) {
         self.status = status
         self.message = message
