@@ -11,7 +11,12 @@ public enum ImageOrder: String, Sendable, CaseIterable {
 /// `--group-by day|month|year|gap=DURATION`: what cuts the photos into
 /// groups, each its own collage or sheets.
 public enum GroupBy: Sendable, Equatable, CustomStringConvertible {
-    case day, month, year
+    /// A calendar day of the photo's own local time, named `2026-08-14`.
+    case day
+    /// A calendar month, named `2026-08`.
+    case month
+    /// A calendar year, named `2026`.
+    case year
     /// A pause longer than this between two photos starts a new group.
     case gap(GapDuration)
 
@@ -43,17 +48,20 @@ public enum GroupBy: Sendable, Equatable, CustomStringConvertible {
 /// `m`, `h` or `d` (`90m`, `3h`, `2d`, `1h30m`), at least a second and at
 /// most `maxSeconds`. Written back largest unit first (`1d2h`).
 public struct GapDuration: Sendable, Equatable, CustomStringConvertible {
+    /// The length in seconds, 1 to `maxSeconds`.
     public let seconds: Int
 
     /// Ten thousand days: far longer than any pause between two events.
     public static let maxSeconds = 10_000 * 86_400
     static let units: [(letter: Character, seconds: Int)] = [("d", 86_400), ("h", 3600), ("m", 60), ("s", 1)]
 
+    /// nil unless `seconds` is 1 to `maxSeconds`.
     public init?(seconds: Int) {
         guard (1...Self.maxSeconds).contains(seconds) else { return nil }
         self.seconds = seconds
     }
 
+    /// The text after `gap=` (`3h`, `1h30m`); the error is a usage error's line.
     public static func parse(_ text: String) -> Result<GapDuration, TimeOptionError> {
         let bad = TimeOptionError("--group-by gap=\(text): a duration is whole numbers with units s, m, h, d, "
                                   + "such as 90m, 3h, 2d or 1h30m")
