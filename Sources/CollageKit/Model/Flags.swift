@@ -8,7 +8,10 @@ public enum FlagKind: String, Sendable, CaseIterable {
 
 /// One image flagged: `of` is the earlier image a duplicate looks like.
 public struct ImageFlag: Sendable, Equatable {
+    /// The image flagged.
     public let path: PathName
+    /// Why: its tile is blank, or a duplicate.
     public let reason: FlagKind
+    /// The earlier image a duplicate looks like; nil for a blank tile.
     public let of: PathName?
 }
