@@ -6,6 +6,7 @@ import FoundationEssentials
 /// `_base64` field. Values are encoded by JSONEncoder; the object is put
 /// together here, because a keyed container does not keep its keys' order.
 public enum JSONEvents {
+    /// The event's JSON object, on one line without its newline, for a run without `--shard`.
     public static func line(for event: PipelineEvent) -> String { line(for: event, shard: nil) }
 
     /// Whether `--json` prints the event: a file passed over is only counted
