@@ -59,6 +59,7 @@ extension SheetLayout {
 /// The layouts by name, as `--layout` takes them. A new layout is one type
 /// conforming to `SheetLayout` and one line here.
 public enum Layouts {
+    /// Each layout's name and how to make it from the options, `auto` first.
     public static let registered: [(name: String, make: @Sendable (LayoutOptions) -> any SheetLayout)] = [
         ("auto", { AutoLayout(options: $0) }),
         ("seed", { SeedLayout(options: $0) }),
@@ -66,12 +67,14 @@ public enum Layouts {
         ("justified", { JustifiedLayout(options: $0) }),
     ]
 
+    /// The names `--layout` takes: auto, seed, grid, justified.
     public static var names: [String] { registered.map(\.name) }
 
     /// The tallest sheet `--size WIDTHx` makes, as `--size` takes: a taller
     /// content (rows of tall portraits) is scaled down to fit.
     public static let maxNaturalHeight = 65_500
 
+    /// The layout `name` made with `options`; nil for a name not registered.
     public static func named(_ name: String, _ options: LayoutOptions = LayoutOptions()) -> (any SheetLayout)? {
         registered.first { $0.name == name }.map { $0.make(options) }
     }

@@ -20,10 +20,13 @@ struct ExactRect: Equatable, Sendable {
 public struct LayoutOptions: Sendable {
     /// Space between cells and around the edge, in pixels.
     public var gap = 0
+    /// `--fit`: cover the cell (the default) or contain the whole image.
     public var fit = Fit.cover
+    /// `--crop`: which part `cover` keeps (default the centre).
     public var crop = CropMode.centre
     /// `--tile CxR`: fixed columns and/or rows (grid only).
     public var columns: Int?
+    /// `--tile CxR`'s rows; nil: as many as the images need.
     public var rows: Int?
     /// The height of the band under each image for its caption (0: none),
     /// given the height of the cell or row it belongs to.
@@ -45,6 +48,7 @@ public struct LayoutOptions: Sendable {
     /// pixels, as sheets have always had them.
     public var pageMargin: Double?
 
+    /// No gap, margin or bands; `cover`, cropped at the centre; the canvas as given.
     public init() {}
 
     /// An exact margin in whole pixels, rounded inward (up): no pixel of
