@@ -21,6 +21,7 @@ import Vips
 /// first such run from the left that is a valid date and time is taken; a
 /// name that only looks like one (month 13, 25 o'clock) is not a date.
 public enum NameDate {
+    /// The date and time a file's name (its bytes) holds, in no time zone; nil when it holds none.
     public static func parse(_ name: [UInt8]) -> LocalDateTime? {
         var start = 0
         while start + 8 <= name.count {
