@@ -49,8 +49,9 @@ public struct PrintLength: Sendable, Equatable, CustomStringConvertible {
 
 /// `--page NAME[:landscape]` or `WxH` with a unit (`210x297mm`, `8.5x11in`).
 public struct PageSize: Sendable, Equatable, CustomStringConvertible {
-    /// Width and height in millimetres, as the page is held (landscape turned).
+    /// The width in millimetres, as the page is held (landscape turned).
     public let width: Double
+    /// The height in millimetres, as the page is held (landscape turned).
     public let height: Double
     public let description: String
 
@@ -60,6 +61,8 @@ public struct PageSize: Sendable, Equatable, CustomStringConvertible {
         ("Letter", 215.9, 279.4), ("Legal", 215.9, 355.6), ("Tabloid", 279.4, 431.8),
     ]
 
+    /// "A4", "letter:landscape" (names in any case), "210x297mm", "21x29.7cm", "8.5x11in";
+    /// each side at most 2 metres.
     public init?(_ text: String) {
         var base = Substring(text)
         var landscape = false
@@ -91,12 +94,14 @@ public struct PageSize: Sendable, Equatable, CustomStringConvertible {
 
 /// What a run knows about print: the page if any, the resolution, the margin.
 public struct PrintSettings: Sendable, Equatable {
+    /// `--page`, if given: each sheet a page of this size.
     public var page: PageSize?
     /// `--dpi`, if given.
     public var dpi: Int?
     /// `--margin`, if given (10mm by default with a page, 0 without).
     public var margin: PrintLength?
 
+    /// No page, no `--dpi`, no `--margin`: a screen's sheets, at 72 dpi.
     public init() {}
 
     /// The run's resolution: `--dpi`, else 300 on a page, else 72.
