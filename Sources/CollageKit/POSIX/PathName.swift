@@ -4,14 +4,18 @@ import Glibc
 /// A path as the bytes the system uses. Names that are not UTF-8, or that
 /// hold spaces, newlines, brackets or a leading dash, are kept exactly.
 public struct PathName: Hashable, Sendable, Comparable, CustomStringConvertible {
+    /// The path's bytes, without a terminating NUL.
     public let bytes: [UInt8]
 
+    /// The path of exactly these bytes.
     public init(bytes: [UInt8]) { self.bytes = bytes }
+    /// The path of the string's UTF-8 bytes.
     public init(_ string: String) { self.bytes = Array(string.utf8) }
 
     /// Shown to people: not-UTF-8 bytes become U+FFFD.
     public var description: String { String(decoding: bytes, as: UTF8.self) }
 
+    /// Whether the bytes are valid UTF-8 (else `--json` adds a `_base64` field).
     public var isValidUTF8: Bool { String(validating: bytes, as: UTF8.self) != nil }
 
     /// Byte order of names, as the contract says.
@@ -19,6 +23,7 @@ public struct PathName: Hashable, Sendable, Comparable, CustomStringConvertible 
         lhs.bytes.lexicographicallyPrecedes(rhs.bytes)
     }
 
+    /// The path with `component` added after a `/` (none after an empty path or a trailing `/`).
     public func appending(_ component: [UInt8]) -> PathName {
         if bytes.isEmpty { return PathName(bytes: component) }
         if bytes.last == UInt8(ascii: "/") { return PathName(bytes: bytes + component) }
