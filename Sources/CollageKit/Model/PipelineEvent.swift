@@ -2,8 +2,11 @@ import Vips
 
 /// Why an image was left out before decoding.
 public enum RejectReason: String, Sendable {
+    /// Taller than wide after EXIF rotation, without `--allow-portrait`.
     case portrait
+    /// More pixels than `--max-pixels`, by its header.
     case tooLarge = "too-large"
+    /// No allowed decoder reads it: an empty file, not an image, a special file.
     case unsupported
 }
 
@@ -12,7 +15,10 @@ public enum RejectReason: String, Sendable {
 public enum PipelineEvent: Sendable {
     /// An image passed the header checks; `displayed` is its size after EXIF orientation.
     case accepted(path: PathName, header: ImageHeader)
+    /// An image left out before decoding, for `reason`; `detail` says why in words.
     case rejected(path: PathName, reason: RejectReason, detail: String)
+    /// An input that could not be used: unreadable, corrupt, truncated, vanished,
+    /// a folder that cannot be read, a dangling link; `error` says which.
     case failed(path: PathName, error: String)
     /// A RAW photo or a Live Photo's movie shown by the still of its shot.
     case paired(path: PathName, with: PathName)
@@ -24,6 +30,7 @@ public enum PipelineEvent: Sendable {
     /// are drawn; `origin` says what a RAW photo's or a video's tile shows.
     case placed(path: PathName, sheet: Int, index: Int, rect: TileRect, label: String?,
                 origin: TileOrigin = TileOrigin())
+    /// A collage was written and put in place (`-o NAME.pdf`: a page added to the PDF).
     case written(WrittenSheet)
     /// `--flag`: a placed image looks suspicious (sent before its `placed`).
     case flagged(ImageFlag)
@@ -49,10 +56,12 @@ public struct TileOrigin: Sendable, Equatable {
     public var source: String?
     /// A video's length and the time of the frame shown, in seconds.
     public var duration: Double?
+    /// A video's: the time of the frame shown, in seconds from its start.
     public var frame: Double?
     /// What decided its crop: "faces", "attention", "entropy" or "centre".
     public var focus: String?
 
+    /// nil for each that does not apply (a photo's tile has no `source`, `duration` or `frame`).
     public init(source: String? = nil, duration: Double? = nil, frame: Double? = nil, focus: String? = nil) {
         self.source = source
         self.duration = duration
@@ -61,13 +70,21 @@ public struct TileOrigin: Sendable, Equatable {
     }
 }
 
+/// A sheet written: the `written` event's fields.
 public struct WrittenSheet: Sendable {
+    /// The file written (with `-o NAME.pdf`, the PDF the page is in).
     public let output: PathName
+    /// The sheet's number, from 1.
     public let sheet: Int
+    /// Its images, in tile order.
     public let images: [PathName]
+    /// The canvas's width in pixels.
     public let width: Int
+    /// The canvas's height in pixels (with `--size WIDTHx`, its content's).
     public let height: Int
+    /// The encoded picture's size in bytes (a PDF page: its pictures').
     public let bytes: Int
+    /// How long composing and writing it took, in milliseconds.
     public let milliseconds: Int
     /// `-o NAME.pdf`: the sheet's page in the PDF (1-based).
     public var page: Int? = nil
@@ -75,11 +92,17 @@ public struct WrittenSheet: Sendable {
     public var group: String? = nil
 }
 
+/// A sheet `--dry-run` would write: the `planned` event's fields.
 public struct PlannedSheet: Sendable {
+    /// Where it would be written.
     public let output: PathName
+    /// The sheet's number, from 1.
     public let sheet: Int
+    /// Its images, in tile order.
     public let images: [PathName]
+    /// The canvas's width in pixels.
     public let width: Int
+    /// The canvas's height in pixels (with `--size WIDTHx`, its content's).
     public let height: Int
     /// Where each image would go, from its header.
     public var rects: [TileRect] = []
@@ -89,15 +112,23 @@ public struct PlannedSheet: Sendable {
     public var group: String? = nil
 }
 
+/// A run's counts, as the `summary` event reports them.
 public struct Summary: Sendable, Equatable {
+    /// Collages written (a PDF's pages each).
     public var written = 0
+    /// Images in the collages written, found unchanged or planned.
     public var used = 0
+    /// Images rejected before decoding.
     public var rejected = 0
+    /// Inputs that failed (unreadable, corrupt, ...).
     public var failed = 0
+    /// Outputs left as they were, made from the same inputs and options.
     public var unchanged = 0
+    /// Collages `--dry-run` planned.
     public var planned = 0
     /// Images flagged by `--flag` (one image may be flagged for two reasons).
     public var flagged = 0
+    /// Images whose header was read: accepted or rejected.
     public var considered = 0
     /// Of `rejected`, how many were portrait.
     public var portraits = 0
@@ -109,8 +140,10 @@ public struct Summary: Sendable, Equatable {
     /// `--diff`: the pairs of each status.
     public var compared = PairCounts()
 
+    /// Nothing counted yet.
     public init() {}
 
+    /// Counts what `event` tells, if anything.
     public mutating func count(_ event: PipelineEvent) {
         switch event {
         case .accepted: considered += 1
