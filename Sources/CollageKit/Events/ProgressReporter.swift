@@ -4,6 +4,7 @@ import Synchronization
 /// The one live line at the bottom of a terminal. Log lines are written
 /// "around" it (cleared, written, redrawn) so the two never interleave.
 public final class ProgressLine: Sendable {
+    /// The line on standard error, which every reporter of the process shares.
     public static let shared = ProgressLine(stream: .error)
 
     private let stream: StandardStream
@@ -11,6 +12,7 @@ public final class ProgressLine: Sendable {
 
     init(stream: StandardStream) { self.stream = stream }
 
+    /// Replaces the line with `text` (no newline).
     public func show(_ text: String) {
         shown.withLock { shown in
             stream.write(bytes: Array(("\r\u{1B}[K" + text).utf8))
@@ -18,6 +20,7 @@ public final class ProgressLine: Sendable {
         }
     }
 
+    /// Erases the line, if one is shown.
     public func clear() {
         shown.withLock { shown in
             if shown != nil { stream.write(bytes: Array("\r\u{1B}[K".utf8)) }
@@ -51,6 +54,7 @@ public final class ProgressReporter {
         self.total = total
     }
 
+    /// Counts `event` and redraws the line if a tenth of a second has passed; clears it on `finished`.
     public func handle(_ event: PipelineEvent) {
         switch event {
         case .accepted: scanned += 1
