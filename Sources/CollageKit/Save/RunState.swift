@@ -8,23 +8,29 @@ import Glibc
 /// their stamps, so a deleted or edited output is redone). Paths are kept
 /// as base64 of their bytes, exact whatever they hold.
 public struct RunState: Equatable, Sendable, Codable {
+    /// An output the run wrote, with its stamp and images.
     public typealias Output = OutputRecord
+    /// An input the run considered, with its stamp.
     public typealias Considered = InputRecord
 
     /// A state of another version is not read: the run is redone.
     static let currentVersion = 2
 
     var version = RunState.currentVersion
+    /// The options that shape the output, as one line (`options(of:)`).
     public var options: String
     /// The run read its whole input; otherwise it stopped at the cap, and
     /// what comes after the last input listed cannot change the output.
     public var complete: Bool
+    /// The outputs the run wrote, in order.
     public var outputs: [Output]
+    /// The inputs the run considered, in scan order, up to where it stopped.
     public var inputs: [Considered]
     /// Kept by a shard after each sheet (see `OutputSession.keepProgress`):
     /// the run had not ended, so only its sheets, one by one, may be kept.
     public var partial: Bool?
 
+    /// Where the state of `output` is kept: `.NAME.collage-state` in its folder.
     public static func path(for output: PathName) -> PathName {
         Sidecar.state(for: output)
     }
@@ -93,6 +99,7 @@ public struct RunState: Equatable, Sendable, Codable {
         return RunState(parsing: bytes)
     }
 
+    /// Deletes the state kept beside `output`, if any.
     public static func remove(for output: PathName) {
         _ = path(for: output).withCString { $0.map { unlink($0) } }
     }
