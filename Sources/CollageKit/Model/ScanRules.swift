@@ -6,14 +6,17 @@ import Vips
 /// Every walk of a run reads the same rules, so a dry run, a watch, a
 /// per-folder run, a shard and `--skip-unchanged` see the same inputs.
 public struct ScanRules: Sendable, Equatable {
+    /// `--exclude` and `--exclude-from`: what the walk skips below an INPUT folder.
     public var exclusions: [ExcludePattern] = []
     /// `--video`: videos are considered too.
     public var video = false
+    /// `--raw preview|full|skip` (default `preview`); `skip` passes RAW photos over.
     public var raw = RawMode.preview
     /// The path below the INPUT of the folder a walk starts at (one folder
     /// of `--per-folder`), which the exclusions are matched below.
     public var below: [UInt8] = []
 
+    /// No exclusions, no videos, RAW photos from their preview.
     public init() {}
 
     /// Folders a scan never enters (a NAS's thumbnails and recycle bins,
