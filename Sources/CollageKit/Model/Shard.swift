@@ -6,13 +6,16 @@
 /// by its definition, unlike Swift's `Hasher`, which is seeded per process:
 /// every shard, on every machine, must compute the same owner.
 public struct Shard: Sendable, Equatable, CustomStringConvertible {
+    /// I: which of the runs this is, from 0.
     public let index: Int
+    /// N: how many runs share the job.
     public let count: Int
 
     /// Far more tasks than any array job runs, and small enough that the
     /// shard's tag in sidecar names stays short (see `tag`).
     public static let maxCount = 1_000_000
 
+    /// nil unless 0 <= `index` < `count` <= `maxCount`.
     public init?(index: Int, count: Int) {
         guard count >= 1, count <= Self.maxCount, index >= 0, index < count else { return nil }
         self.index = index
