@@ -4,12 +4,17 @@ import Logging
 /// attention goes to the logger (standard error); the paths written go to
 /// standard output unless `--json` owns it.
 public struct TextReporter {
+    /// Where the lines for people go, each at its level (`-q`: errors only; `-v`: every image's fate).
     public let logger: Logger
+    /// Whether the outputs' paths (and `--dry-run`'s `OUTPUT<TAB>IMAGE` lines)
+    /// are printed; false under `--json` and `--plan`.
     public let printPaths: Bool
+    /// Where the paths are printed (standard output unless told otherwise).
     public let output: StandardStream
     /// Whether someone may be watching standard error as the run goes.
     public let interactive: Bool
 
+    /// `interactive` defaults to whether standard error is a terminal.
     public init(logger: Logger, printPaths: Bool, output: StandardStream = .output,
                 interactive: Bool = StandardStream.error.isTerminal) {
         self.logger = logger
@@ -18,6 +23,7 @@ public struct TextReporter {
         self.interactive = interactive
     }
 
+    /// Tells `event`: a log line at its level, a path printed, or nothing.
     public func handle(_ event: PipelineEvent) {
         switch event {
         case .accepted(let path, let header):
@@ -112,6 +118,7 @@ public struct StandardErrorLogHandler: LogHandler {
     private let stream: StandardStream
     private let colour: Bool
 
+    /// Lines at `level` and above on `stream`; `environment`'s NO_COLOR and TERM decide the colour.
     public init(level: Logger.Level, stream: StandardStream = .error, environment: [String: String] = [:]) {
         self.logLevel = level
         self.stream = stream
