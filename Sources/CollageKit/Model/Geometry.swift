@@ -51,12 +51,18 @@ public struct Frame: Equatable, Sendable {
     }
 }
 
+/// A rectangle on a sheet's canvas, in whole pixels from its top left.
 public struct TileRect: Equatable, Sendable {
+    /// The left edge, in pixels from the canvas's left.
     public let x: Int
+    /// The top edge, in pixels from the canvas's top.
     public let y: Int
+    /// The width in pixels.
     public let width: Int
+    /// The height in pixels.
     public let height: Int
 
+    /// The rectangle of `width` by `height` pixels whose top left is at (`x`, `y`).
     public init(x: Int, y: Int, width: Int, height: Int) {
         self.x = x
         self.y = y

@@ -8,6 +8,7 @@ public struct Template: Equatable, Sendable {
     }
 
     let parts: [Part]
+    /// The template as given (`--label '{date} {name}'`).
     public let source: String
 
     /// The fields of `--label`: each image's own.
@@ -16,10 +17,12 @@ public struct Template: Equatable, Sendable {
     /// The fields of `--title`: each sheet's.
     public static let titleFields = ["sheet", "count", "first", "last", "date", "group"]
 
+    /// Why a template cannot be used: the usage error's line, quoting the template.
     public struct ParseError: Error, CustomStringConvertible {
         public let description: String
     }
 
+    /// Parses `source`, whose fields must be among `fields` (`labelFields` or `titleFields`).
     public init(_ source: String, fields: [String]) throws(ParseError) {
         self.source = source
         // Braces are read as scalars, not as characters: a combining mark
