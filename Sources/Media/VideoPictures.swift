@@ -48,7 +48,7 @@ enum VideoPictures {
             throw VipsError(.load, "no poster frame: \(error.message)")
         }
         let frame = poster.pixels
-        let tile = try frame.bytes.withUnsafeBytes { bytes in
+        var tile = try frame.bytes.withUnsafeBytes { bytes in
             try ImageFile.tile(pixels: bytes, pixelWidth: frame.width, pixelHeight: frame.height, bands: 3,
                                orientation: video.info.orientation, width: width, height: height, crop: crop,
                                background: background)

@@ -24,8 +24,9 @@ public struct PageRect: Sendable, Equatable {
 /// when it ends, so the document holds one page at a time; images are
 /// embedded as the JPEG bytes they are given, text is real text (pango).
 ///
-/// Not thread-safe: one caller at a time (the run's save queue).
-public final class PDFDocument: @unchecked Sendable {  // used from one queue at a time, see above
+/// Not Sendable: one owner at a time, which may hand it to another thread
+/// (the run's `PDFBook` keeps it in a `Mutex`).
+public final class PDFDocument {
     private let document: OpaquePointer
     private var finished = false
 

@@ -2,51 +2,50 @@ internal import CVipsShim
 import Synchronization
 
 /// 8-bit sRGB pixels, `bands` interleaved samples per pixel, rows packed.
-/// One owner of its memory, whether Swift or libvips allocated it.
-public final class PixelBuffer: @unchecked Sendable {  // owns its pixel memory; callers write only while they own it alone
-    public let width: Int
-    public let height: Int
-    public let bands: Int
-    let base: UnsafeMutableRawPointer
-    private let release: (UnsafeMutableRawPointer) -> Void
+///
+/// A value, copied on write: copies share one memory until one of them is
+/// written, which first takes a memory of its own. So pixels are written
+/// only while one buffer alone holds them, and a buffer others see (a
+/// `let`, a decoded tile on its way to a sheet) cannot be written at all:
+/// the writing methods (`place`, `draw`, `drawPlayMark`) are `mutating`.
+/// A buffer written where it was made is never copied.
+public struct PixelBuffer: Sendable {
+    private var memory: PixelMemory
 
+    public var width: Int { memory.width }
+    public var height: Int { memory.height }
+    public var bands: Int { memory.bands }
     public var byteCount: Int { width * height * bands }
     public var rowBytes: Int { width * bands }
 
+    /// The pixels, to read.
+    var base: UnsafeRawPointer { UnsafeRawPointer(memory.base) }
+
     init(width: Int, height: Int, bands: Int, base: UnsafeMutableRawPointer,
          release: @escaping (UnsafeMutableRawPointer) -> Void) {
-        self.width = width
-        self.height = height
-        self.bands = bands
-        self.base = base
-        self.release = release
-        let now = Self.liveCount.wrappingAdd(1, ordering: .relaxed).newValue
-        var seen = Self.peakCount.load(ordering: .relaxed)
-        while seen < now {
-            let (exchanged, original) = Self.peakCount.compareExchange(expected: seen, desired: now, ordering: .relaxed)
-            if exchanged { break }
-            seen = original
-        }
+        memory = PixelMemory(width: width, height: height, bands: bands, base: base, release: release)
     }
 
     // Atomics, not a `Mutex`: every decode counts here, and a contended
     // Mutex is handed over in the kernel, where ThreadSanitizer cannot see it.
-    private static let liveCount = Atomic<Int>(0)
-    private static let peakCount = Atomic<Int>(0)
+    fileprivate static let liveCount = Atomic<Int>(0)
+    fileprivate static let peakCount = Atomic<Int>(0)
 
     /// How many pixel buffers (decoded tiles, canvases) exist now, and the
     /// most that existed at once since the last `resetPeak()`: what proves
-    /// that memory is bounded by the window, not by the input.
+    /// that memory is bounded by the window, not by the input. (Copies
+    /// that share their memory count once.)
     public static var live: (now: Int, peak: Int) {
         (liveCount.load(ordering: .relaxed), peakCount.load(ordering: .relaxed))
     }
     public static func resetPeak() { peakCount.store(liveCount.load(ordering: .relaxed), ordering: .relaxed) }
 
     /// A new buffer of one flat colour.
-    public convenience init(width: Int, height: Int, fill: RGB) {
+    public init(width: Int, height: Int, fill: RGB) {
         precondition(width > 0 && height > 0)
         let base = UnsafeMutableRawPointer.allocate(byteCount: width * height * 3, alignment: 16)
         self.init(width: width, height: height, bands: 3, base: base, release: { $0.deallocate() })
+        let rowBytes = rowBytes
         let row = base.assumingMemoryBound(to: UInt8.self)
         for x in 0..<width {
             row[x * 3] = fill.red
@@ -59,23 +58,19 @@ public final class PixelBuffer: @unchecked Sendable {  // owns its pixel memory;
     }
 
     /// A new buffer painted pixel by pixel (tests and tools).
-    public convenience init(width: Int, height: Int, paint: (Int, Int) -> RGB) {
+    public init(width: Int, height: Int, paint: (Int, Int) -> RGB) {
         self.init(width: width, height: height, fill: RGB(red: 0, green: 0, blue: 0))
-        let pixels = base.assumingMemoryBound(to: UInt8.self)
-        for y in 0..<height {
-            for x in 0..<width {
-                let colour = paint(x, y)
-                let offset = (y * width + x) * 3
-                pixels[offset] = colour.red
-                pixels[offset + 1] = colour.green
-                pixels[offset + 2] = colour.blue
+        withUnsafeMutablePixels { pixels in
+            for y in 0..<height {
+                for x in 0..<width {
+                    let colour = paint(x, y)
+                    let offset = (y * width + x) * 3
+                    pixels[offset] = colour.red
+                    pixels[offset + 1] = colour.green
+                    pixels[offset + 2] = colour.blue
+                }
             }
         }
-    }
-
-    deinit {
-        release(base)
-        Self.liveCount.wrappingSubtract(1, ordering: .relaxed)
     }
 
     /// The colour at (x, y); the first three bands.
@@ -87,21 +82,72 @@ public final class PixelBuffer: @unchecked Sendable {  // owns its pixel memory;
 
     /// Copies `tile` with its top-left corner at (x, y), clipped to this buffer.
     /// Both must have the same number of bands.
-    public func place(_ tile: PixelBuffer, x: Int, y: Int) {
+    public mutating func place(_ tile: PixelBuffer, x: Int, y: Int) {
+        let (width, height, bands) = (width, height, bands)
         precondition(tile.bands == bands)
         let left = max(0, x), top = max(0, y)
         let right = min(width, x + tile.width), bottom = min(height, y + tile.height)
         guard left < right, top < bottom else { return }
         let count = (right - left) * bands
-        for row in top..<bottom {
-            let from = tile.base + ((row - y) * tile.width + (left - x)) * bands
-            let to = base + (row * width + left) * bands
-            to.copyMemory(from: from, byteCount: count)
+        withUnsafeMutablePixels { pixels in
+            for row in top..<bottom {
+                let from = tile.base + ((row - y) * tile.width + (left - x)) * bands
+                let to = UnsafeMutableRawPointer(pixels) + (row * width + left) * bands
+                to.copyMemory(from: from, byteCount: count)
+            }
         }
     }
 
     public func withUnsafeBytes<R>(_ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
         try body(UnsafeRawBufferPointer(start: base, count: byteCount))
+    }
+
+    /// `body` given the pixels to write, once this buffer alone holds them
+    /// (copied first if a copy of the buffer shares them). Read what it
+    /// needs of the buffer (its size) before: the buffer is being changed.
+    mutating func withUnsafeMutablePixels<R>(_ body: (UnsafeMutablePointer<UInt8>) throws -> R) rethrows -> R {
+        if !isKnownUniquelyReferenced(&memory) { memory = memory.copy() }
+        return try body(memory.base.assumingMemoryBound(to: UInt8.self))
+    }
+}
+
+/// The memory of a `PixelBuffer` (and of its copies until one is written),
+/// and its one owner, whether Swift or libvips (g_malloc) allocated it.
+private final class PixelMemory: @unchecked Sendable {  // owns a raw pixel allocation, written only through a PixelBuffer that alone holds it
+    let width: Int
+    let height: Int
+    let bands: Int
+    let base: UnsafeMutableRawPointer
+    private let release: (UnsafeMutableRawPointer) -> Void
+
+    init(width: Int, height: Int, bands: Int, base: UnsafeMutableRawPointer,
+         release: @escaping (UnsafeMutableRawPointer) -> Void) {
+        self.width = width
+        self.height = height
+        self.bands = bands
+        self.base = base
+        self.release = release
+        let now = PixelBuffer.liveCount.wrappingAdd(1, ordering: .relaxed).newValue
+        var seen = PixelBuffer.peakCount.load(ordering: .relaxed)
+        while seen < now {
+            let (exchanged, original) = PixelBuffer.peakCount.compareExchange(expected: seen, desired: now,
+                                                                              ordering: .relaxed)
+            if exchanged { break }
+            seen = original
+        }
+    }
+
+    deinit {
+        release(base)
+        PixelBuffer.liveCount.wrappingSubtract(1, ordering: .relaxed)
+    }
+
+    /// A memory of its own holding the same pixels.
+    func copy() -> PixelMemory {
+        let count = width * height * bands
+        let copied = UnsafeMutableRawPointer.allocate(byteCount: count, alignment: 16)
+        copied.copyMemory(from: base, byteCount: count)
+        return PixelMemory(width: width, height: height, bands: bands, base: copied, release: { $0.deallocate() })
     }
 }
 

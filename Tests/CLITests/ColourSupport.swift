@@ -67,7 +67,7 @@ extension CLITestCase {
 
     /// `patches` as an untagged sRGB PNG.
     func writePatches(to relative: String) throws {
-        let picture = PixelBuffer(width: 600, height: 400, fill: .white)
+        var picture = PixelBuffer(width: 600, height: 400, fill: .white)
         for (index, colour) in Self.patches.enumerated() {
             picture.place(PixelBuffer(width: 100, height: 400, fill: colour), x: index * 100, y: 0)
         }

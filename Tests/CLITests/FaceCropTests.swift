@@ -11,7 +11,7 @@ final class FaceCropTests: CLITestCase {
     /// A grey JPEG of `width` x `height` with a white square of `side` at
     /// (x, y), as stored.
     func photo(_ name: String, width: Int, height: Int, face: (x: Int, y: Int), side: Int = 100) throws {
-        let picture = PixelBuffer(width: width, height: height, fill: Self.grey)
+        var picture = PixelBuffer(width: width, height: height, fill: Self.grey)
         picture.place(PixelBuffer(width: side, height: side, fill: .white), x: face.x, y: face.y)
         write(try Encoder.encode(picture, suffix: ".jpg[Q=95]").bytes, to: name)
     }
@@ -56,7 +56,7 @@ final class FaceCropTests: CLITestCase {
     }
 
     func testTwoFacesThatFitAreBothKept() throws {
-        let picture = PixelBuffer(width: 1200, height: 400, fill: Self.grey)
+        var picture = PixelBuffer(width: 1200, height: 400, fill: Self.grey)
         picture.place(PixelBuffer(width: 60, height: 60, fill: .white), x: 120, y: 170)
         picture.place(PixelBuffer(width: 60, height: 60, fill: .white), x: 420, y: 170)
         write(try Encoder.encode(picture, suffix: ".jpg[Q=95]").bytes, to: "two.jpg")

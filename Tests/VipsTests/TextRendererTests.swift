@@ -37,7 +37,7 @@ final class TextRendererTests: XCTestCase {
         XCTAssertEqual(text.text, "Ágjy caption")
         XCTAssertGreaterThan(text.width, 50)
         XCTAssertEqual(text.height, TextRenderer.lineHeight(font: font, pixelSize: 14))
-        let pixels = PixelBuffer(width: 200, height: 60, fill: paper)
+        var pixels = PixelBuffer(width: 200, height: 60, fill: paper)
         // The clip cuts the line in half: its right half is not drawn.
         let clip = (x: 10, y: 10, width: text.width / 2, height: 40)
         pixels.draw(text, x: 10, y: 15, clip: clip)
@@ -52,7 +52,7 @@ final class TextRendererTests: XCTestCase {
 
     func testDrawingOffTheBufferIsClipped() throws {
         let text = try line("edges")
-        let pixels = PixelBuffer(width: 20, height: 10, fill: paper)
+        var pixels = PixelBuffer(width: 20, height: 10, fill: paper)
         pixels.draw(text, x: -5, y: -8, clip: (x: -100, y: -100, width: 1000, height: 1000))
         pixels.draw(text, x: 15, y: 5, clip: (x: 0, y: 0, width: 1000, height: 1000))
         XCTAssertFalse(ink(pixels, x: 0, y: 0, width: 20, height: 10).isEmpty)

@@ -8,10 +8,10 @@ extension SheetComposer {
     /// Returns a notice for each caption (and the title) that needed a
     /// character no installed font has, naming the font package to install.
     func draw(labels: [String]?, paths: [PathName], frames: [Frame], title: String?, sheet: Int,
-              on pixels: PixelBuffer) throws -> [String] {
+              on pixels: inout PixelBuffer) throws -> [String] {
         let ink = Captions.ink(on: background)
         return try draw(labels: labels, paths: paths, frames: frames, title: title, sheet: sheet) { text, band, size in
-            try draw(text, in: band, size: size, ink: ink, on: pixels)
+            try draw(text, in: band, size: size, ink: ink, on: &pixels)
         }
     }
 
@@ -42,7 +42,7 @@ extension SheetComposer {
     }
 
     /// Draws `text` centred in `band`; returns the characters it drew as boxes.
-    private func draw(_ text: String, in band: TileRect, size: Int, ink: RGB, on pixels: PixelBuffer) throws
+    private func draw(_ text: String, in band: TileRect, size: Int, ink: RGB, on pixels: inout PixelBuffer) throws
         -> [Unicode.Scalar] {
         let margin = max(2, size / 4)
         guard let rendered = try TextRenderer.line(text, font: captions.fontDescription, pixelSize: size,

@@ -33,7 +33,7 @@ struct DiffCell: Sendable {
         let gap = Self.gap(width)
         let third = max(3, (width - 2 * gap) / 3)
         let (inner, innerHeight) = (third - 2, max(1, height - 2))  // inside the outline
-        let cell = PixelBuffer(width: width, height: height, fill: background)
+        var cell = PixelBuffer(width: width, height: height, fill: background)
         func side(_ path: PathName, present: Bool) -> Result<FullPicture?, DecodeFailure> {
             guard present else { return .success(nil) }
             switch comparison.probe.check(path) {
@@ -74,7 +74,7 @@ struct DiffCell: Sendable {
 
     /// A pale red panel with `word` across its middle.
     private func mark(_ word: String, width: Int, height: Int) throws -> PixelBuffer {
-        let panel = PixelBuffer(width: width, height: height, fill: RGB(red: 255, green: 214, blue: 214))
+        var panel = PixelBuffer(width: width, height: height, fill: RGB(red: 255, green: 214, blue: 214))
         let size = max(8, min(height / 5, width / max(4, word.count)))
         if let text = try TextRenderer.line(word, font: font, pixelSize: size, maxWidth: width - 4,
                                             colour: RGB(red: 200, green: 0, blue: 0)) {

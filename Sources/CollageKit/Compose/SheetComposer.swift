@@ -84,12 +84,12 @@ struct SheetComposer: Sendable {
                                                     on: sheetCanvas)
                     picture = .page(page)
                 } else {
-                    let pixels = PixelBuffer(width: sheetCanvas.width, height: sheetCanvas.height, fill: background)
+                    var pixels = PixelBuffer(width: sheetCanvas.width, height: sheetCanvas.height, fill: background)
                     for (tile, frame) in zip(tiles, frames) {
                         pixels.place(tile.pixels, x: frame.image.x, y: frame.image.y)
                     }
                     notices = try draw(labels: labels, paths: tiles.map(\.path), frames: frames, title: title,
-                                       sheet: sheet, on: pixels)
+                                       sheet: sheet, on: &pixels)
                     picture = .image(try Encoder.encode(pixels, suffix: suffix, dpi: dpi, tagged: true))
                 }
                 return .success(ComposedSheet(picture: picture, tiles: tiles, frames: frames, labels: labels,

@@ -14,8 +14,10 @@ import Glibc
 /// `Mutex` asks for `sending` values, which such a state cannot be:
 /// OpenCombine's subscribers and subscriptions predate `Sendable`. This box
 /// takes any value; the mutex lives on the heap (a pthread mutex must not
-/// move), owned here.
-final class Locked<Value>: @unchecked Sendable {  // owns a heap pthread mutex; `value` is only touched under it
+/// move), owned here. What is taken out of it is its user's to keep to one
+/// thread at a time (as `Publishers.Pull`'s subscription does with its
+/// source, the emitting loop's alone while the state says `emitting`).
+final class Locked<Value>: @unchecked Sendable {  // owns a heap pthread mutex; its value, maybe not Sendable, is touched only under it
     private let mutex: UnsafeMutablePointer<pthread_mutex_t>
     private var value: Value
 

@@ -13,7 +13,10 @@ final class PDFBook: Sendable {
     let path: PathName
     private let writer: AtomicWriter
 
-    private struct Open: @unchecked Sendable {  // the document is used under the book's lock only
+    /// The PDF being made. Not Sendable (its document is not): it lives in
+    /// the book's `Mutex`, and the document is drawn on, finished and let
+    /// go there; only its file, pages and images (Sendable) come out.
+    private struct Open {
         let file: TemporaryFile
         let document: PDFDocument
         var pages = 0
@@ -56,20 +59,29 @@ final class PDFBook: Sendable {
     /// Completes the PDF and puts it in place: the pages it holds and their
     /// images, or nil when no page was added (nothing is written).
     func commit() throws(OutputError) -> (pages: Int, images: [PathName])? {
-        guard let open = state.withLock({ open in defer { open = nil }; return open }) else { return nil }
-        do throws(PDFError) {
-            try open.document.finish()
-        } catch {
-            throw writer.discard(open.file, failure(error))
+        // Finished and let go under the lock, before its file is closed.
+        let finished = state.withLock { open -> (file: TemporaryFile, pages: Int, images: [PathName],
+                                                 failure: PDFError?)? in
+            guard let taken = open.take() else { return nil }
+            do throws(PDFError) {
+                try taken.document.finish()
+            } catch {
+                return (taken.file, taken.pages, taken.images, error)
+            }
+            return (taken.file, taken.pages, taken.images, nil)
         }
-        try writer.commit(open.file)
-        return (open.pages, open.images)
+        guard let finished else { return nil }
+        if let error = finished.failure { throw writer.discard(finished.file, failure(error)) }
+        try writer.commit(finished.file)
+        return (finished.pages, finished.images)
     }
 
     /// Removes the PDF being made, if any; the previous NAME.pdf stays as it was.
     func discard() {
-        guard let open = state.withLock({ open in defer { open = nil }; return open }) else { return }
-        writer.discard(open.file)
+        // The document let go under the lock, before its file is closed:
+        // cairo finishes an unfinished document as it frees it.
+        guard let file = state.withLock({ open in open.take()?.file }) else { return }
+        writer.discard(file)
     }
 
     private func failure(_ error: PDFError) -> OutputError {

@@ -2,9 +2,19 @@ import Dispatch
 import Synchronization
 
 /// An input with its header already read (or why it could not be).
-struct CheckedInput: @unchecked Sendable {
+struct CheckedInput: Sendable {
     let input: InputFile
     let result: Result<AcceptedImage, ProbeFailure>
+}
+
+/// One input's header, read on a worker and waited for by `ProbeAhead`.
+/// Outside the generic `ProbeAhead`, so that the work sent to the workers
+/// captures nothing of its source's type.
+private final class ProbeSlot: Sendable {
+    let input: InputFile
+    let done = DispatchSemaphore(value: 0)
+    let result = Mutex<Result<AcceptedImage, ProbeFailure>?>(nil)
+    init(_ input: InputFile) { self.input = input }
 }
 
 /// `--plan`'s header pass: the headers of the next `depth` inputs are read
@@ -12,19 +22,16 @@ struct CheckedInput: @unchecked Sendable {
 /// and many in flight hide them), and handed on in scan order, so the
 /// verdicts, the cut and the plan are those of one header at a time. At
 /// most `depth` files are open ahead of the run.
-final class ProbeAhead<Source: PullSource>: PullSource, @unchecked Sendable where Source.Element == InputFile {
-    // Stepped by one `Pull` subscription at a time (see `PullSource`).
+///
+/// Not Sendable (see `PullSource`): only `next()`'s caller touches the
+/// source and the slots; the workers are handed a slot each, which is
+/// Sendable.
+final class ProbeAhead<Source: PullSource>: PullSource where Source.Element == InputFile {
     private var source: Source
     private let probe: Probe
     private let depth: Int
     private let workers: DispatchQueue
-    private final class Slot: Sendable {
-        let input: InputFile
-        let done = DispatchSemaphore(value: 0)
-        let result = Mutex<Result<AcceptedImage, ProbeFailure>?>(nil)
-        init(_ input: InputFile) { self.input = input }
-    }
-    private var slots: [Slot] = []
+    private var slots: [ProbeSlot] = []
     private var first = 0
 
     init(_ source: Source, probe: Probe, depth: Int, workers: DispatchQueue) {
@@ -33,7 +40,7 @@ final class ProbeAhead<Source: PullSource>: PullSource, @unchecked Sendable wher
 
     func next() -> CheckedInput? {
         while slots.count - first < depth, let input = source.next() {
-            let slot = Slot(input)
+            let slot = ProbeSlot(input)
             let probe = probe
             workers.async {
                 let result = probe.check(input.path)

@@ -4,7 +4,10 @@
 /// is `failed` with a reason that says so and the next takes its place.
 /// The ones that open are numbered in order, as the selection numbers
 /// what it accepts.
-final class Reopening: PullSource, @unchecked Sendable {  // stepped by one `Pull` subscription at a time
+///
+/// Not Sendable, as no pull source needs to be (see `PullSource`): each
+/// `Pull` subscription makes its own and is the only one to step it.
+final class Reopening: PullSource {
     private let probe: Probe
     private let report: @Sendable (PipelineEvent) -> Void
     private let chosen: LazyList<ChosenImage>
@@ -61,8 +64,8 @@ struct ReopenFailure: Error {
 }
 
 /// A list made when it is first asked for (a header pass), then handed on
-/// one element at a time.
-final class LazyList<Element>: PullSource, @unchecked Sendable {  // stepped by one `Pull` subscription at a time
+/// one element at a time. Not Sendable (see `PullSource`).
+final class LazyList<Element>: PullSource {
     private var load: (() -> [Element])?
     private var pending: ArraySlice<Element> = []
 

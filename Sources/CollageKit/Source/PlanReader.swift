@@ -115,8 +115,9 @@ public enum PlanFile {
 
 /// The lines of a checked plan after its header, up to its trailer; from
 /// `offset` (a folder's or a group's part, see `PlanFormat`), up to its end.
-final class PlanLines: PullSource, @unchecked Sendable {
-    // Stepped by one `Pull` subscription at a time (see `PullSource`).
+/// Not Sendable (see `PullSource`): a `Pull` subscription steps the one it
+/// made; `--from-plan`'s folders step theirs inside their `Mutex`.
+final class PlanLines: PullSource {
     private let reader: LineReader
     private var skippedHeader: Bool
     private let oneFolder: Bool

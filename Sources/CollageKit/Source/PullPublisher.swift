@@ -3,6 +3,14 @@ import Synchronization
 
 /// Something that produces values one at a time, only when asked: a
 /// directory walk, a list of paths read from a descriptor.
+///
+/// A source need not be Sendable, and most are not: `Publishers.Pull`
+/// makes one for each subscription and only that subscription steps it.
+/// The closure that makes it returns a `sending` source, so the compiler
+/// proves that no one else holds it: a new source (or one that is itself
+/// Sendable, as `SharedWalk` is, which the run steps again after the cap).
+/// The subscription takes it out of its lock for the loop that emits and
+/// puts it back when demand runs out, so one thread at a time steps it.
 public protocol PullSource {
     associatedtype Element
     /// The next value, or nil when there are no more. Called only while a
@@ -18,10 +26,11 @@ extension Publishers {
         public typealias Output = Source.Element
         public typealias Failure = Never
 
-        private let makeSource: () -> Source
+        private let makeSource: () -> sending Source
 
-        /// `makeSource` runs once per subscription, when it first has demand.
-        public init(_ makeSource: @escaping () -> Source) {
+        /// `makeSource` runs once per subscription, when it first has demand;
+        /// what it returns is that subscription's alone (see `PullSource`).
+        public init(_ makeSource: @escaping () -> sending Source) {
             self.makeSource = makeSource
         }
 
@@ -42,7 +51,7 @@ private final class PullSubscription<Source: PullSource, Downstream: Subscriber>
     where Downstream.Input == Source.Element, Downstream.Failure == Never {
 
     private enum State {
-        case pending(makeSource: () -> Source)
+        case pending(makeSource: () -> sending Source)
         case idle(Source, Subscribers.Demand)
         /// The loop owns the source; demand that arrives meanwhile is added here.
         case emitting(Subscribers.Demand)
@@ -52,7 +61,7 @@ private final class PullSubscription<Source: PullSource, Downstream: Subscriber>
     private let state: Locked<State>
     private let downstream: Downstream
 
-    init(makeSource: @escaping () -> Source, downstream: Downstream) {
+    init(makeSource: @escaping () -> sending Source, downstream: Downstream) {
         self.state = Locked(.pending(makeSource: makeSource))
         self.downstream = downstream
     }

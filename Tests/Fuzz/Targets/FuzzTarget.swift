@@ -1,4 +1,5 @@
 import Glibc
+import Synchronization
 
 /// One parser under coverage-guided fuzzing: a name (its corpus folder,
 /// `Tests/Fuzz/corpus/NAME`), what libFuzzer may ask of it, and a body
@@ -35,9 +36,10 @@ public enum FuzzTargets {
 func first(_ problems: String?...) -> String? { problems.lazy.compactMap { $0 }.first }
 
 /// A file the targets that read a descriptor share, rewritten for each
-/// input: unlinked at once, so nothing is left behind.
-final class ScratchFile: @unchecked Sendable {  // one fuzzing thread; the tests call one target at a time
-    let descriptor: Int32
+/// input: unlinked at once, so nothing is left behind. Its descriptor is
+/// behind a `Mutex`: a target holds the file for as long as it reads it.
+final class ScratchFile: Sendable {
+    private let descriptor: Mutex<Int32>
 
     static let first = ScratchFile()
     static let second = ScratchFile()
@@ -45,22 +47,26 @@ final class ScratchFile: @unchecked Sendable {  // one fuzzing thread; the tests
     private init() {
         let folder = ProcessInfoLite.temporaryFolder
         var template = Array((folder + "/collage-fuzz-XXXXXX").utf8CString)
-        descriptor = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+        let descriptor = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
         precondition(descriptor >= 0, "cannot make a scratch file in \(folder)")
         template.withUnsafeBufferPointer { _ = unlink($0.baseAddress!) }
+        self.descriptor = Mutex(descriptor)
     }
 
-    /// Makes the file hold `bytes` exactly, its offset at the start.
-    func hold(_ bytes: [UInt8]) -> Int32 {
-        precondition(ftruncate(descriptor, 0) == 0)
-        var done = 0
-        while done < bytes.count {
-            let wrote = bytes.withUnsafeBytes { pwrite(descriptor, $0.baseAddress! + done, bytes.count - done, off_t(done)) }
-            precondition(wrote > 0, "cannot write the scratch file")
-            done += wrote
+    /// `body` given the file's descriptor, the file holding `bytes` exactly
+    /// and its offset at the start; no other caller has the file meanwhile.
+    func holding<R: Sendable>(_ bytes: [UInt8], _ body: (Int32) -> R) -> R {
+        descriptor.withLock { descriptor in
+            precondition(ftruncate(descriptor, 0) == 0)
+            var done = 0
+            while done < bytes.count {
+                let wrote = bytes.withUnsafeBytes { pwrite(descriptor, $0.baseAddress! + done, bytes.count - done, off_t(done)) }
+                precondition(wrote > 0, "cannot write the scratch file")
+                done += wrote
+            }
+            lseek(descriptor, 0, SEEK_SET)
+            return body(descriptor)
         }
-        lseek(descriptor, 0, SEEK_SET)
-        return descriptor
     }
 }
 

@@ -17,12 +17,16 @@ enum StreamTargets {
         let nul = selector % 2 == 0
         let separator = nul ? 0 : UInt8(ascii: "\n")
         let input = Array(bytes.dropFirst())
-        var reader = PathListReader(descriptor: ScratchFile.first.hold(input), nulSeparated: nul, report: { _ in })
-        var paths: [[UInt8]] = []
-        while let path = reader.next() {
-            paths.append(path.bytes)
-            if paths.count > input.count { return "more paths than bytes" }
+        let read = ScratchFile.first.holding(input) { descriptor -> [[UInt8]]? in
+            var reader = PathListReader(descriptor: descriptor, nulSeparated: nul, report: { _ in })
+            var paths: [[UInt8]] = []
+            while let path = reader.next() {
+                paths.append(path.bytes)
+                if paths.count > input.count { return nil }
+            }
+            return paths
         }
+        guard let paths = read else { return "more paths than bytes" }
         let records = input.split(separator: separator).map(Array.init)
         return paths == records ? nil : "read \(paths.count) paths of \(records.count) records"
     }

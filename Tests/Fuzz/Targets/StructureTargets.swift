@@ -33,17 +33,18 @@ enum StructureTargets {
 
     static func target(_ format: String) -> FuzzTarget {
         FuzzTarget(format, maxLength: 16384, mallocLimitMB: 32) { bytes in
-            let descriptor = ScratchFile.first.hold(bytes)
-            let loose = Outcome { try StructureCheck.check(descriptor: descriptor, format: format) }
-            let tight = Outcome { try StructureCheck.check(descriptor: descriptor, format: format, maxPixels: tightPixels) }
-            return first(
-                answers(loose, format, maxPixels: .max),
-                answers(tight, format, maxPixels: tightPixels),
-                loose == Outcome { try StructureCheck.check(descriptor: descriptor, format: format) } ? nil
-                    : "two checks of the same bytes disagree: \(loose)",
-                tight.code == .tooLarge || tight == loose ? nil
-                    : "--max-pixels \(tightPixels) changed \(loose) into \(tight), not into too large",
-                format == "jpeg" ? window(bytes, loose) : nil)
+            ScratchFile.first.holding(bytes) { descriptor in
+                let loose = Outcome { try StructureCheck.check(descriptor: descriptor, format: format) }
+                let tight = Outcome { try StructureCheck.check(descriptor: descriptor, format: format, maxPixels: tightPixels) }
+                return first(
+                    answers(loose, format, maxPixels: .max),
+                    answers(tight, format, maxPixels: tightPixels),
+                    loose == Outcome { try StructureCheck.check(descriptor: descriptor, format: format) } ? nil
+                        : "two checks of the same bytes disagree: \(loose)",
+                    tight.code == .tooLarge || tight == loose ? nil
+                        : "--max-pixels \(tightPixels) changed \(loose) into \(tight), not into too large",
+                    format == "jpeg" ? window(bytes, loose) : nil)
+            }
         }
     }
 
@@ -67,29 +68,31 @@ enum StructureTargets {
     /// offset, between others, are checked as the bytes alone are.
     static func window(_ bytes: [UInt8], _ alone: Outcome) -> String? {
         let before = [UInt8](repeating: 0xFF, count: 1 + bytes.count % 61), after: [UInt8] = [0xFF, 0xD8, 0xFF, 0xC0]
-        let descriptor = ScratchFile.second.hold(before + bytes + after)
-        let inside = Outcome { try StructureCheck.checkJPEG(descriptor: descriptor, offset: before.count, length: bytes.count) }
-        return inside == alone ? nil : "the JPEG at offset \(before.count) checks \(inside), alone \(alone)"
+        return ScratchFile.second.holding(before + bytes + after) { descriptor in
+            let inside = Outcome { try StructureCheck.checkJPEG(descriptor: descriptor, offset: before.count, length: bytes.count) }
+            return inside == alone ? nil : "the JPEG at offset \(before.count) checks \(inside), alone \(alone)"
+        }
     }
 
     /// What the first bytes say: the check it picks answers for that format.
     static let sniff = FuzzTarget("sniff", maxLength: 16384, mallocLimitMB: 32) { bytes in
-        let descriptor = ScratchFile.first.hold(bytes)
-        let content: ContentKind
-        do {
-            content = try StructureCheck.content(descriptor: descriptor)
-        } catch {
-            return "sniffing threw \(error)"
+        ScratchFile.first.holding(bytes) { descriptor in
+            let content: ContentKind
+            do {
+                content = try StructureCheck.content(descriptor: descriptor)
+            } catch {
+                return "sniffing threw \(error)"
+            }
+            let format: String? = switch content {
+            case .image(let name): name
+            case .raw: "raw"
+            case .video: "video"
+            case .unknown: nil
+            }
+            let sniffed = Outcome { try StructureCheck.check(descriptor: descriptor) }
+            let named = Outcome { try StructureCheck.check(descriptor: descriptor, format: format) }
+            return first(answers(sniffed, format, maxPixels: .max),
+                         sniffed == named ? nil : "sniffed \(format ?? "nil") checks \(sniffed), named \(named)")
         }
-        let format: String? = switch content {
-        case .image(let name): name
-        case .raw: "raw"
-        case .video: "video"
-        case .unknown: nil
-        }
-        let sniffed = Outcome { try StructureCheck.check(descriptor: descriptor) }
-        let named = Outcome { try StructureCheck.check(descriptor: descriptor, format: format) }
-        return first(answers(sniffed, format, maxPixels: .max),
-                     sniffed == named ? nil : "sniffed \(format ?? "nil") checks \(sniffed), named \(named)")
     }
 }
