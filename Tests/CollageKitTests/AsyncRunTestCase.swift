@@ -35,12 +35,14 @@ class AsyncRunTestCase: XCTestCase {
     func makeSlowInputs(count: Int = 32) throws -> PathName {
         let big = folder("big")
         try makeDirectory(big)
-        let pixels = PixelBuffer(width: 2400, height: 1600, fill: .white)
+        var pixels = PixelBuffer(width: 2400, height: 1600, fill: .white)
         var seed: UInt32 = 12345
-        let bytes = pixels.base.assumingMemoryBound(to: UInt8.self)
-        for offset in 0..<pixels.byteCount {
-            seed = seed &* 1_664_525 &+ 1_013_904_223
-            bytes[offset] = UInt8(truncatingIfNeeded: seed >> 24)
+        let count = pixels.byteCount
+        pixels.withUnsafeMutablePixels { bytes in
+            for offset in 0..<count {
+                seed = seed &* 1_664_525 &+ 1_013_904_223
+                bytes[offset] = UInt8(truncatingIfNeeded: seed >> 24)
+            }
         }
         let first = folder("big/000.jpg")
         try writeFile(Encoder.encode(pixels, suffix: ".jpg[Q=95]").bytes, to: first)
