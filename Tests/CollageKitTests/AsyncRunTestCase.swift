@@ -37,9 +37,9 @@ class AsyncRunTestCase: XCTestCase {
         try makeDirectory(big)
         var pixels = PixelBuffer(width: 2400, height: 1600, fill: .white)
         var seed: UInt32 = 12345
-        let count = pixels.byteCount
+        let byteCount = pixels.byteCount
         pixels.withUnsafeMutablePixels { bytes in
-            for offset in 0..<count {
+            for offset in 0..<byteCount {
                 seed = seed &* 1_664_525 &+ 1_013_904_223
                 bytes[offset] = UInt8(truncatingIfNeeded: seed >> 24)
             }

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import XCTest
 @testable import XMP
 
@@ -191,10 +192,9 @@ final class XMPPacketTests: XCTestCase {
     }
 }
 
-private final class Tally: @unchecked Sendable {  // its count behind its lock
-    private let lock = NSLock()
-    private var value = 0
+private final class Tally: Sendable {
+    private let value = Mutex(0)
 
-    func add() { lock.withLock { value += 1 } }
-    var count: Int { lock.withLock { value } }
+    func add() { value.withLock { $0 += 1 } }
+    var count: Int { value.withLock { $0 } }
 }
