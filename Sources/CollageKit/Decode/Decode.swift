@@ -3,13 +3,13 @@ import Media
 import Vips
 
 /// One image decoded to its frame, ready to place.
-public struct DecodedTile: Sendable {
-    public let path: PathName
-    public let header: ImageHeader
-    public let pixels: PixelBuffer
+struct DecodedTile: Sendable {
+    let path: PathName
+    let header: ImageHeader
+    let pixels: PixelBuffer
     /// The frame it was decoded for: the composer decodes again if the
     /// sheet's layout gives it another.
-    public let frame: Frame
+    let frame: Frame
     /// The file the header was read from, still open: a sheet whose frames
     /// differ from the ones decoded ahead decodes it again from the same
     /// bytes. nil when the sheet is too large to keep a descriptor per image.
@@ -22,13 +22,13 @@ public struct DecodedTile: Sendable {
     /// failed to decode: says so (see `Decode.decodePartner`).
     var standIn: String? = nil
     /// A RAW photo's "preview" or "raw"; a video's frame time, in seconds.
-    public var source: String? = nil
-    public var frameTime: Double? = nil
+    var source: String? = nil
+    var frameTime: Double? = nil
     /// What decided its crop ("faces", "attention", "entropy", "centre"),
     /// and why its XMP's face regions were not (all) used, if they were not.
-    public var focus: TileFocus? = nil
+    var focus: TileFocus? = nil
     /// A `--diff` cell: the pair it shows (its caption's fields).
-    public var comparison: ComparedPair? = nil
+    var comparison: ComparedPair? = nil
 }
 
 /// The resize stage: libvips' thumbnail straight to the frame's size, with
@@ -93,9 +93,9 @@ struct Decode: Sendable {
     }
 }
 
-public struct DecodeFailure: Error, Sendable {
-    public let path: PathName
-    public let message: String
+struct DecodeFailure: Error, Sendable {
+    let path: PathName
+    let message: String
 }
 
 extension Decode {

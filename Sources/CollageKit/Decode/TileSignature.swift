@@ -4,15 +4,15 @@ import Vips
 /// its pixels on the worker thread that decoded it (so flagging adds no
 /// pass of its own to the pipeline): whether it is one flat colour, and a
 /// 64-bit difference hash (dHash) of its look.
-public struct TileSignature: Sendable, Equatable {
+struct TileSignature: Sendable, Equatable {
     /// Every band's standard deviation is below 2 (on 0-255).
-    public let blank: Bool
+    let blank: Bool
     /// dHash: the tile's grey levels averaged over 9x8 boxes; bit `8r + c`
     /// is set when box (c, r) is brighter than box (c + 1, r). nil for a
     /// tile too small to have 9x8 boxes.
-    public let hash: UInt64?
+    let hash: UInt64?
 
-    public init(blank: Bool, hash: UInt64?) {
+    init(blank: Bool, hash: UInt64?) {
         self.blank = blank
         self.hash = hash
     }
@@ -20,7 +20,7 @@ public struct TileSignature: Sendable, Equatable {
     /// The largest standard deviation that still counts as flat.
     static let flatDeviation = 2.0
 
-    public init(_ pixels: PixelBuffer) {
+    init(_ pixels: PixelBuffer) {
         let width = pixels.width, height = pixels.height, bands = pixels.bands
         // Box of each column and row, looked up instead of divided per pixel.
         let columnBox = (0..<width).map { $0 * 9 / width }
@@ -88,5 +88,5 @@ public struct TileSignature: Sendable, Equatable {
     }
 
     /// How many bits two hashes differ in.
-    public static func distance(_ a: UInt64, _ b: UInt64) -> Int { (a ^ b).nonzeroBitCount }
+    static func distance(_ a: UInt64, _ b: UInt64) -> Int { (a ^ b).nonzeroBitCount }
 }

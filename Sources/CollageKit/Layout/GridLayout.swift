@@ -5,16 +5,16 @@ import Glibc
 /// that, with `R = ceil(n / C)`, makes the cell's shape `(W/C) / (H/R)`
 /// closest to 4:3, measured as `|ln(shape / (4/3))|`; a tie goes to more
 /// columns.
-public struct GridLayout: SheetLayout {
-    public var options: LayoutOptions
+struct GridLayout: SheetLayout {
+    var options: LayoutOptions
 
-    public init(options: LayoutOptions = LayoutOptions()) {
+    init(options: LayoutOptions = LayoutOptions()) {
         self.options = options
     }
 
-    public var placesByCount: Bool { options.fit == .cover }
+    var placesByCount: Bool { options.fit == .cover }
 
-    public func frames(for shapes: [ImageShape], on canvas: Canvas) -> [Frame] {
+    func frames(for shapes: [ImageShape], on canvas: Canvas) -> [Frame] {
         guard !shapes.isEmpty else { return [] }
         let area = options.area(canvas)
         let (columns, rows) = shape(count: shapes.count, area: area)
@@ -23,7 +23,7 @@ public struct GridLayout: SheetLayout {
     }
 
     /// Cells of 4:3 under their captions.
-    public func naturalHeight(for shapes: [ImageShape], width: Int) -> Int {
+    func naturalHeight(for shapes: [ImageShape], width: Int) -> Int {
         let (columns, rows) = shape(count: shapes.count, area: TileRect(x: 0, y: 0, width: width, height: 1))
         return Cells.naturalHeight(columns: columns, rows: rows, width: width, options: options) {
             Cells.roundedQuotient($0 * 3, 4)
@@ -63,21 +63,21 @@ public struct GridLayout: SheetLayout {
 /// The default: the seed grid for a sheet of up to six images, the near-4:3
 /// grid above (a contact sheet of twelve on 2400x1600 is 4x3 cells of
 /// 600x533, not 6x2 slivers of 400x800).
-public struct AutoLayout: SheetLayout {
-    public var options: LayoutOptions
+struct AutoLayout: SheetLayout {
+    var options: LayoutOptions
 
-    public init(options: LayoutOptions = LayoutOptions()) {
+    init(options: LayoutOptions = LayoutOptions()) {
         self.options = options
     }
 
-    public var placesByCount: Bool { options.fit == .cover }
+    var placesByCount: Bool { options.fit == .cover }
 
-    public func frames(for shapes: [ImageShape], on canvas: Canvas) -> [Frame] {
+    func frames(for shapes: [ImageShape], on canvas: Canvas) -> [Frame] {
         shapes.count <= 6 ? SeedLayout(options: options).frames(for: shapes, on: canvas)
                           : GridLayout(options: options).frames(for: shapes, on: canvas)
     }
 
-    public func naturalHeight(for shapes: [ImageShape], width: Int) -> Int {
+    func naturalHeight(for shapes: [ImageShape], width: Int) -> Int {
         shapes.count <= 6 ? SeedLayout(options: options).naturalHeight(for: shapes, width: width)
                           : GridLayout(options: options).naturalHeight(for: shapes, width: width)
     }

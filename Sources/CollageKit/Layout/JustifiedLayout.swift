@@ -13,16 +13,16 @@ import Vips
 /// preferring partitions where no row is more than twice as tall as another. When even one row of everything is taller than the
 /// canvas (a few portraits on a wide canvas), the best partition is scaled
 /// down to fit and centred: rows then no longer span the width.
-public struct JustifiedLayout: SheetLayout {
-    public var options: LayoutOptions
+struct JustifiedLayout: SheetLayout {
+    var options: LayoutOptions
 
-    public init(options: LayoutOptions = LayoutOptions()) {
+    init(options: LayoutOptions = LayoutOptions()) {
         self.options = options
     }
 
-    public var placesByCount: Bool { false }
+    var placesByCount: Bool { false }
 
-    public func frames(for shapes: [ImageShape], on canvas: Canvas) -> [Frame] {
+    func frames(for shapes: [ImageShape], on canvas: Canvas) -> [Frame] {
         guard !shapes.isEmpty else { return [] }
         let area = options.area(canvas)
         let gap = options.gap
@@ -85,7 +85,7 @@ extension JustifiedLayout {
     /// caption band sized for that), as many as the images' aspect ratios
     /// need for it, the split whose rows are closest to that height; the
     /// canvas is as tall as they are, with the title, bands and gaps.
-    public func naturalHeight(for shapes: [ImageShape], width: Int) -> Int {
+    func naturalHeight(for shapes: [ImageShape], width: Int) -> Int {
         let aspects = shapes.map { Double(max(1, $0.width)) / Double(max(1, $0.height)) }
         let (band, plan) = natural(aspects, width: max(1, width - 2 * options.margin))
         return 2 * options.margin + options.titleBand + options.gap + Int(plan.height(band: Double(band), gap: Double(options.gap)).rounded(.up))

@@ -1,7 +1,7 @@
 extension CollageConfiguration {
     /// Where each image of a sheet goes: the named layout with its options,
     /// and room for the captions and the title.
-    public var layout: any SheetLayout {
+    var layout: any SheetLayout {
         var options = layoutOptions
         let captions = captions
         if captions.label != nil { options.captionBand = { captions.band(forCell: $0) } }

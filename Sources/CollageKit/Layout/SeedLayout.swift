@@ -5,16 +5,16 @@ import Vips
 ///
 ///     rows    = n < 3 ? 1 : 2
 ///     columns = round(n / rows)          (halves round away from zero)
-public struct SeedLayout: SheetLayout {
-    public var options: LayoutOptions
+struct SeedLayout: SheetLayout {
+    var options: LayoutOptions
 
-    public init(options: LayoutOptions = LayoutOptions()) {
+    init(options: LayoutOptions = LayoutOptions()) {
         self.options = options
     }
 
-    public var placesByCount: Bool { options.fit == .cover }
+    var placesByCount: Bool { options.fit == .cover }
 
-    public func frames(for shapes: [ImageShape], on canvas: Canvas) -> [Frame] {
+    func frames(for shapes: [ImageShape], on canvas: Canvas) -> [Frame] {
         guard !shapes.isEmpty else { return [] }
         let cells = Self.cells(count: shapes.count, area: options.area(canvas), gap: options.gap,
                                exact: options.exactArea(canvas))
@@ -22,7 +22,7 @@ public struct SeedLayout: SheetLayout {
     }
 
     /// The seed's tiles keep the shape they have on a 3:2 canvas of this width.
-    public func naturalHeight(for shapes: [ImageShape], width: Int) -> Int {
+    func naturalHeight(for shapes: [ImageShape], width: Int) -> Int {
         let rows = shapes.count < 3 ? 1 : 2, columns = Cells.roundedQuotient(shapes.count, rows)
         return Cells.naturalHeight(columns: columns, rows: rows, width: width, options: options) {
             Cells.roundedQuotient($0 * 2 * columns, 3 * rows)
@@ -36,17 +36,17 @@ public struct SeedLayout: SheetLayout {
 }
 
 /// The seed grid's arithmetic on a plain canvas (no gap, no caption).
-public struct SeedGrid: Equatable, Sendable {
-    public let count: Int
-    public let canvasWidth: Int
-    public let canvasHeight: Int
-    public let rows: Int
-    public let columns: Int
-    public let tileWidth: Int
-    public let tileHeight: Int
+struct SeedGrid: Equatable, Sendable {
+    let count: Int
+    let canvasWidth: Int
+    let canvasHeight: Int
+    let rows: Int
+    let columns: Int
+    let tileWidth: Int
+    let tileHeight: Int
     private let cells: Cells
 
-    public init(count: Int, canvasWidth: Int, canvasHeight: Int) {
+    init(count: Int, canvasWidth: Int, canvasHeight: Int) {
         precondition(count >= 1 && canvasWidth >= 1 && canvasHeight >= 1)
         self.count = count
         self.canvasWidth = canvasWidth
@@ -60,7 +60,7 @@ public struct SeedGrid: Equatable, Sendable {
     }
 
     /// The tile of image `index` (0-based).
-    public func tile(_ index: Int) -> TileRect {
+    func tile(_ index: Int) -> TileRect {
         precondition(index >= 0 && index < count)
         return cells.cell(index)
     }

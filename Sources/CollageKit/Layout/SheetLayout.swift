@@ -22,7 +22,7 @@ import Vips
 ///   and the sheet is laid out again without it (no image from the next
 ///   sheet takes its place, so the cut never depends on decoding); the
 ///   others are decoded again only where their frame changed.
-public protocol SheetLayout: Sendable {
+protocol SheetLayout: Sendable {
     /// The gap, fit, crop, tile and bands it was made with.
     var options: LayoutOptions { get }
     /// True when `frames` reads nothing of the shapes but their number.
@@ -43,14 +43,14 @@ extension SheetLayout {
     /// The canvas a sheet of `shapes` is drawn on: `canvas` itself, or with
     /// `--size WIDTHx` one as wide and as tall as the sheet's content (at
     /// most `Layouts.maxNaturalHeight`).
-    public func canvas(for shapes: [ImageShape], on canvas: Canvas) -> Canvas {
+    func canvas(for shapes: [ImageShape], on canvas: Canvas) -> Canvas {
         guard options.nominalHeight != nil, !shapes.isEmpty else { return canvas }
         return Canvas(width: canvas.width,
                       height: max(1, min(naturalHeight(for: shapes, width: canvas.width), Layouts.maxNaturalHeight)))
     }
 
     /// A sheet of `shapes`: its canvas and the frames on it.
-    public func layOut(_ shapes: [ImageShape], on canvas: Canvas) -> (canvas: Canvas, frames: [Frame]) {
+    func layOut(_ shapes: [ImageShape], on canvas: Canvas) -> (canvas: Canvas, frames: [Frame]) {
         let sheet = self.canvas(for: shapes, on: canvas)
         return (sheet, frames(for: shapes, on: sheet))
     }
@@ -60,7 +60,7 @@ extension SheetLayout {
 /// conforming to `SheetLayout` and one line here.
 public enum Layouts {
     /// Each layout's name and how to make it from the options, `auto` first.
-    public static let registered: [(name: String, make: @Sendable (LayoutOptions) -> any SheetLayout)] = [
+    static let registered: [(name: String, make: @Sendable (LayoutOptions) -> any SheetLayout)] = [
         ("auto", { AutoLayout(options: $0) }),
         ("seed", { SeedLayout(options: $0) }),
         ("grid", { GridLayout(options: $0) }),
@@ -72,10 +72,10 @@ public enum Layouts {
 
     /// The tallest sheet `--size WIDTHx` makes, as `--size` takes: a taller
     /// content (rows of tall portraits) is scaled down to fit.
-    public static let maxNaturalHeight = 65_500
+    static let maxNaturalHeight = 65_500
 
     /// The layout `name` made with `options`; nil for a name not registered.
-    public static func named(_ name: String, _ options: LayoutOptions = LayoutOptions()) -> (any SheetLayout)? {
+    static func named(_ name: String, _ options: LayoutOptions = LayoutOptions()) -> (any SheetLayout)? {
         registered.first { $0.name == name }.map { $0.make(options) }
     }
 }

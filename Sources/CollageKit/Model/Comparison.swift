@@ -111,7 +111,7 @@ public struct ComparedPair: Sendable, Equatable {
     /// Set when the two sizes differ: "1920x1080 -> 1920x1200".
     public let size: String?
     /// The largest width and height of the two (for the sheet's layout).
-    public var shape = ImageShape(width: 1, height: 1)
+    var shape = ImageShape(width: 1, height: 1)
 
     /// A pair with its result; nothing differs unless `pixels` and `percent` say so.
     public init(path: PathName, baseline: PathName, relative: PathName, status: PairStatus, pixels: Int = 0,
@@ -133,8 +133,8 @@ public struct ComparedPair: Sendable, Equatable {
 /// The order of the walk, on paths below a root: component by component,
 /// each in the byte order of its name (a folder's files come where its
 /// name does, as the depth-first walk emits them).
-public enum PairOrder {
-    public static func precedes(_ a: [UInt8], _ b: [UInt8]) -> Bool {
+enum PairOrder {
+    static func precedes(_ a: [UInt8], _ b: [UInt8]) -> Bool {
         let slash = UInt8(ascii: "/")
         let left = a.split(separator: slash, omittingEmptySubsequences: false)
         let right = b.split(separator: slash, omittingEmptySubsequences: false)
@@ -184,9 +184,9 @@ public struct PairCounts: Sendable, Equatable {
 }
 
 /// The words of `--diff`'s numbers, shared by captions, lines and reports.
-public enum DiffText {
+enum DiffText {
     /// "0.05%", "12.5%", "100%": at most four significant decimals, never "0%" for a change.
-    public static func percent(_ value: Double) -> String {
+    static func percent(_ value: Double) -> String {
         if value > 0 && value < 0.0001 { return "<0.0001%" }
         var text = String((value * 10_000).rounded() / 10_000)
         if text.hasSuffix(".0") { text.removeLast(2) }

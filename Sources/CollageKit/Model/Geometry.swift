@@ -1,27 +1,27 @@
 import Vips
 
 /// The canvas of one sheet, in pixels.
-public struct Canvas: Equatable, Sendable {
-    public let width: Int
-    public let height: Int
+struct Canvas: Equatable, Sendable {
+    let width: Int
+    let height: Int
 
-    public init(width: Int, height: Int) {
+    init(width: Int, height: Int) {
         self.width = width
         self.height = height
     }
 }
 
 /// An image's displayed size (after EXIF orientation), all a layout reads.
-public struct ImageShape: Equatable, Sendable {
-    public let width: Int
-    public let height: Int
+struct ImageShape: Equatable, Sendable {
+    let width: Int
+    let height: Int
 
-    public init(width: Int, height: Int) {
+    init(width: Int, height: Int) {
         self.width = width
         self.height = height
     }
 
-    public init(_ header: ImageHeader) {
+    init(_ header: ImageHeader) {
         self.init(width: header.displayedWidth, height: header.displayedHeight)
     }
 
@@ -30,20 +30,20 @@ public struct ImageShape: Equatable, Sendable {
 }
 
 /// Where one image goes on its sheet.
-public struct Frame: Equatable, Sendable {
+struct Frame: Equatable, Sendable {
     /// The rectangle the image itself covers on the canvas: its decoded
     /// size and place. It may reach past the canvas by a rounding pixel and
     /// is clipped when placed.
-    public var image: TileRect
+    var image: TileRect
     /// The image's cell: the image, its caption band and the room a layout
     /// keeps around it. Nothing of this image is drawn outside it.
-    public var cell: TileRect
+    var cell: TileRect
     /// Which part of the image is kept when it is cropped to `image`'s shape.
-    public var crop: CropMode
+    var crop: CropMode
     /// The band under the image for its caption, when captions are drawn.
-    public var caption: TileRect?
+    var caption: TileRect?
 
-    public init(image: TileRect, cell: TileRect? = nil, crop: CropMode = .centre, caption: TileRect? = nil) {
+    init(image: TileRect, cell: TileRect? = nil, crop: CropMode = .centre, caption: TileRect? = nil) {
         self.image = image
         self.cell = cell ?? image
         self.crop = crop

@@ -92,6 +92,7 @@ public enum CropChoice: String, Sendable, CaseIterable {
 
 /// `--font`: a font description that names an installed font.
 public struct FontChoice: Sendable, Equatable {
+    /// The description as given ("DejaVu Sans 14").
     public let description: String
     /// The size it names, if any.
     public let size: Int?

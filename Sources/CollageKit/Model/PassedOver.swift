@@ -15,16 +15,22 @@ public enum PassedOverKind: String, Sendable, CaseIterable {
 
 /// The files passed over, counted by kind.
 public struct PassedOver: Sendable, Equatable {
+    /// How many files of each kind were passed over.
     public private(set) var counts: [PassedOverKind: Int] = [:]
 
+    /// None passed over yet.
     public init() {}
 
+    /// How many files of `kind` were passed over.
     public subscript(kind: PassedOverKind) -> Int { counts[kind] ?? 0 }
 
+    /// How many files were passed over, of every kind.
     public var total: Int { counts.values.reduce(0, +) }
 
+    /// Counts `amount` more files of `kind`.
     public mutating func count(_ kind: PassedOverKind, by amount: Int = 1) { counts[kind, default: 0] += amount }
 
+    /// Adds another run's counts to these (a job's passes, a plan's shards).
     public mutating func add(_ other: PassedOver) {
         for (kind, amount) in other.counts { count(kind, by: amount) }
     }

@@ -19,21 +19,21 @@ import FoundationEssentials
 /// UTF-8, else `{"base64":B}` (its bytes). The trailer counts the lines
 /// before it and carries the 64-bit FNV-1a of all their bytes: a plan cut
 /// short, edited or spliced is refused before anything is decoded.
-public enum PlanFormat {
+enum PlanFormat {
     /// Bumped whenever a line's meaning changes; another version is refused.
     /// Version 1 recorded the command line; version 2 its `Configuration`.
-    public static let version = 2
+    static let version = 2
 }
 
 /// A path in a plan: exact bytes, readable when they are UTF-8.
-public struct PlanPath: Codable, Equatable, Sendable {
-    public let path: PathName
+struct PlanPath: Codable, Equatable, Sendable {
+    let path: PathName
 
-    public init(_ path: PathName) { self.path = path }
+    init(_ path: PathName) { self.path = path }
 
     private struct Encoded: Codable { let base64: String }
 
-    public init(from decoder: Decoder) throws {
+    init(from decoder: Decoder) throws {
         let container = try decoder.singleValueContainer()
         if let text = try? container.decode(String.self) {
             path = PathName(text)
@@ -46,7 +46,7 @@ public struct PlanPath: Codable, Equatable, Sendable {
         }
     }
 
-    public func encode(to encoder: Encoder) throws {
+    func encode(to encoder: Encoder) throws {
         var container = encoder.singleValueContainer()
         if path.isValidUTF8 { try container.encode(path.description) } else {
             try container.encode(Encoded(base64: Data(path.bytes).base64EncodedString()))
@@ -55,90 +55,90 @@ public struct PlanPath: Codable, Equatable, Sendable {
 }
 
 /// One image of a planned sheet: what it was when planned, where it goes.
-public struct PlanImage: Codable, Equatable, Sendable {
-    public let path: PlanPath
-    public let size: Int64
-    public let mtime_ns: Int64
-    public let rect: [Int]
-    public var label: String?
+struct PlanImage: Codable, Equatable, Sendable {
+    let path: PlanPath
+    let size: Int64
+    let mtime_ns: Int64
+    let rect: [Int]
+    var label: String?
 
-    public init(path: PathName, stamp: FileStamp, rect: TileRect, label: String?) {
+    init(path: PathName, stamp: FileStamp, rect: TileRect, label: String?) {
         self.path = PlanPath(path)
         (size, mtime_ns) = (stamp.size, stamp.modified)
         self.rect = [rect.x, rect.y, rect.width, rect.height]
         self.label = label
     }
 
-    public var stamp: FileStamp { FileStamp(size: size, modified: mtime_ns) }
-    public var tileRect: TileRect? {
+    var stamp: FileStamp { FileStamp(size: size, modified: mtime_ns) }
+    var tileRect: TileRect? {
         rect.count == 4 ? TileRect(x: rect[0], y: rect[1], width: rect[2], height: rect[3]) : nil
     }
 }
 
 /// Any line of a plan: the fields of each kind, all optional, so that one
 /// decode reads whichever it is.
-public struct PlanLine: Codable, Sendable {
+struct PlanLine: Codable, Sendable {
     // The header.
-    public var collage_plan: Int?
+    var collage_plan: Int?
     /// The configuration that made the plan (without `--plan FILE` and the
     /// options that do not shape it): a run from the plan runs it.
-    public var configuration: Configuration?
+    var configuration: Configuration?
     /// The working folder the plan was made in (relative INPUTs are below it).
-    public var directory: PlanPath?
+    var directory: PlanPath?
     /// "sheets" (`--sheets`) or "collage" (one collage up to the cap).
-    public var kind: String?
-    public var max: Int?
+    var kind: String?
+    var max: Int?
     // What the scan found: "rejected", "failed", "paired", "passed-over", "notice".
-    public var event: String?
-    public var path: PlanPath?
-    public var reason: String?
-    public var detail: String?
-    public var with: PlanPath?
+    var event: String?
+    var path: PlanPath?
+    var reason: String?
+    var detail: String?
+    var with: PlanPath?
     // `--per-folder`: a folder's part begins (the folder, and the INPUT
     // it is below), and ends.
-    public var folder: PlanPath?
-    public var root: PlanPath?
-    public var folder_end: PlanPath?
+    var folder: PlanPath?
+    var root: PlanPath?
+    var folder_end: PlanPath?
     // `--group-by`: a group's part begins and ends.
-    public var group: String?
-    public var group_end: String?
+    var group: String?
+    var group_end: String?
     // A sheet.
-    public var sheet: Int?
-    public var first: Int?
-    public var output: PlanPath?
-    public var width: Int?
-    public var height: Int?
-    public var images: [PlanImage]?
+    var sheet: Int?
+    var first: Int?
+    var output: PlanPath?
+    var width: Int?
+    var height: Int?
+    var images: [PlanImage]?
     // The trailer.
-    public var end: Int?
-    public var sheets: Int?
-    public var fnv1a: String?
+    var end: Int?
+    var sheets: Int?
+    var fnv1a: String?
 
-    public init() {}
+    init() {}
 
     /// The line's bytes, newline included.
-    public var encoded: [UInt8] {
+    var encoded: [UInt8] {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         return Array(try! encoder.encode(self)) + [UInt8(ascii: "\n")]  // plain values: cannot fail
     }
 
-    public static func decode(_ bytes: ArraySlice<UInt8>) -> PlanLine? {
+    static func decode(_ bytes: ArraySlice<UInt8>) -> PlanLine? {
         try? JSONDecoder().decode(PlanLine.self, from: Data(bytes))
     }
 }
 
 /// 64-bit FNV-1a, fed as the bytes go by.
-public struct RunningFNV: Sendable {
-    public private(set) var value: UInt64 = 0xcbf2_9ce4_8422_2325
+struct RunningFNV: Sendable {
+    private(set) var value: UInt64 = 0xcbf2_9ce4_8422_2325
 
-    public init() {}
+    init() {}
 
-    public mutating func add<Bytes: Sequence>(_ bytes: Bytes) where Bytes.Element == UInt8 {
+    mutating func add<Bytes: Sequence>(_ bytes: Bytes) where Bytes.Element == UInt8 {
         for byte in bytes { value = (value ^ UInt64(byte)) &* 0x0000_0100_0000_01b3 }
     }
 
-    public var hex: String {
+    var hex: String {
         let digits = String(value, radix: 16)
         return String(repeating: "0", count: 16 - digits.count) + digits
     }

@@ -2,16 +2,16 @@ import Glibc
 
 /// A small file read whole: a state kept beside an output, a list of
 /// patterns. `limit` bounds what it may hold.
-public enum FileContents {
+enum FileContents {
     /// Why a file could not be read: the errno, and its words.
-    public struct Failure: Error, Sendable, CustomStringConvertible {
-        public let code: Int32
-        public var description: String { systemError(code) }
+    struct Failure: Error, Sendable, CustomStringConvertible {
+        let code: Int32
+        var description: String { systemError(code) }
     }
 
     /// The bytes of the file at `path`, at most `limit` of them (EFBIG past
     /// that). `followLinks: false` refuses a symbolic link (ELOOP).
-    public static func read(_ path: PathName, limit: Int, followLinks: Bool = true) -> Result<[UInt8], Failure> {
+    static func read(_ path: PathName, limit: Int, followLinks: Bool = true) -> Result<[UInt8], Failure> {
         let flags = O_RDONLY | O_CLOEXEC | (followLinks ? 0 : O_NOFOLLOW)
         let descriptor = path.withCString { $0.map { open($0, flags) } ?? -1 }
         guard descriptor >= 0 else { return .failure(Failure(code: errno)) }

@@ -2,9 +2,12 @@ import Glibc
 
 /// A file's size and modification time, to tell whether it changed.
 public struct FileStamp: Equatable, Sendable, Codable {
+    /// The file's size in bytes.
     public let size: Int64
-    public let modified: Int64  // nanoseconds since the epoch
+    /// Its modification time, in nanoseconds since the epoch.
+    public let modified: Int64
 
+    /// A stamp of `size` bytes modified at `modified` (nanoseconds since the epoch).
     public init(size: Int64, modified: Int64) {
         self.size = size
         self.modified = modified

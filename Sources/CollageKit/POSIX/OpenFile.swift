@@ -1,8 +1,8 @@
 import Glibc
 
 /// An open regular file, closed when its owner lets go.
-public final class OpenFile: Sendable {
-    public let descriptor: Int32
+final class OpenFile: Sendable {
+    let descriptor: Int32
     init(descriptor: Int32) { self.descriptor = descriptor }
     deinit { close(descriptor) }
 

@@ -15,8 +15,8 @@ import Vips
 /// what happens, and performs the actions it returns, all on one serial
 /// queue, so events come out in order. Only decoding and saving run
 /// elsewhere. Every kind of run is this shell over another source.
-public final class CollageRun: CollageJob, Sendable {
-    public let configuration: CollageConfiguration
+final class CollageRun: CollageJob, Sendable {
+    let configuration: CollageConfiguration
     let logger: Logger
     let queue = DispatchQueue(label: "collage.pipeline")
     let workers = DispatchQueue(label: "collage.decode", attributes: .concurrent)
@@ -59,7 +59,7 @@ public final class CollageRun: CollageJob, Sendable {
     /// `--flag`'s checker, shared by every run of a job.
     let flagger: Flagger?
 
-    public convenience init(configuration: CollageConfiguration, logger: Logger = Logger(label: "collage")) {
+    convenience init(configuration: CollageConfiguration, logger: Logger = Logger(label: "collage")) {
         self.init(configuration: configuration, flagger: Flagger(kinds: configuration.flags), logger: logger)
     }
 
@@ -84,10 +84,10 @@ public final class CollageRun: CollageJob, Sendable {
                                           planned: configuration.fromPlan != nil)))
     }
 
-    public var events: AnyPublisher<PipelineEvent, Never> { hub.events }
+    var events: AnyPublisher<PipelineEvent, Never> { hub.events }
 
     /// Runs to the end and says how it ended. Blocks the calling thread.
-    public func run() -> RunOutcome {
+    func run() -> RunOutcome {
         queue.sync { feed(checks()) }
         finished.wait()
         return owned.withLock { $0.outcome! }
@@ -95,7 +95,7 @@ public final class CollageRun: CollageJob, Sendable {
 
     /// Stops the run as SIGINT or SIGTERM asks: cancels the pipeline through
     /// its subscription, lets a save in progress remove its temporary file.
-    public func interrupt(_ status: ExitStatus) {
+    func interrupt(_ status: ExitStatus) {
         stopRequested.withLock { $0 = $0 ?? status }
         let writing = writer.cancel()
         queue.async { self.feed(.interrupted(status, writing: writing)) }

@@ -5,14 +5,14 @@ import Synchronization
 /// whole job (every folder of `--per-folder`, every pass of `--watch`), so a
 /// duplicate across folders is found too: the job makes one and hands it
 /// to each run.
-public final class Flagger: Sendable {
-    public let kinds: Set<FlagKind>
+final class Flagger: Sendable {
+    let kinds: Set<FlagKind>
     /// Hashes within `threshold` bits are the same look.
-    public static let threshold = 4
+    static let threshold = 4
     private let seen = Mutex(HashIndex())
 
     /// nil when there is nothing to flag.
-    public init?(kinds: Set<FlagKind>) {
+    init?(kinds: Set<FlagKind>) {
         guard !kinds.isEmpty else { return nil }
         self.kinds = kinds
     }

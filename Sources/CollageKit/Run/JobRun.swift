@@ -30,7 +30,7 @@ protocol PassSource: Sendable {
 /// actions: the long ones (finding a pass, running it, writing the page) on
 /// the thread that called `run`, one after another; a stop's on the thread
 /// that brought the signal, so that it reaches the pass that is running.
-public final class JobRun: CollageJob, Sendable {
+final class JobRun: CollageJob, Sendable {
     private let passes: any PassSource
     /// What the job does once its passes are over (`--html`'s page, `--plan`'s file).
     private let finishing: (any JobFinishing)?
@@ -49,9 +49,9 @@ public final class JobRun: CollageJob, Sendable {
         shell = Mutex(Shell(machine: JobMachine(kind: kind, finishes: finishing != nil, failOnFlag: failOnFlag)))
     }
 
-    public var events: AnyPublisher<PipelineEvent, Never> { hub.events }
+    var events: AnyPublisher<PipelineEvent, Never> { hub.events }
 
-    public func interrupt(_ status: ExitStatus) {
+    func interrupt(_ status: ExitStatus) {
         let (actions, current) = shell.withLock { ($0.machine.handle(.interrupted(status)), $0.current) }
         for action in actions {
             switch action {
@@ -62,7 +62,7 @@ public final class JobRun: CollageJob, Sendable {
         }
     }
 
-    public func run() -> RunOutcome {
+    func run() -> RunOutcome {
         var pending = feed(.start(problem: finishing?.prepare()))
         while !pending.isEmpty {
             switch pending.removeFirst() {

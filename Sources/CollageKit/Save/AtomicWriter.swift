@@ -9,7 +9,7 @@ import Vips
 /// target's folder, which is flushed to disk, renamed over the target, and
 /// the folder flushed too. On any failure the temporary file is removed and
 /// the previous file is untouched.
-public final class AtomicWriter: Sendable {
+final class AtomicWriter: Sendable {
     private let queue: DispatchQueue
     /// Cancelled, and whether a file is being written (a temporary file may exist).
     private let state = Mutex((cancelled: false, writing: false))
@@ -17,7 +17,7 @@ public final class AtomicWriter: Sendable {
 
     /// `stem` names this run's temporary files (`.STEM.collage-tmp-…`); by
     /// default each file's own name.
-    public init(queue: DispatchQueue = DispatchQueue(label: "collage.save"), stem: PathName? = nil) {
+    init(queue: DispatchQueue = DispatchQueue(label: "collage.save"), stem: PathName? = nil) {
         self.queue = queue
         self.stem = stem?.hiddenStem
     }
@@ -27,7 +27,7 @@ public final class AtomicWriter: Sendable {
     /// whether a save is writing its file now: if not, none ever will, and
     /// the process may end at once without leaving a temporary file.
     @discardableResult
-    public func cancel() -> Bool {
+    func cancel() -> Bool {
         state.withLock { state in
             state.cancelled = true
             return state.writing
@@ -35,7 +35,7 @@ public final class AtomicWriter: Sendable {
     }
 
     /// A Future of the path written.
-    public func save(_ bytes: UnsafeRawBufferPointerOwner, to path: PathName) -> Future<PathName, OutputError> {
+    func save(_ bytes: UnsafeRawBufferPointerOwner, to path: PathName) -> Future<PathName, OutputError> {
         Future { [self] promise in
             // OpenCombine's promise predates Sendable; it is called once, here.
             nonisolated(unsafe) let promise = promise
@@ -50,12 +50,12 @@ public final class AtomicWriter: Sendable {
     }
 
     /// The temporary name used beside `path` (see `Sidecar`).
-    public static func temporaryPrefix(for path: PathName) -> [UInt8] {
+    static func temporaryPrefix(for path: PathName) -> [UInt8] {
         Sidecar.temporaryPrefix(stem: path.hiddenStem)
     }
 
     /// Writes synchronously (on the caller's thread).
-    public func write(_ owner: UnsafeRawBufferPointerOwner, to path: PathName) throws(OutputError) -> PathName {
+    func write(_ owner: UnsafeRawBufferPointerOwner, to path: PathName) throws(OutputError) -> PathName {
         try writing(path) { () throws(OutputError) in
             let file = try createTemporary(for: path)
             // The errno of a failed write, or nil.
@@ -150,7 +150,7 @@ public final class AtomicWriter: Sendable {
 
     /// Removes temporary files that killed runs left beside `path`. Call it
     /// while holding the output's lock, so no live run's file is touched.
-    public static func removeLeftovers(beside path: PathName) {
+    static func removeLeftovers(beside path: PathName) {
         let prefix = temporaryPrefix(for: path)
         let directory = path.directory
         guard let handle = directory.withCString({ $0.flatMap { opendir($0) } }) else { return }
@@ -176,7 +176,7 @@ struct TemporaryFile: Sendable {
 }
 
 /// Bytes the writer reads: an encoder's buffer, or a Swift array.
-public protocol UnsafeRawBufferPointerOwner: Sendable {
+protocol UnsafeRawBufferPointerOwner: Sendable {
     func withUnsafeBytes<R>(_ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R
 }
 

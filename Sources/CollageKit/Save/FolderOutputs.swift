@@ -1,14 +1,14 @@
 /// `--per-folder`'s outputs: the template of `--output` with `{dir}` (the
 /// folder's name) and `{path}` (its path below the INPUT, `/` replaced by
 /// `_`) filled in.
-public enum FolderOutputs {
-    public static func hasPlaceholder(_ output: PathName) -> Bool {
+enum FolderOutputs {
+    static func hasPlaceholder(_ output: PathName) -> Bool {
         let text = output.bytes
         return contains(text, Array("{dir}".utf8)) || contains(text, Array("{path}".utf8))
     }
 
     /// The output for `folder`, found under the INPUT `root`.
-    public static func output(template: PathName, folder: PathName, root: PathName) -> PathName {
+    static func output(template: PathName, folder: PathName, root: PathName) -> PathName {
         var relative = relativePath(folder: folder, root: root)
         if relative.isEmpty { relative = root.ownName }
         relative = relative.map { $0 == UInt8(ascii: "/") ? UInt8(ascii: "_") : $0 }
@@ -18,7 +18,7 @@ public enum FolderOutputs {
 
     /// The folder's path below the INPUT `root`; empty for `root` itself
     /// (what `--shard` hashes).
-    public static func relativePath(folder: PathName, root: PathName) -> [UInt8] {
+    static func relativePath(folder: PathName, root: PathName) -> [UInt8] {
         Array(folder.bytes.dropFirst(root.bytes.count).drop { $0 == UInt8(ascii: "/") })
     }
 

@@ -1,14 +1,14 @@
 /// `--group-by`'s outputs: `{group}` in `--output` replaced by the group's
 /// name, or, without it, `-GROUP` added before the extension (and so before
 /// the `-0001` that `--sheets` adds).
-public enum GroupOutputs {
+enum GroupOutputs {
     static let placeholder = Array("{group}".utf8)
 
-    public static func hasPlaceholder(_ output: PathName) -> Bool {
+    static func hasPlaceholder(_ output: PathName) -> Bool {
         FolderOutputs.contains(output.bytes, placeholder)
     }
 
-    public static func output(template: PathName, group: String) -> PathName {
+    static func output(template: PathName, group: String) -> PathName {
         let name = Array(group.utf8)
         if hasPlaceholder(template) { return PathName(bytes: FolderOutputs.replace(template.bytes, placeholder, with: name)) }
         let file = template.lastComponent

@@ -8,33 +8,33 @@
 /// and `height` are the sheet's pixels), so the areas' coordinates, which
 /// are the sheet's own pixels, stay on their tiles; a sheet wider than the
 /// window scrolls sideways in its own box instead of being scaled.
-public enum HTMLIndex {
-    public struct Tile: Sendable, Equatable {
-        public let path: PathName
-        public let rect: TileRect
+enum HTMLIndex {
+    struct Tile: Sendable, Equatable {
+        let path: PathName
+        let rect: TileRect
         /// The caption drawn under it, when captions are drawn.
-        public let caption: String?
+        let caption: String?
 
-        public init(path: PathName, rect: TileRect, caption: String?) {
+        init(path: PathName, rect: TileRect, caption: String?) {
             self.path = path
             self.rect = rect
             self.caption = caption
         }
     }
 
-    public struct Sheet: Sendable {
-        public let output: PathName
+    struct Sheet: Sendable {
+        let output: PathName
         /// The sheet's number in its run; nil for an output left unchanged.
-        public let number: Int?
-        public let width: Int?
-        public let height: Int?
+        let number: Int?
+        let width: Int?
+        let height: Int?
         /// Where each image is on the sheet; empty for an unchanged output,
         /// whose rectangles only a decode would tell.
-        public let tiles: [Tile]
+        let tiles: [Tile]
         /// An unchanged output's images (from the state the run compared).
-        public let images: [PathName]
+        let images: [PathName]
 
-        public init(output: PathName, number: Int?, width: Int?, height: Int?, tiles: [Tile], images: [PathName]) {
+        init(output: PathName, number: Int?, width: Int?, height: Int?, tiles: [Tile], images: [PathName]) {
             self.output = output
             self.number = number
             self.width = width
@@ -56,7 +56,7 @@ public enum HTMLIndex {
         """
 
     /// The page, UTF-8. `link` turns a path into an `href` relative to the page.
-    public static func page(_ sheets: [Sheet], link: (PathName) -> String) -> [UInt8] {
+    static func page(_ sheets: [Sheet], link: (PathName) -> String) -> [UInt8] {
         var html = "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
         html += "<meta name=\"viewport\" content=\"width=device-width\">\n"
         html += "<title>collage: \(sheets.count) sheet\(sheets.count == 1 ? "" : "s")</title>\n"
@@ -121,7 +121,7 @@ public enum HTMLIndex {
     }
 
     /// Text made safe inside an element or a quoted attribute.
-    public static func escape(_ text: String) -> String {
+    static func escape(_ text: String) -> String {
         var out = ""
         for character in text.unicodeScalars {
             switch character {

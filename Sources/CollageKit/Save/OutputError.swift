@@ -1,6 +1,6 @@
 /// The error type of the output layer, with the exit status it maps to.
-public struct OutputError: Error, Sendable, CustomStringConvertible {
-    public enum Code: Sendable {
+struct OutputError: Error, Sendable, CustomStringConvertible {
+    enum Code: Sendable {
         /// The output could not be created: folder missing, not writable,
         /// name too long (exit 73).
         case cannotCreate
@@ -10,11 +10,11 @@ public struct OutputError: Error, Sendable, CustomStringConvertible {
         case cancelled
     }
 
-    public let code: Code
-    public let path: PathName
-    public let message: String
+    let code: Code
+    let path: PathName
+    let message: String
 
-    public var description: String { "\(path): \(message)" }
+    var description: String { "\(path): \(message)" }
 }
 
 extension OutputError {

@@ -9,7 +9,7 @@ import Glibc
 /// A run that was waiting on the removed file finds, once it holds the
 /// lock, that the path no longer names the file it locked, and starts over
 /// on the path's new file: two runs never hold the lock at once.
-public final class OutputLock: Sendable {
+final class OutputLock: Sendable {
     private let descriptor: Int32
     private let path: PathName
 
@@ -23,17 +23,17 @@ public final class OutputLock: Sendable {
         close(descriptor)
     }
 
-    public static func path(for output: PathName) -> PathName {
+    static func path(for output: PathName) -> PathName {
         Sidecar.lock(for: output)
     }
 
     /// The notice of a run that waits; text reporters recognise it by this.
-    public static func waitingNotice(for output: PathName) -> String {
+    static func waitingNotice(for output: PathName) -> String {
         waitingPrefix + " writing '\(output)' to finish"
     }
-    public static let waitingPrefix = "waiting for another collage run"
+    static let waitingPrefix = "waiting for another collage run"
 
-    public enum Failure: Error {
+    enum Failure: Error {
         case cannotCreate(String)
         case stopped
     }
@@ -41,7 +41,7 @@ public final class OutputLock: Sendable {
     /// Takes the lock, waiting for another run to finish if need be.
     /// `waiting` is called once if the lock is busy; `shouldStop` is polled
     /// while waiting, so that a signal still ends the run.
-    public static func acquire(for output: PathName, waiting: () -> Void,
+    static func acquire(for output: PathName, waiting: () -> Void,
                                shouldStop: () -> Bool) -> Result<OutputLock, Failure> {
         let lockPath = path(for: output)
         var announced = false

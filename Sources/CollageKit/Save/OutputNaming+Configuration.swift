@@ -14,7 +14,7 @@ extension CollageConfiguration {
     }
 
     /// Where each collage goes: `output`, as a template under `sheets`.
-    public var naming: OutputNaming { OutputNaming(path: output, sheets: sheets) }
+    var naming: OutputNaming { OutputNaming(path: output, sheets: sheets) }
 
     /// libvips' saver suffix with options, ".jpg[Q=90]"; nil if the output
     /// extension is not one we can write.

@@ -1,26 +1,26 @@
 import Vips
 
 /// Where each collage goes.
-public struct OutputNaming: Sendable, Equatable {
-    public let path: PathName
-    public let sheets: Bool
+struct OutputNaming: Sendable, Equatable {
+    let path: PathName
+    let sheets: Bool
 
-    public init(path: PathName, sheets: Bool) {
+    init(path: PathName, sheets: Bool) {
         self.path = path
         self.sheets = sheets
     }
 
     /// libvips' saver suffix for the output's extension, or nil if we cannot
     /// write it. A PDF's pictures are JPEG.
-    public var saverSuffix: String? { isDocument ? ".jpg" : ImageFormat.saverSuffix(extension: path.lowercasedExtension) }
+    var saverSuffix: String? { isDocument ? ".jpg" : ImageFormat.saverSuffix(extension: path.lowercasedExtension) }
 
     /// `-o NAME.pdf`: one document holding every sheet, a page each.
-    public var isDocument: Bool { path.lowercasedExtension == "pdf" }
+    var isDocument: Bool { path.lowercasedExtension == "pdf" }
 
     /// Sheet k (1-based): PATH itself without `--sheets`; with it, `{n}`
     /// replaced by k zero-padded to 4 digits, or `-0001` inserted before the
     /// extension when PATH has no `{n}`.
-    public func path(forSheet sheet: Int) -> PathName {
+    func path(forSheet sheet: Int) -> PathName {
         guard sheets, !isDocument else { return path }
         var number = String(sheet)
         if number.count < 4 { number = String(repeating: "0", count: 4 - number.count) + number }

@@ -7,15 +7,15 @@ import Glibc
 /// INPUT given as relative or absolute, through `..` or a symbolic link to
 /// a folder, gives the link the kernel would follow from the page's real
 /// folder. A file's own name is kept (a link to a file stays that link).
-public struct PageLinks: Sendable {
+struct PageLinks: Sendable {
     /// The page's folder, as absolute components.
     let base: [[UInt8]]
 
-    public init(page: PathName) {
+    init(page: PathName) {
         base = Self.components(Self.realFolder(of: page))
     }
 
-    public func href(_ path: PathName) -> String {
+    func href(_ path: PathName) -> String {
         let target = Self.components(Self.realFolder(of: path)) + [path.lastComponent]
         var common = 0
         while common < base.count, common < target.count - 1, base[common] == target[common] { common += 1 }
@@ -51,7 +51,7 @@ public struct PageLinks: Sendable {
     /// Every byte but the unreserved ones of RFC 3986 as `%XX`: spaces, `#`,
     /// `?`, `%`, `:` (which would start a scheme) and bytes that are not
     /// UTF-8 all stay part of the name, and nothing needs HTML escaping.
-    public static func percentEncoded(_ component: [UInt8]) -> String {
+    static func percentEncoded(_ component: [UInt8]) -> String {
         let hex = Array("0123456789ABCDEF".utf8)
         var out: [UInt8] = []
         for byte in component {

@@ -2,16 +2,17 @@ import Glibc
 import Media
 import Vips
 
-public enum ProbeFailure: Error {
+/// Why the header check did not accept a candidate.
+enum ProbeFailure: Error {
     case rejected(RejectReason, String)
     case failed(String)
 }
 
 /// An image that passed the header checks, with its file still open: the
 /// bytes decoded later are the bytes checked now.
-public struct AcceptedImage: Sendable {
-    public let path: PathName
-    public let header: ImageHeader
+struct AcceptedImage: Sendable {
+    let path: PathName
+    let header: ImageHeader
     let file: OpenFile
     /// Its place among the images accepted so far in the run (0-based).
     var ordinal = 0

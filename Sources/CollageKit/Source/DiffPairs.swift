@@ -1,15 +1,15 @@
 /// One pair of `--diff` before it is compared: the current image and the
 /// baseline's at the same path below their roots, either of which may be
 /// missing.
-public struct DiffPair: Sendable, Equatable {
+struct DiffPair: Sendable, Equatable {
     /// The path below the roots: the pair's name.
-    public let relative: PathName
+    let relative: PathName
     /// Where the current image is (or would be, for a removed one).
-    public let current: PathName
+    let current: PathName
     /// Where the baseline's is (or would be, for an added one).
-    public let baseline: PathName
-    public let inCurrent: Bool
-    public let inBaseline: Bool
+    let baseline: PathName
+    let inCurrent: Bool
+    let inBaseline: Bool
 }
 
 /// The pairs of a `--diff` run: INPUT's images (each INPUT folder walked

@@ -12,9 +12,9 @@ import Vips
 /// (`ShotPairs`) goes with the still as its partner. Links to files are
 /// followed; links to directories only with `followLinks`, and then a link
 /// back to an ancestor is reported as a loop, never entered.
-public struct DirectoryWalk: PullSource {
+struct DirectoryWalk: PullSource {
     /// The image extensions, lower case.
-    public static var imageExtensions: Set<String> { ImageFormat.inputExtensions }
+    static var imageExtensions: Set<String> { ImageFormat.inputExtensions }
 
     private struct FileID: Hashable { let device: UInt64; let inode: UInt64 }
 
@@ -47,7 +47,7 @@ public struct DirectoryWalk: PullSource {
     /// files passed over by kind. With `recursive` false, only the root
     /// folder's own files are walked. With `folders`, the walk emits the
     /// folders it enters (the root first), in the same order, instead of files.
-    public init(root: PathName, followLinks: Bool, recursive: Bool = true, folders: Bool = false,
+    init(root: PathName, followLinks: Bool, recursive: Bool = true, folders: Bool = false,
                 rules: ScanRules = ScanRules(), report: @escaping (PipelineEvent) -> Void) {
         self.root = root
         self.followLinks = followLinks
@@ -57,10 +57,10 @@ public struct DirectoryWalk: PullSource {
         self.report = report
     }
 
-    public mutating func next() -> PathName? { nextFile()?.path }
+    mutating func next() -> PathName? { nextFile()?.path }
 
     /// The next file (or folder, with `folders`), with its partners.
-    public mutating func nextFile() -> InputFile? {
+    mutating func nextFile() -> InputFile? {
         if let root {
             self.root = nil
             var info = Glibc.stat()

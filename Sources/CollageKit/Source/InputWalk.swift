@@ -2,13 +2,13 @@ import Glibc
 
 /// A file to try, and whether a person named it (on the command line or on
 /// standard input: then it is tried whatever its name).
-public struct InputFile: Sendable, Equatable {
-    public let path: PathName
-    public let explicit: Bool
+struct InputFile: Sendable, Equatable {
+    let path: PathName
+    let explicit: Bool
     /// A still's RAW photo or Live Photo movie of the same shot, not emitted
     /// on their own (see `ShotPairs`): reported `paired`, or shown instead
     /// of the still when it cannot be read.
-    public var partners: [PathName] = []
+    var partners: [PathName] = []
 }
 
 /// All INPUTs in order, as one lazy walk: a file is emitted as it is, a
@@ -16,7 +16,7 @@ public struct InputFile: Sendable, Equatable {
 /// from standard input that names a directory is walked too. Files named one
 /// after another in one folder are paired as a folder's names are
 /// (`ConsecutiveShots`); what `rules` passes over is reported, not emitted.
-public struct InputWalk: PullSource {
+struct InputWalk: PullSource {
     private var inputs: ArraySlice<Input>
     private var directory: DirectoryWalk?
     private var list: PathListReader?
@@ -31,7 +31,7 @@ public struct InputWalk: PullSource {
 
     /// Once `shouldStop` holds the walk ends, even while it waits for
     /// standard input.
-    public init(inputs: [Input], followLinks: Bool, nulSeparated: Bool, recursive: Bool = true,
+    init(inputs: [Input], followLinks: Bool, nulSeparated: Bool, recursive: Bool = true,
                 rules: ScanRules = ScanRules(), standardInput: Int32 = 0, shouldStop: @escaping () -> Bool = { false },
                 report: @escaping (PipelineEvent) -> Void) {
         self.inputs = inputs[...]
@@ -45,7 +45,7 @@ public struct InputWalk: PullSource {
         self.report = report
     }
 
-    public mutating func next() -> InputFile? {
+    mutating func next() -> InputFile? {
         while true {
             if let file = shots.pop() { return file }
             if shouldStop() { return nil }

@@ -54,26 +54,26 @@ final class LineReader {
 }
 
 /// Why a plan cannot be used: the line a run prints, and its status.
-public struct PlanProblem: Error, Sendable {
-    public let status: ExitStatus
-    public let message: String
+struct PlanProblem: Error, Sendable {
+    let status: ExitStatus
+    let message: String
 
-    public init(status: ExitStatus, message: String) { (self.status, self.message) = (status, message) }
+    init(status: ExitStatus, message: String) { (self.status, self.message) = (status, message) }
 }
 
 /// Reading a plan (see `PlanFormat`): first the whole file is checked
 /// (header, version, every line counted and hashed against the trailer),
 /// then its lines are streamed to the run one at a time.
-public enum PlanFile {
+enum PlanFile {
     /// The working folder, as a plan records it (relative paths are below it).
-    public static var workingDirectory: PathName {
+    static var workingDirectory: PathName {
         var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
         guard getcwd(&buffer, buffer.count) != nil else { return PathName(".") }
         return PathName(bytes: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) })
     }
 
     /// The plan's header once the whole file has been checked.
-    public static func check(_ path: PathName) -> Result<PlanLine, PlanProblem> {
+    static func check(_ path: PathName) -> Result<PlanLine, PlanProblem> {
         func bad(_ why: String, _ status: ExitStatus = .noInput) -> Result<PlanLine, PlanProblem> {
             .failure(PlanProblem(status: status, message: "cannot use the plan \(path): \(why)"))
         }
