@@ -131,6 +131,33 @@ final class ShareReplayTests: XCTestCase {
         XCTAssertEqual(upstream.subscriptions.map(\.requests), [[.unlimited]])
     }
 
+    func testALiveValueThatArrivesWhileALateSubscriberIsSubscribedComesAfterItsReplay() {
+        let upstream = ManualPublisher<Int>()
+        let shared = upstream.shareReplay(capacity: 2)
+        shared.subscribe(RecordingSubscriber<Int>(initialDemand: .unlimited))
+        for value in 1...3 { upstream.send(value) }
+        var seen: [Int] = []
+        shared.subscribe(AnySubscriber<Int, Never>(receiveSubscription: { subscription in
+            upstream.send(4)  // live, before this subscriber has asked for anything
+            subscription.request(.unlimited)
+        }, receiveValue: { seen.append($0); return .none }, receiveCompletion: { _ in }))
+        XCTAssertEqual(seen, [2, 3, 4], "the replay, then the live value")
+    }
+
+    func testACompletionThatArrivesWhileALateSubscriberIsSubscribedComesAfterItsReplay() {
+        let upstream = ManualPublisher<Int>()
+        let shared = upstream.shareReplay(capacity: 2)
+        shared.subscribe(RecordingSubscriber<Int>(initialDemand: .unlimited))
+        for value in 1...3 { upstream.send(value) }
+        var events: [String] = []
+        shared.subscribe(AnySubscriber<Int, Never>(receiveSubscription: { subscription in
+            events.append("subscribed")
+            upstream.send(completion: .finished)
+            subscription.request(.unlimited)
+        }, receiveValue: { events.append("\($0)"); return .none }, receiveCompletion: { _ in events.append("finished") }))
+        XCTAssertEqual(events, ["subscribed", "2", "3", "finished"], "the replay is not lost to the completion")
+    }
+
     func testALateSubscriberSeesAnUnbrokenRunWhileValuesArriveOnAnotherThread() {
         // Subscribers join while another thread sends: each must see a run of
         // consecutive values (its replay, then the live ones, no value twice,
