@@ -6,7 +6,10 @@ extension Publisher {
     /// shared by every subscriber; a subscriber that arrives late first gets
     /// the last `capacity` values (and the completion, if it came), then the
     /// live ones. Each subscriber's demand is honoured separately: values it
-    /// has not asked for yet wait in its own queue.
+    /// has not asked for yet wait in its own queue. Upstream is asked for
+    /// everything, once, at the first subscriber, and is never cancelled by
+    /// a subscriber's cancel: a subject upstream would drop what a slow
+    /// subscriber could not take yet.
     public func shareReplay(capacity: Int) -> Publishers.ShareReplay<Self> {
         Publishers.ShareReplay(upstream: self, capacity: capacity)
     }
