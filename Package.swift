@@ -37,7 +37,10 @@ let package = Package(
         // A photo's XMP read as RDF spells it (CXML's reader underneath): its face regions and where they put a
         // crop, its rating and label.
         .target(name: "XMP", dependencies: ["CXML"], path: "Sources/XMP", swiftSettings: [.swiftLanguageMode(.v6)]),
-        .target(name: "Vips", dependencies: ["CVipsShim", "CHEVC", "XMP"], path: "Sources/Vips",
+        // What a file is and says before any decoder reads it: its structure checked (lengths, offsets,
+        // sizes) and its kind sniffed, with pread alone; EXIF dates; the layer's error type. Pure Swift.
+        .target(name: "FileFacts", path: "Sources/FileFacts", swiftSettings: [.swiftLanguageMode(.v6)]),
+        .target(name: "Vips", dependencies: ["CVipsShim", "CHEVC", "XMP", "FileFacts"], path: "Sources/Vips",
                 swiftSettings: [.swiftLanguageMode(.v6)]),
         // LibRaw (RAW photos): a C face over its C++ API, and its one Swift owner.
         .target(name: "CLibRaw", path: "Sources/CLibRaw", linkerSettings: [.linkedLibrary("raw_r"), .linkedLibrary("gomp")]),
@@ -56,10 +59,10 @@ let package = Package(
         .target(name: "Print", dependencies: ["CCairoShim"], path: "Sources/Print",
                 swiftSettings: [.swiftLanguageMode(.v6)]),
         // The stages' one door to pictures: libvips, LibRaw or FFmpeg, chosen by content.
-        .target(name: "Media", dependencies: ["Vips", "Raw", "Video"], path: "Sources/Media",
+        .target(name: "Media", dependencies: ["FileFacts", "Vips", "Raw", "Video"], path: "Sources/Media",
                 swiftSettings: [.swiftLanguageMode(.v6)]),
         .target(name: "CollageKit",
-                dependencies: ["Vips", "Media", "Print", "OpenCombine", .product(name: "Logging", package: "swift-log")],
+                dependencies: ["FileFacts", "Vips", "Media", "Print", "OpenCombine", .product(name: "Logging", package: "swift-log")],
                 path: "Sources/CollageKit",
                 swiftSettings: [.swiftLanguageMode(.v6)]),
         .executableTarget(name: "collage",
@@ -70,16 +73,16 @@ let package = Package(
                           swiftSettings: [.swiftLanguageMode(.v6)]),
         .target(name: "CollageTestSupport", dependencies: ["Vips"], path: "Tests/TestSupport",
                 swiftSettings: [.swiftLanguageMode(.v6)]),
-        .testTarget(name: "VipsTests", dependencies: ["Vips", "Media", "Raw", "XMP", "CollageTestSupport"], path: "Tests/VipsTests",
+        .testTarget(name: "VipsTests", dependencies: ["FileFacts", "Vips", "Media", "Raw", "XMP", "CollageTestSupport"], path: "Tests/VipsTests",
                     swiftSettings: [.swiftLanguageMode(.v6)]),
-        .testTarget(name: "CollageKitTests", dependencies: ["CollageKit", "Vips", "OpenCombine", "CollageTestSupport"],
+        .testTarget(name: "CollageKitTests", dependencies: ["CollageKit", "FileFacts", "Vips", "OpenCombine", "CollageTestSupport"],
                     path: "Tests/CollageKitTests",
                     swiftSettings: [.swiftLanguageMode(.v6)]),
         .testTarget(name: "CLITests", dependencies: ["Vips", "CollageTestSupport"], path: "Tests/CLITests",
                     swiftSettings: [.swiftLanguageMode(.v6)]),
         // Fuzzing (scripts/fuzz): every parser's target and the invariants it holds, built here so that a
         // target that no longer builds fails the build; FuzzRegressionTests replays the crashers fuzzing found.
-        .target(name: "FuzzTargets", dependencies: ["Vips", "Raw", "XMP", "CollageKit"], path: "Tests/Fuzz/Targets",
+        .target(name: "FuzzTargets", dependencies: ["FileFacts", "Vips", "Raw", "XMP", "CollageKit"], path: "Tests/Fuzz/Targets",
                 swiftSettings: [.swiftLanguageMode(.v6)]),
         .testTarget(name: "FuzzRegressionTests", dependencies: ["FuzzTargets"], path: "Tests/FuzzRegressionTests",
                     swiftSettings: [.swiftLanguageMode(.v6)]),

@@ -1,3 +1,4 @@
+import FileFacts
 import Vips
 
 /// The stages' one door to pictures: "this input's header", "this input's

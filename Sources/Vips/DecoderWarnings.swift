@@ -1,4 +1,5 @@
 internal import CVipsShim
+import FileFacts
 
 /// What the decoders said while one image was read: libpng, libtiff and
 /// the like give their reason ("iTXt: chunk data is too large", "IDAT: CRC

@@ -1,4 +1,5 @@
 internal import CVipsShim
+import FileFacts
 
 /// How `--diff` decides that a pixel differs.
 public struct DifferenceOptions: Sendable, Equatable {

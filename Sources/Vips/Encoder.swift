@@ -1,4 +1,5 @@
 internal import CVipsShim
+import FileFacts
 
 /// Encoded bytes libvips produced; one owner of the buffer.
 public final class EncodedImage: @unchecked Sendable {  // owns a g_malloc buffer, never written after init

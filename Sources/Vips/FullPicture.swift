@@ -1,4 +1,5 @@
 internal import CVipsShim
+import FileFacts
 
 /// A picture decoded whole, at its full size (never a thumbnail), upright,
 /// colour-managed to 8-bit sRGB with its alpha composited on white, held in

@@ -1,4 +1,5 @@
 internal import CVipsShim
+import FileFacts
 
 /// One owner of one `VipsImage`: unreferenced when this object goes away.
 /// No C type appears in a public signature.

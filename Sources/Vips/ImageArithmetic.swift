@@ -1,4 +1,5 @@
 internal import CVipsShim
+import FileFacts
 
 /// Whole-image operations, each one libvips operation over every pixel
 /// (vectorised by libvips, computed lazily when the result is read).

@@ -1,4 +1,5 @@
 internal import CVipsShim
+import FileFacts
 
 /// Pictures the camera media decoders hand over (`Sources/Media`): a RAW's
 /// JPEG preview as bytes, a demosaic or a video frame as pixels. libvips

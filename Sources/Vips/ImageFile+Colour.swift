@@ -1,4 +1,5 @@
 internal import CVipsShim
+import FileFacts
 
 /// A decoded image's last steps: colour-managed to 8-bit sRGB, computed.
 extension ImageFile {

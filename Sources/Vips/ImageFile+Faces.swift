@@ -1,4 +1,5 @@
 internal import CVipsShim
+import FileFacts
 import XMP
 
 /// What decided a tile's crop: "faces", "attention", "entropy" or "centre";

@@ -1,4 +1,5 @@
 internal import CVipsShim
+import FileFacts
 
 /// Images held in memory (tests and tools): no structure check, no
 /// descriptor.

@@ -1,4 +1,5 @@
 internal import CVipsShim
+import FileFacts
 import Glibc
 
 /// Reads images from file descriptors the caller opened (a path is data:

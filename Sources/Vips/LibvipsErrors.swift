@@ -1,4 +1,5 @@
 internal import CVipsShim
+import FileFacts
 import Synchronization
 
 /// libvips' error buffer is one for the whole process: when two images
@@ -64,5 +65,24 @@ enum LibvipsErrors {
                 }
             }
         }
+    }
+}
+
+extension VipsError {
+    /// Takes libvips' error buffer (see `LibvipsErrors`: another loader's
+    /// lines stay for its own image) and makes it one line.
+    static func fromLibvips(_ code: Code, _ context: String, loader: String? = nil) -> VipsError {
+        VipsError(code, oneLine(context: context, libvips: LibvipsErrors.take(for: loader).joined(separator: "\n")))
+    }
+
+    static func oneLine(context: String, libvips: String) -> String {
+        // libvips' buffer holds lines like "jpegload_source: Premature end of input file".
+        var lines: [Substring] = []
+        for line in libvips.split(separator: "\n") {
+            let trimmed = line.drop { $0 == " " }
+            if !trimmed.isEmpty && !lines.contains(trimmed) { lines.append(trimmed) }
+        }
+        if lines.isEmpty { return context }
+        return context + ": " + lines.joined(separator: "; ")
     }
 }

@@ -1,4 +1,5 @@
 internal import CVipsShim
+import FileFacts
 import Synchronization
 
 /// Captions and titles, drawn by libvips' `text` operation at 72 dpi (a

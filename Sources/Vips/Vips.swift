@@ -1,5 +1,6 @@
 internal import CHEVC
 internal import CVipsShim
+import FileFacts
 import Glibc
 import Synchronization
 

@@ -127,3 +127,34 @@ final class EventLog: Sendable {
         events.compactMap { if case .failed(let path, let error) = $0 { return (path, error) } else { return nil } }
     }
 }
+
+/// A publisher the test drives by hand: each subscriber gets a
+/// `ManualSubscription`, which records the demand asked of it and its
+/// cancels; `send` hands a value to every subscriber and returns the demand
+/// each one returned. Between them, every demand an operator makes upstream.
+final class ManualPublisher<Output>: Publisher, @unchecked Sendable {  // its state is only touched under its lock
+    typealias Failure = Never
+
+    private let state = Locked((subscribers: [AnySubscriber<Output, Never>](), subscriptions: [ManualSubscription]()))
+
+    var subscriptions: [ManualSubscription] { state.withLock { $0.subscriptions } }
+
+    func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Never {
+        let subscription = ManualSubscription()
+        state.withLock { state in
+            state.subscribers.append(AnySubscriber(subscriber))
+            state.subscriptions.append(subscription)
+        }
+        subscriber.receive(subscription: subscription)
+    }
+
+    /// What each subscriber's `receive` returned.
+    @discardableResult
+    func send(_ value: Output) -> [Subscribers.Demand] {
+        state.withLock { $0.subscribers }.map { $0.receive(value) }
+    }
+
+    func send(completion: Subscribers.Completion<Never>) {
+        for subscriber in state.withLock({ $0.subscribers }) { subscriber.receive(completion: completion) }
+    }
+}

@@ -1,4 +1,5 @@
 import CollageTestSupport
+@testable import FileFacts
 import XCTest
 @testable import Vips
 

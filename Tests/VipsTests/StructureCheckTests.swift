@@ -1,4 +1,5 @@
 import CollageTestSupport
+@testable import FileFacts
 import Foundation
 import Glibc
 import XCTest

@@ -1,4 +1,5 @@
 import Dispatch
+import FileFacts
 import Vips
 import Synchronization
 

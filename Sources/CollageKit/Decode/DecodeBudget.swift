@@ -16,7 +16,7 @@ import Vips
 /// budget's plus what the arenas kept from earlier decodes: in a process
 /// that asked for the batch allocator (`CollageProcess.prepareForBatch`, as
 /// the command line does); elsewhere the allocator is left as it is.
-final class DecodeBudget: Sendable {
+final class DecodeBudget: WorkBudget {
     let limit: Int
     private struct State {
         var used = 0
@@ -43,11 +43,10 @@ final class DecodeBudget: Sendable {
         self.tightensAllocator = tightensAllocator
     }
 
-    /// A quarter of the budget or more: a giant progressive JPEG, which the
-    /// decode window starts first and beside which memory is tight.
-    static func isHeavy(_ bytes: Int, limit: Int) -> Bool { bytes >= limit / 4 }
-
-    private func isHeavy(_ bytes: Int) -> Bool { Self.isHeavy(bytes, limit: limit) }
+    /// A quarter of the budget or more (`WorkCost.isHeavy`): a giant
+    /// progressive JPEG, which the decode window starts first and beside
+    /// which memory is tight.
+    private func isHeavy(_ bytes: Int) -> Bool { WorkCost.isHeavy(bytes, limit: limit) }
 
     /// Reserves `bytes` if they fit beside what runs (or nothing runs) and
     /// nobody is waiting; never blocks.

@@ -1,3 +1,4 @@
+import FileFacts
 import Vips
 
 /// A date and time in a file's name, as cameras, phones and screenshot

@@ -29,6 +29,8 @@ extension Publishers {
 private final class DispatchTimerSubscription<S: Subscriber>: Subscription where S.Input == DispatchTime {
     private struct State {
         var demand: Subscribers.Demand = .none
+        /// The timer is made once, at the first demand.
+        var started = false
         var source: DispatchSourceTimer?
         var subscriber: S?
     }
@@ -43,17 +45,28 @@ private final class DispatchTimerSubscription<S: Subscriber>: Subscription where
         self.queue = queue
     }
 
+    deinit {
+        state.withLock { $0.source }?.cancel()
+    }
+
     func request(_ demand: Subscribers.Demand) {
         let start = state.withLock { state -> Bool in
             guard state.subscriber != nil else { return false }
             state.demand += demand
-            return state.source == nil
+            defer { state.started = true }
+            return !state.started
         }
         guard start else { return }
         let source = DispatchSource.makeTimerSource(queue: queue)
         source.schedule(deadline: .now() + interval, repeating: interval)
         source.setEventHandler { [weak self] in self?.fire() }
-        state.withLock { $0.source = source }
+        let live = state.withLock { state -> Bool in
+            guard state.subscriber != nil else { return false }
+            state.source = source
+            return true
+        }
+        // Cancelled while it was being made: it never fires.
+        if !live { source.cancel() }
         source.resume()
     }
 

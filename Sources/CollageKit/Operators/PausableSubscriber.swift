@@ -15,13 +15,13 @@ extension Publisher {
     }
 }
 
-/// A subscriber that applies backpressure one value at a time: it asks for
-/// one value, and after each one either asks for the next or pauses.
 /// What the owner of a pausable sink can do with it, whatever it receives.
 public protocol Pausable: Cancellable {
     func resume()
 }
 
+/// A subscriber that applies backpressure one value at a time: it asks for
+/// one value, and after each one either asks for the next or pauses.
 public final class PausableSubscriber<Input, Failure: Error>: Subscriber, Pausable {
     public let combineIdentifier = CombineIdentifier()
 

@@ -1,6 +1,7 @@
+import FileFacts
 import Vips
 
-/// The structure checks (`Sources/Vips/Structure`), one target a format,
+/// The structure checks (`Sources/FileFacts/Structure`), one target a format,
 /// and the sniffing that picks the check (with the RAW one behind it).
 /// Invariants: a check returns or throws `VipsError` of `.load` or
 /// `.tooLarge` (corrupt or too large), the same way twice; a check that

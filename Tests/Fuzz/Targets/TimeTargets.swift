@@ -1,4 +1,5 @@
 import CollageKit
+import FileFacts
 import Vips
 
 /// The parsers of `--sort taken` and `--group-by`: dates in file names and

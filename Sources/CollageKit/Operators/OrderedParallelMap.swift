@@ -10,7 +10,7 @@ extension Publisher where Self: SendableMetatype, Failure == Never, Output: Send
     /// `budget`, a value starts only when its running cost fits in it: heavy
     /// values first, then the oldest (see `OrderedWindow`).
     func orderedParallelMap<Result: Sendable>(
-        limits: WindowLimits, budget: DecodeBudget? = nil, workers: DispatchQueue, queue: DispatchQueue,
+        limits: WindowLimits, budget: (any WorkBudget)? = nil, workers: DispatchQueue, queue: DispatchQueue,
         cost: @escaping @Sendable (Output) -> WorkCost = { _ in .free },
         _ transform: @escaping @Sendable (Output) -> Result
     ) -> Publishers.OrderedParallelMap<Self, Result> {
@@ -34,7 +34,7 @@ extension Publishers {
 
         public let upstream: Upstream
         public let limits: WindowLimits
-        let budget: DecodeBudget?
+        let budget: (any WorkBudget)?
         public let workers: DispatchQueue
         public let queue: DispatchQueue
         public let cost: @Sendable (Upstream.Output) -> WorkCost
@@ -74,7 +74,7 @@ extension Publishers.OrderedParallelMap {
         nonisolated(unsafe) private let downstream: Downstream
         private let workers: DispatchQueue
         private let queue: DispatchQueue
-        private let budget: DecodeBudget?
+        private let budget: (any WorkBudget)?
         private let cost: @Sendable (Input) -> WorkCost
         private let transform: @Sendable (Input) -> Output
 
@@ -98,7 +98,7 @@ extension Publishers.OrderedParallelMap {
                 return true
             }
             guard accepted else { subscription.cancel(); return }
-            // Memory released elsewhere (a sheet's re-decode) may let a waiting value start.
+            // Memory released outside the operator may let a waiting value start.
             budget?.onRelease { [weak self] in self?.schedule() }
             downstream.receive(subscription: self)
         }

@@ -1,53 +1,11 @@
 @preconcurrency import OpenCombine
 
-/// What one value costs while `orderedParallelMap` has it.
-public struct WorkCost: Sendable, Equatable {
-    /// What its transform holds while it runs (a decoder's buffers), counted
-    /// against the memory budget from its start to its end.
-    public var running: Int
-    /// What its result holds (a decoded tile), counted against the window
-    /// from its start until it is emitted.
-    public var held: Int
-
-    public init(running: Int, held: Int) {
-        self.running = running
-        self.held = held
-    }
-
-    public static let free = WorkCost(running: 0, held: 0)
-}
-
-/// How far `orderedParallelMap` may work, and on how much at once.
-public struct WindowLimits: Sendable, Equatable {
-    /// Transforms running at once (`--jobs`).
-    public var jobs: Int
-    /// The bytes the work started ahead of what downstream asked for may hold
-    /// (the decode window): the decoders work ahead of the sheets until the
-    /// tiles started and not yet taken hold this much, so that a core is not
-    /// idle while a giant image, the last image of a sheet, or a sheet's
-    /// save runs on the other.
-    public var aheadBytes: Int
-    /// The most values in the window beyond what downstream asked for, each
-    /// an open file until it is decoded.
-    public var aheadCount: Int
-
-    public init(jobs: Int, aheadBytes: Int = 0, aheadCount: Int = 0) {
-        precondition(jobs >= 1 && aheadBytes >= 0 && aheadCount >= 0)
-        self.jobs = jobs
-        self.aheadBytes = aheadBytes
-        self.aheadCount = aheadCount
-    }
-
-    /// Nothing ahead of demand.
-    public static func demandOnly(jobs: Int) -> WindowLimits { WindowLimits(jobs: jobs) }
-}
-
 /// The state machine behind `orderedParallelMap`, pure so that it can be
 /// tested alone: it decides how much to ask of upstream, which value to
 /// transform next, and what to emit; its shell performs those decisions.
 ///
 /// The window is every value that has arrived and is not yet emitted:
-/// waiting to start (an open file and its header), being transformed, or
+/// waiting to start, being transformed, or
 /// done and waiting for its turn. Values are asked of upstream for two
 /// reasons only: downstream asked for them (always granted, so demand never
 /// waits on the window), or the window holds fewer than `aheadCount` values
@@ -57,11 +15,11 @@ public struct WindowLimits: Sendable, Equatable {
 ///
 /// Which waiting value starts, at most `jobs` at once and each only when
 /// the memory budget admits its running cost (the shell's `tryAcquire`):
-/// heavy values (a quarter of the budget or more: a giant progressive JPEG)
-/// as soon as the window sees them, so that they are done by their turn;
+/// heavy values (`WorkCost.isHeavy`: a quarter of the budget or more) as
+/// soon as the window sees them, so that they are done by their turn;
 /// then the others, oldest first. A value that downstream has not asked for
 /// starts only while the started work (running and done, not emitted) stays
-/// within `aheadBytes`: what the run holds in results is at most what was
+/// within `aheadBytes`: what the results hold at once is at most what was
 /// asked for plus `aheadBytes`. A value may start ahead of one that waits
 /// for memory only if the waiting one will still fit beside it and
 /// everything else started ahead of it, so a giant never waits on an endless
@@ -173,9 +131,9 @@ struct OrderedWindow<Input, Output> {
         return nil
     }
 
-    /// Heavy as `DecodeBudget` counts it; nothing is, without a budget.
+    /// Nothing is heavy without a budget.
     private func isHeavy(_ cost: WorkCost) -> Bool {
-        memory != .max && DecodeBudget.isHeavy(cost.running, limit: memory)
+        memory != .max && WorkCost.isHeavy(cost.running, limit: memory)
     }
 
     /// Where a running value stands in this round's order: heavy ones first,

@@ -6,7 +6,10 @@ extension Publisher {
     /// shared by every subscriber; a subscriber that arrives late first gets
     /// the last `capacity` values (and the completion, if it came), then the
     /// live ones. Each subscriber's demand is honoured separately: values it
-    /// has not asked for yet wait in its own queue.
+    /// has not asked for yet wait in its own queue. Upstream is asked for
+    /// everything, once, at the first subscriber, and is never cancelled by
+    /// a subscriber's cancel: a subject upstream would drop what a slow
+    /// subscriber could not take yet.
     public func shareReplay(capacity: Int) -> Publishers.ShareReplay<Self> {
         Publishers.ShareReplay(upstream: self, capacity: capacity)
     }
@@ -38,13 +41,19 @@ extension Publishers {
             let subscription = ReplaySubscription<Output, Failure>(downstream: AnySubscriber(subscriber)) { [weak self] in
                 self?.remove($0)
             }
-            let (replay, completion, connect) = state.withLock { state in
+            // The replay is queued under the lock live values are relayed
+            // under, so that a value or the completion that arrives meanwhile
+            // (on another thread, or from inside `receive(subscription:)`)
+            // comes after it; nothing is delivered before the subscriber has
+            // its subscription.
+            let connect = state.withLock { state in
+                subscription.queue(state.replay, completion: state.completion)
                 if state.completion == nil { state.subscriptions.append(subscription) }
                 defer { state.connected = true }
-                return (state.replay, state.completion, !state.connected)
+                return !state.connected
             }
             subscriber.receive(subscription: subscription)
-            subscription.enqueue(replay, completion: completion)
+            subscription.start()
             if connect {
                 upstream.subscribe(AnySubscriber<Output, Failure>(
                     receiveSubscription: { $0.request(.unlimited) },
@@ -77,6 +86,9 @@ extension Publishers {
     }
 }
 
+/// Shared across threads when its upstream is: its own state is behind a lock.
+extension Publishers.ShareReplay: Sendable where Upstream: Sendable {}
+
 /// One subscriber's view of a shared replay: its own queue and demand.
 private final class ReplaySubscription<Output, Failure: Error>: Subscription {
     private struct State {
@@ -84,6 +96,8 @@ private final class ReplaySubscription<Output, Failure: Error>: Subscription {
         var completion: Subscribers.Completion<Failure>?
         var demand: Subscribers.Demand = .none
         var delivering = false
+        /// The subscriber has its subscription: values may go to it.
+        var started = false
         var cancelled = false
     }
 
@@ -98,12 +112,23 @@ private final class ReplaySubscription<Output, Failure: Error>: Subscription {
         self.onCancel = onCancel
     }
 
-    func enqueue(_ values: [Output], completion: Subscribers.Completion<Failure>?) {
+    /// Queues `values` (and the completion) without delivering them.
+    func queue(_ values: [Output], completion: Subscribers.Completion<Failure>?) {
         state.withLock { state in
             guard !state.cancelled else { return }
             state.queue.append(contentsOf: values)
             if let completion { state.completion = completion }
         }
+    }
+
+    func enqueue(_ values: [Output], completion: Subscribers.Completion<Failure>?) {
+        queue(values, completion: completion)
+        deliver()
+    }
+
+    /// The subscriber has its subscription: deliver what it asked for.
+    func start() {
+        state.withLock { $0.started = true }
         deliver()
     }
 
@@ -124,7 +149,7 @@ private final class ReplaySubscription<Output, Failure: Error>: Subscription {
     /// before each call out.
     private func deliver() {
         let owns = state.withLock { state -> Bool in
-            if state.delivering || state.cancelled { return false }
+            if state.delivering || state.cancelled || !state.started { return false }
             state.delivering = true
             return true
         }
@@ -157,6 +182,3 @@ private final class ReplaySubscription<Output, Failure: Error>: Subscription {
         }
     }
 }
-
-/// Shared across threads when its upstream is: its own state is behind a lock.
-extension Publishers.ShareReplay: Sendable where Upstream: Sendable {}
