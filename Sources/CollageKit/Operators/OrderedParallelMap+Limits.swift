@@ -7,11 +7,13 @@ public struct WorkCost: Sendable, Equatable {
     /// window from its start until it is emitted.
     public var held: Int
 
+    /// A cost of `running` bytes while the work runs, `held` after it while its result waits.
     public init(running: Int, held: Int) {
         self.running = running
         self.held = held
     }
 
+    /// Work that holds nothing the budget counts.
     public static let free = WorkCost(running: 0, held: 0)
 
     /// A running cost of a quarter of the budget or more: `OrderedWindow`
@@ -33,6 +35,8 @@ public struct WindowLimits: Sendable, Equatable {
     /// may hold a resource, an open file say, until it is transformed).
     public var aheadCount: Int
 
+    /// At most `jobs` at once, and results waiting ahead of demand up to
+    /// `aheadBytes` and `aheadCount` (0: none beyond what was asked for).
     public init(jobs: Int, aheadBytes: Int = 0, aheadCount: Int = 0) {
         precondition(jobs >= 1 && aheadBytes >= 0 && aheadCount >= 0)
         self.jobs = jobs

@@ -17,6 +17,7 @@ extension Publisher {
 
 /// What the owner of a pausable sink can do with it, whatever it receives.
 public protocol Pausable: Cancellable {
+    /// Asks for one more value after a pause; nothing if not paused.
     func resume()
 }
 
@@ -36,12 +37,15 @@ public final class PausableSubscriber<Input, Failure: Error>: Subscriber, Pausab
     private let receiveValue: (Input) -> Bool
     private let receiveCompletion: (Subscribers.Completion<Failure>) -> Void
 
+    /// `receiveValue` returns whether it wants another value at once (else
+    /// the subscriber pauses until `resume()`); `receiveCompletion` hears the end.
     public init(receiveValue: @escaping (Input) -> Bool,
                 receiveCompletion: @escaping (Subscribers.Completion<Failure>) -> Void) {
         self.receiveValue = receiveValue
         self.receiveCompletion = receiveCompletion
     }
 
+    /// Whether it is waiting for `resume()` before asking for more.
     public var isPaused: Bool {
         state.withLock { if case .paused = $0 { return true } else { return false } }
     }

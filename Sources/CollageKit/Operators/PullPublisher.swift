@@ -12,6 +12,7 @@ import Synchronization
 /// The subscription takes it out of its lock for the loop that emits and
 /// puts it back when demand runs out, so one thread at a time steps it.
 public protocol PullSource {
+    /// What the source hands out, one at a time.
     associatedtype Element
     /// The next value, or nil when there are no more. Called only while a
     /// subscriber has unmet demand, never from two threads at once.
