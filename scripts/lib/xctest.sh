@@ -100,11 +100,13 @@ xctest_shards() {
     pids[k]=$!
   done
   # A line a minute, so a long run is seen to be moving.
-  local listed done_now report=$((SECONDS + 60))
+  local listed done_now report=$((SECONDS + 60)) ended=()
   listed=$(wc -l <"$list")
   while sleep 1; do
     local running=0
-    for k in "${!pids[@]}"; do kill -0 "${pids[k]}" 2>/dev/null && running=1; done
+    for k in "${!pids[@]}"; do
+      if kill -0 "${pids[k]}" 2>/dev/null; then running=1; else : "${ended[k]:=$((SECONDS - started))}"; fi
+    done
     [ "$running" -eq 1 ] || break
     if [ "$SECONDS" -ge "$report" ]; then
       done_now=$(cat "$logs/$name"-*.log | grep -cE "^Test Case '.*' (passed|failed|skipped) \(" || true)
@@ -124,7 +126,7 @@ xctest_shards() {
       expected=$((expected + $(grep -c "^${class//./\\.}/" "$list")))
     done < <(awk -v k="$k" '$1 == k { print $2 }' <<<"$split")
     local missing=$((expected - p - f - s))
-    echo "$name shard $k: $((p + s)) passed ($s skipped), $f failed, $missing not run; $((SECONDS - started)) s"
+    echo "$name shard $k: $((p + s)) passed ($s skipped), $f failed, $missing not run; ${ended[k]} s"
     if [ "$f" -gt 0 ] || [ "$missing" -ne 0 ] || [ "$shard_status" -ne 0 ]; then
       status=1
       grep -E ': error: |^Test Case .* failed \(|Fatal error|Crash|signal [0-9]+' "$log" | head -60 || true
