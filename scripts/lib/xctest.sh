@@ -129,7 +129,7 @@ xctest_shards() {
     echo "$name shard $k: $((p + s)) passed ($s skipped), $f failed, $missing not run; ${ended[k]} s"
     if [ "$f" -gt 0 ] || [ "$missing" -ne 0 ] || [ "$shard_status" -ne 0 ]; then
       status=1
-      grep -E ': error: |^Test Case .* failed \(|Fatal error|Crash|signal [0-9]+' "$log" | head -60 || true
+      grep -E ': error: |^Test Case .* failed \(' "$log" | head -60 || true
       if [ "$missing" -ne 0 ]; then
         local last
         last=$(grep -E "^Test Case '.*' started" "$log" | tail -1 | sed -E "s/^Test Case '([^']*)'.*/\1/")
