@@ -146,7 +146,8 @@ xctest_shards() {
   local fresh
   fresh=$(xctest_times "$logs/$name"-*.log)
   if [ -n "$fresh" ]; then
-    { echo "$fresh"; [ -f "$times" ] && cat "$times"; } | awk '!seen[$1]++' | sort >"$times.new" && mv "$times.new" "$times"
+    { echo "$fresh"; if [ -f "$times" ]; then cat "$times"; fi; } | awk '!seen[$1]++' | sort >"$times.new"
+    mv "$times.new" "$times"
   fi
   XCTEST_PASSED=$passed XCTEST_FAILED=$failed XCTEST_SKIPPED=$skipped
   return $status
