@@ -35,8 +35,7 @@ extension Configuration {
     private func resolveChecked(environment: [String: String]) throws(ConfigurationError) -> Resolved {
         let shard = try resolvedShard(environment)
         if let shard, shard.count > 1, OutputNaming(path: outputPath, sheets: sheets).isDocument {
-            throw ConfigurationError("--shard \(shard) cannot write one PDF from \(shard.count) runs: write the shards' sheets as "
-                                     + "images (-o 'sheets/{n}.jpg') and make the PDF in one run, or run without --shard")
+            throw Self.onePDF(shard)
         }
         var patterns = try exclusions()
         for file in excludeFrom {

@@ -199,23 +199,20 @@ extension Configuration {
     /// What a PDF cannot be written with.
     private func validatePDF(_ naming: OutputNaming) throws(ConfigurationError) {
         guard naming.isDocument else { return }
-        if outputPath.bytes.contains(Array("{n}".utf8)) {
+        if FolderOutputs.contains(outputPath.bytes, Array("{n}".utf8)) {
             throw ConfigurationError("a PDF holds every sheet of the run, a page each: drop {n} from --output '\(outputPath)'")
         }
         if let shard, case .success(let parsed) = Shard.parse(shard, environment: [:]), parsed.count > 1 {
-            throw ConfigurationError("--shard \(parsed) cannot write one PDF from \(parsed.count) runs: write the shards' sheets as "
-                                     + "images (-o 'sheets/{n}.jpg') and make the PDF in one run, or run without --shard")
+            throw Self.onePDF(parsed)
         }
         if diff != nil {
             throw ConfigurationError("--diff writes its report as images, not a PDF: use -o 'diff-{n}.png' (with --sheets)")
         }
     }
-}
 
-extension Array where Element == UInt8 {
-    /// Whether `part` occurs in these bytes.
-    func contains(_ part: [UInt8]) -> Bool {
-        guard !part.isEmpty, part.count <= count else { return part.isEmpty }
-        return (0...(count - part.count)).contains { self[$0..<($0 + part.count)].elementsEqual(part) }
+    /// A PDF is one run's: N shards cannot write it.
+    static func onePDF(_ shard: Shard) -> ConfigurationError {
+        ConfigurationError("--shard \(shard) cannot write one PDF from \(shard.count) runs: write the shards' sheets as "
+                           + "images (-o 'sheets/{n}.jpg') and make the PDF in one run, or run without --shard")
     }
 }
