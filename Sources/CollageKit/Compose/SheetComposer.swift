@@ -113,7 +113,7 @@ struct SheetComposer: Sendable {
     private func redecode(_ work: [(DecodedTile, Frame)]) -> [Result<DecodedTile, DecodeFailure>] {
         let decode = Decode(background: background, maxBuffer: probe.maxBuffer)
         let (probe, budget) = (probe, budget)
-        let results = Mutex([Result<DecodedTile, DecodeFailure>?](repeating: nil, count: work.count))
+        let results = Locked([Result<DecodedTile, DecodeFailure>?](repeating: nil, count: work.count))
         let slots = DispatchSemaphore(value: max(1, jobs))
         let group = DispatchGroup()
         for (index, (tile, frame)) in work.enumerated() {
