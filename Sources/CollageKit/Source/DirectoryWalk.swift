@@ -126,7 +126,8 @@ struct DirectoryWalk: PullSource {
             switch verdict {
             case .consider where !frame.pairs.secondary.contains(index):
                 let partners = frame.pairs.partners[index] ?? []
-                return InputFile(path: path, explicit: false, partners: partners.map { frame.path.appending(frame.names[$0]) })
+                return InputFile(path: path, explicit: false, partners: partners.map { frame.path.appending(frame.names[$0]) },
+                                 stamp: FileStamp(info))
             case .passOver(let kind):
                 report(.passedOver(path: path, kind: kind))
             case .consider, .ignore:

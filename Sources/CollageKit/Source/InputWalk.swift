@@ -9,6 +9,20 @@ struct InputFile: Sendable, Equatable {
     /// on their own (see `ShotPairs`): reported `paired`, or shown instead
     /// of the still when it cannot be read.
     var partners: [PathName] = []
+    /// Its size and modification time as the walk's own `stat` found them
+    /// (links followed), so that `--skip-unchanged` records and checks
+    /// them without a second `stat`; nil for a file a person named, which
+    /// the walk does not stat.
+    var stamp: FileStamp? = nil
+
+    /// The same file to try: the stamp is what the walk saw of it, not
+    /// what it is.
+    static func == (a: InputFile, b: InputFile) -> Bool {
+        a.path == b.path && a.explicit == b.explicit && a.partners == b.partners
+    }
+
+    /// Its stamp: the walk's, or (a file a person named) taken now.
+    var currentStamp: FileStamp? { stamp ?? FileStamp.of(path) }
 }
 
 /// All INPUTs in order, as one lazy walk: a file is emitted as it is, a
