@@ -41,6 +41,8 @@ struct DirectoryWalk: PullSource {
     private let folders: Bool
     private let rules: ScanRules
     private let report: (PipelineEvent) -> Void
+    /// Hears of each folder as it is read (`opendir`), for the run's counts.
+    private let listed: (PathName) -> Void
 
     /// `report` hears of what the walk skips for a reason a person should know:
     /// unreadable folders, dangling links, loops, special files with image names,
@@ -48,7 +50,9 @@ struct DirectoryWalk: PullSource {
     /// folder's own files are walked. With `folders`, the walk emits the
     /// folders it enters (the root first), in the same order, instead of files.
     init(root: PathName, followLinks: Bool, recursive: Bool = true, folders: Bool = false,
-                rules: ScanRules = ScanRules(), report: @escaping (PipelineEvent) -> Void) {
+                rules: ScanRules = ScanRules(), listed: @escaping (PathName) -> Void = { _ in },
+                report: @escaping (PipelineEvent) -> Void) {
+        self.listed = listed
         self.root = root
         self.followLinks = followLinks
         self.recursive = recursive
@@ -165,6 +169,7 @@ struct DirectoryWalk: PullSource {
             return false
         }
         defer { closedir(directory) }
+        listed(path)
         while true {
             errno = 0
             guard let entry = readdir(directory) else {

@@ -42,12 +42,15 @@ struct InputWalk: PullSource {
     private let standardInput: Int32
     private let report: (PipelineEvent) -> Void
     private let shouldStop: () -> Bool
+    /// Hears of each folder as it is read (see `DirectoryWalk`).
+    private let listed: (PathName) -> Void
 
     /// Once `shouldStop` holds the walk ends, even while it waits for
     /// standard input.
     init(inputs: [Input], followLinks: Bool, nulSeparated: Bool, recursive: Bool = true,
                 rules: ScanRules = ScanRules(), standardInput: Int32 = 0, shouldStop: @escaping () -> Bool = { false },
-                report: @escaping (PipelineEvent) -> Void) {
+                listed: @escaping (PathName) -> Void = { _ in }, report: @escaping (PipelineEvent) -> Void) {
+        self.listed = listed
         self.inputs = inputs[...]
         self.followLinks = followLinks
         self.recursive = recursive
@@ -97,7 +100,7 @@ struct InputWalk: PullSource {
         if path.isDirectory {
             shots.flush()
             directory = DirectoryWalk(root: path, followLinks: followLinks, recursive: recursive, rules: rules,
-                                      report: report)
+                                      listed: listed, report: report)
             return
         }
         switch rules.named(path.lastComponent, onStandardInput: onStandardInput) {
