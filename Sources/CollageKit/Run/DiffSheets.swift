@@ -1,4 +1,5 @@
 import Dispatch
+import FileFacts
 import Glibc
 @preconcurrency import OpenCombine
 import Vips

@@ -1,4 +1,5 @@
 import Dispatch
+import FileFacts
 @preconcurrency import OpenCombine
 import Vips
 import Synchronization
