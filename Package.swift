@@ -38,8 +38,12 @@ let package = Package(
         // crop, its rating and label.
         .target(name: "XMP", dependencies: ["CXML"], path: "Sources/XMP", swiftSettings: [.swiftLanguageMode(.v6)]),
         // What a file is and says before any decoder reads it: its structure checked (lengths, offsets,
-        // sizes) and its kind sniffed, with pread alone; EXIF dates; the layer's error type. Pure Swift.
+        // sizes) and its kind sniffed, with pread alone; its kind by name and the table of formats; what its
+        // header says (ImageHeader); EXIF dates; the layer's error type. Pure Swift.
         .target(name: "FileFacts", path: "Sources/FileFacts", swiftSettings: [.swiftLanguageMode(.v6)]),
+        // A batch process's own pages, with the kernel and glibc alone: huge pages, and the loaded libraries'
+        // pages taken out of the resident set. Pure Swift.
+        .target(name: "ProcessPages", path: "Sources/ProcessPages", swiftSettings: [.swiftLanguageMode(.v6)]),
         .target(name: "Vips", dependencies: ["CVipsShim", "CHEVC", "XMP", "FileFacts"], path: "Sources/Vips",
                 swiftSettings: [.swiftLanguageMode(.v6)]),
         // LibRaw (RAW photos): a C face over its C++ API, and its one Swift owner.
@@ -62,7 +66,8 @@ let package = Package(
         .target(name: "Media", dependencies: ["FileFacts", "Vips", "Raw", "Video"], path: "Sources/Media",
                 swiftSettings: [.swiftLanguageMode(.v6)]),
         .target(name: "CollageKit",
-                dependencies: ["FileFacts", "Vips", "Media", "Print", "OpenCombine", .product(name: "Logging", package: "swift-log")],
+                dependencies: ["FileFacts", "ProcessPages", "Vips", "Media", "Print", "OpenCombine",
+                               .product(name: "Logging", package: "swift-log")],
                 path: "Sources/CollageKit",
                 swiftSettings: [.swiftLanguageMode(.v6)]),
         .executableTarget(name: "collage",
@@ -73,7 +78,8 @@ let package = Package(
                           swiftSettings: [.swiftLanguageMode(.v6)]),
         .target(name: "CollageTestSupport", dependencies: ["Vips"], path: "Tests/TestSupport",
                 swiftSettings: [.swiftLanguageMode(.v6)]),
-        .testTarget(name: "VipsTests", dependencies: ["FileFacts", "Vips", "Media", "Raw", "XMP", "CollageTestSupport"], path: "Tests/VipsTests",
+        .testTarget(name: "VipsTests", dependencies: ["FileFacts", "ProcessPages", "Vips", "Media", "Raw", "XMP",
+                                                   "CollageTestSupport"], path: "Tests/VipsTests",
                     swiftSettings: [.swiftLanguageMode(.v6)]),
         .testTarget(name: "CollageKitTests", dependencies: ["CollageKit", "FileFacts", "Vips", "OpenCombine", "CollageTestSupport"],
                     path: "Tests/CollageKitTests",

@@ -1,5 +1,6 @@
 internal import CHEVC
 internal import CVipsShim
+import FileFacts
 import Glibc
 
 /// HEIF photos decoded small: an 8-bit HEVC picture is box-shrunk plane by
@@ -58,5 +59,34 @@ extension ImageFile {
     static func heifShrinkFactor(width: Int, height: Int, coverWidth: Int, coverHeight: Int) -> Int {
         let clamp = { (value: Int) in Int32(clamping: value) }
         return Int(chevc_shrink_factor(clamp(width), clamp(height), clamp(coverWidth), clamp(coverHeight)))
+    }
+}
+
+extension ImageHeader {
+    /// What decoding this image to a tile of `width` x `height` holds at
+    /// its peak: `decodeBytes`, except for HEIF images decoded small
+    /// (`ImageFile.decodesSmall`), RAW photos (the preview's JPEG
+    /// decoder, reading the preview in place, or unpacking and demosaicing: the raw data, LibRaw's 4-sample
+    /// 16-bit working image, its 8-bit output) and videos (the decoder's
+    /// frames and one RGB frame).
+    public func decodeBytes(forTile tileWidth: Int, _ tileHeight: Int) -> Int {
+        switch media {
+        case .raw(let facts)?:
+            switch rawSource(forTile: tileWidth, tileHeight) {
+            case .preview?:
+                let pixels = facts.previewWidth * facts.previewHeight
+                let decoder = facts.previewBufferBytes > 0 ? facts.previewBufferBytes : pixels * 3 / 16
+                return Self.workingSet + decoder
+            case .half?: return demosaicBytes(half: true)
+            case .full?: return demosaicBytes(half: false)
+            case nil:
+                return Self.workingSet
+            }
+        case .video(let facts)?:
+            return Self.workingSet + facts.decoderBytes + width * height * 3
+        case nil:
+            return ImageFile.decodesSmall(self, tileWidth: tileWidth, tileHeight: tileHeight)
+                ? Self.workingSet + shrunkDecodeBytes : decodeBytes
+        }
     }
 }

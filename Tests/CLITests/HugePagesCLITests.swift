@@ -4,12 +4,12 @@ import XCTest
 
 /// A run of many collages restarts itself, once and in the same process,
 /// with glibc asked for transparent huge pages
-/// (`Vips.restartWithHugePagesIfUseful`), keeping the user's other tunables;
+/// (`ProcessPages.restartWithHugePagesIfUseful`), keeping the user's other tunables;
 /// an explicit choice is left alone, and one collage does not restart. Seen with
 /// strace: the second execve and its environment, and glibc then reading
 /// the kernel's huge page size, which it does only when asked to use them.
 /// The same runs, and only they, take the pages of the libraries' loading
-/// out of the resident set (`Vips.releaseReadOnlyFilePages`), which reads
+/// out of the resident set (`ProcessPages.releaseReadOnlyFilePages`), which reads
 /// /proc/self/smaps.
 final class HugePagesCLITests: CLITestCase {
     func testTheRunRestartsItselfWithHugePagesKeepingOtherTunables() throws {

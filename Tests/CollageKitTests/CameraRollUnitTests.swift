@@ -1,3 +1,4 @@
+import FileFacts
 import XCTest
 @testable import CollageKit
 @testable import Vips

@@ -72,6 +72,23 @@ final class LayeringTests: XCTestCase {
         }
     }
 
+    /// `Vips` holds the owners of libvips' objects: every file in it calls
+    /// libvips or its shim, but for the few that belong to such an owner's
+    /// types (PixelBuffer, whose storage libvips may have allocated, and the
+    /// text renderer's output and font table). What needs no libvips lives
+    /// elsewhere: a file's kind, format and header in FileFacts, the
+    /// process's pages in ProcessPages.
+    func testVipsHoldsOnlyTheLibvipsOwners() {
+        let owners: Set = ["PixelBuffer+PlayMark.swift", "PixelBuffer+Text.swift", "RenderedText.swift", "FontPackages.swift"]
+        let files = swiftFiles(in: root.appendingPathComponent("Sources/Vips"))
+        XCTAssertGreaterThan(files.count, 10, "the target's files were found")
+        for file in files where !owners.contains(file.lastPathComponent) {
+            let code = text(file)
+            XCTAssertTrue(code.contains("CVips") || code.contains("vips_"),
+                          "Sources/Vips/\(file.lastPathComponent) does not touch libvips: it belongs in another target")
+        }
+    }
+
     func testNoSwiftFileIsOver250Lines() {
         for folder in ["Sources", "Tests"] {
             for file in swiftFiles(in: root.appendingPathComponent(folder)) {

@@ -1,5 +1,5 @@
 import XCTest
-@testable import Vips
+@testable import ProcessPages
 
 /// When the executable restarts itself with glibc asked for transparent
 /// huge pages, and with what `GLIBC_TUNABLES`.
@@ -7,27 +7,27 @@ final class HugePagesTests: XCTestCase {
     private let madvise = "always [madvise] never\n"
 
     func testAddsTheTunableWhereTheKernelGivesHugePagesOnRequest() {
-        XCTAssertEqual(Vips.hugePageTunables(current: nil, transparentHugePages: madvise), "glibc.malloc.hugetlb=1")
-        XCTAssertEqual(Vips.hugePageTunables(current: "", transparentHugePages: madvise), "glibc.malloc.hugetlb=1")
+        XCTAssertEqual(ProcessPages.hugePageTunables(current: nil, transparentHugePages: madvise), "glibc.malloc.hugetlb=1")
+        XCTAssertEqual(ProcessPages.hugePageTunables(current: "", transparentHugePages: madvise), "glibc.malloc.hugetlb=1")
     }
 
     func testKeepsTheUsersOtherTunables() {
-        XCTAssertEqual(Vips.hugePageTunables(current: "glibc.malloc.arena_max=4:glibc.malloc.tcache_count=0",
+        XCTAssertEqual(ProcessPages.hugePageTunables(current: "glibc.malloc.arena_max=4:glibc.malloc.tcache_count=0",
                                              transparentHugePages: madvise),
                        "glibc.malloc.arena_max=4:glibc.malloc.tcache_count=0:glibc.malloc.hugetlb=1")
     }
 
     func testLeavesAChoiceAlreadyMadeAlone() {
         // The restarted process sees its own setting: no second restart.
-        XCTAssertNil(Vips.hugePageTunables(current: "glibc.malloc.hugetlb=1", transparentHugePages: madvise))
+        XCTAssertNil(ProcessPages.hugePageTunables(current: "glibc.malloc.hugetlb=1", transparentHugePages: madvise))
         // The user's opt-out.
-        XCTAssertNil(Vips.hugePageTunables(current: "glibc.malloc.arena_max=4:glibc.malloc.hugetlb=0",
+        XCTAssertNil(ProcessPages.hugePageTunables(current: "glibc.malloc.arena_max=4:glibc.malloc.hugetlb=0",
                                            transparentHugePages: madvise))
     }
 
     func testNoRestartWhenHugePagesAreNeverGivenOrAlwaysGiven() {
-        XCTAssertNil(Vips.hugePageTunables(current: nil, transparentHugePages: "always madvise [never]\n"))
-        XCTAssertNil(Vips.hugePageTunables(current: nil, transparentHugePages: "[always] madvise never\n"))
-        XCTAssertNil(Vips.hugePageTunables(current: nil, transparentHugePages: ""))
+        XCTAssertNil(ProcessPages.hugePageTunables(current: nil, transparentHugePages: "always madvise [never]\n"))
+        XCTAssertNil(ProcessPages.hugePageTunables(current: nil, transparentHugePages: "[always] madvise never\n"))
+        XCTAssertNil(ProcessPages.hugePageTunables(current: nil, transparentHugePages: ""))
     }
 }

@@ -1,3 +1,4 @@
+import FileFacts
 import Foundation
 import CollageTestSupport
 import XCTest

@@ -1,9 +1,9 @@
 import CollageTestSupport
 import Glibc
 import XCTest
-@testable import Vips
+@testable import ProcessPages
 
-/// Which mappings `Vips.releaseReadOnlyFilePages` takes out of the resident
+/// Which mappings `ProcessPages.releaseReadOnlyFilePages` takes out of the resident
 /// set, and that it takes out pages that were only read while keeping every
 /// page the process wrote (a relocated read-only segment is written, then
 /// made read-only: losing those pages would undo its relocations).
@@ -61,7 +61,7 @@ final class LibraryPagesTests: XCTestCase {
         """
 
     func testOnlyReadOnlyPrivateFileMappingsWithNoWrittenPageAreReleasable() {
-        XCTAssertEqual(Vips.releasableMappings(smaps: sample), [
+        XCTAssertEqual(ProcessPages.releasableMappings(smaps: sample), [
             .init(start: 0x55d0a0000000, end: 0x55d0a0200000, residentBytes: 520 * 1024,
                   file: "fd:01 1001", path: "/usr/lib/x86_64-linux-gnu/libvips.so.42"),
             .init(start: 0x7f000010c000, end: 0x7f0000110000, residentBytes: 12 * 1024,
@@ -70,9 +70,9 @@ final class LibraryPagesTests: XCTestCase {
     }
 
     func testMalformedTextReleasesNothing() {
-        XCTAssertEqual(Vips.releasableMappings(smaps: ""), [])
-        XCTAssertEqual(Vips.releasableMappings(smaps: "Rss: 12 kB\nAnonymous: 0 kB\n"), [])
-        XCTAssertEqual(Vips.releasableMappings(smaps: "zzzz-1000 r--p 0 fd:01 7 /x\nRss: 4 kB\n"), [])
+        XCTAssertEqual(ProcessPages.releasableMappings(smaps: ""), [])
+        XCTAssertEqual(ProcessPages.releasableMappings(smaps: "Rss: 12 kB\nAnonymous: 0 kB\n"), [])
+        XCTAssertEqual(ProcessPages.releasableMappings(smaps: "zzzz-1000 r--p 0 fd:01 7 /x\nRss: 4 kB\n"), [])
     }
 
     /// Two private mappings of one file: one only read, one written and then
@@ -100,7 +100,7 @@ final class LibraryPagesTests: XCTestCase {
         XCTAssertEqual(mprotect(written, length, PROT_READ), 0)
         XCTAssertEqual(try residentKiB(of: read), 16 * pageSize / 1024, "every page of the read mapping is resident")
 
-        let released = try XCTUnwrap(Vips.releaseReadOnlyFilePages())
+        let released = try XCTUnwrap(ProcessPages.releaseReadOnlyFilePages())
         XCTAssertGreaterThanOrEqual(released, length)
         XCTAssertEqual(try residentKiB(of: read), 0, "the read pages left the resident set")
         XCTAssertEqual(try residentKiB(of: written), 16 * pageSize / 1024, "the written pages stayed")
@@ -115,20 +115,20 @@ final class LibraryPagesTests: XCTestCase {
 
     func testLoadedCodeIsTheExecutableAndSharedLibrariesNotGconvModulesFontsOrInputs() {
         let exe = "/usr/bin/collage"
-        XCTAssertTrue(Vips.isLoadedCode(exe, executable: exe))
-        XCTAssertTrue(Vips.isLoadedCode("/usr/lib/x86_64-linux-gnu/libvips.so.42.16.1", executable: exe))
-        XCTAssertTrue(Vips.isLoadedCode("/usr/lib/x86_64-linux-gnu/vips-modules-8.14/vips-heif.so", executable: exe))
-        XCTAssertFalse(Vips.isLoadedCode("/usr/lib/x86_64-linux-gnu/gconv/UTF-16.so", executable: exe))
-        XCTAssertFalse(Vips.isLoadedCode("/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf", executable: exe))
-        XCTAssertFalse(Vips.isLoadedCode("/photos/a.so.jpg/IMG_0001.webp", executable: exe))
-        XCTAssertFalse(Vips.isLoadedCode("/usr/bin/other", executable: exe))
-        XCTAssertFalse(Vips.isLoadedCode("/usr/bin/collage", executable: nil))
+        XCTAssertTrue(ProcessPages.isLoadedCode(exe, executable: exe))
+        XCTAssertTrue(ProcessPages.isLoadedCode("/usr/lib/x86_64-linux-gnu/libvips.so.42.16.1", executable: exe))
+        XCTAssertTrue(ProcessPages.isLoadedCode("/usr/lib/x86_64-linux-gnu/vips-modules-8.14/vips-heif.so", executable: exe))
+        XCTAssertFalse(ProcessPages.isLoadedCode("/usr/lib/x86_64-linux-gnu/gconv/UTF-16.so", executable: exe))
+        XCTAssertFalse(ProcessPages.isLoadedCode("/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf", executable: exe))
+        XCTAssertFalse(ProcessPages.isLoadedCode("/photos/a.so.jpg/IMG_0001.webp", executable: exe))
+        XCTAssertFalse(ProcessPages.isLoadedCode("/usr/bin/other", executable: exe))
+        XCTAssertFalse(ProcessPages.isLoadedCode("/usr/bin/collage", executable: nil))
     }
 
     /// A recorded mapping is advised again only while maps shows it with the
     /// same range, the same file and no write permission.
     func testOnlyMappingsStillInPlaceAreReleasedAgain() {
-        let recorded: [Vips.ReleasableMapping] = [
+        let recorded: [ProcessPages.ReleasableMapping] = [
             .init(start: 0x1000, end: 0x3000, residentBytes: 4096, file: "fd:01 7", path: "/lib/a.so"),
             .init(start: 0x5000, end: 0x6000, residentBytes: 4096, file: "fd:01 8", path: "/lib/b.so"),
             .init(start: 0x7000, end: 0x8000, residentBytes: 4096, file: "fd:01 9", path: "/lib/c.so"),
@@ -143,9 +143,9 @@ final class LibraryPagesTests: XCTestCase {
             b000-c000 r--p 00002000 fd:01 11                         /lib/e.so
 
             """
-        XCTAssertEqual(Vips.stillMapped(recorded, maps: maps).map(\.start), [0x1000, 0xb000])
-        XCTAssertEqual(Vips.stillMapped(recorded, maps: ""), [])
-        XCTAssertEqual(Vips.stillMapped([], maps: maps), [])
+        XCTAssertEqual(ProcessPages.stillMapped(recorded, maps: maps).map(\.start), [0x1000, 0xb000])
+        XCTAssertEqual(ProcessPages.stillMapped(recorded, maps: ""), [])
+        XCTAssertEqual(ProcessPages.stillMapped([], maps: maps), [])
     }
 
     /// A library-like file mapped and read before the release at start, read
@@ -169,7 +169,7 @@ final class LibraryPagesTests: XCTestCase {
         defer { munmap(library, length) }
         let replaced = try map()
         XCTAssertEqual(readAll(library) + readAll(replaced), 2 * (1...8).reduce(0, +))
-        XCTAssertNotNil(Vips.releaseReadOnlyFilePages())
+        XCTAssertNotNil(ProcessPages.releaseReadOnlyFilePages())
         XCTAssertEqual(try residentKiB(of: library), 0)
 
         // The second mapping goes; anonymous memory is written where it was.
@@ -182,7 +182,7 @@ final class LibraryPagesTests: XCTestCase {
 
         XCTAssertEqual(readAll(library), (1...8).reduce(0, +))
         XCTAssertEqual(try residentKiB(of: library), length / 1024, "read again since the start")
-        XCTAssertGreaterThanOrEqual(Vips.releaseLoadedCodePagesAgain(), 1)
+        XCTAssertGreaterThanOrEqual(ProcessPages.releaseLoadedCodePagesAgain(), 1)
         XCTAssertEqual(try residentKiB(of: library), 0, "left the resident set again")
         XCTAssertEqual(readAll(library), (1...8).reduce(0, +), "and still reads the file")
         for page in 0..<8 {
@@ -203,7 +203,7 @@ final class LibraryPagesTests: XCTestCase {
 
     /// The resident KiB of the mapping that starts at `address`, from /proc/self/smaps.
     private func residentKiB(of address: UnsafeMutableRawPointer) throws -> Int {
-        let smaps = try XCTUnwrap(Vips.readWholeFile("/proc/self/smaps"))
+        let smaps = try XCTUnwrap(ProcessPages.readWholeFile("/proc/self/smaps"))
         let start = String(UInt(bitPattern: address), radix: 16)
         var inMapping = false
         for line in smaps.split(separator: "\n") {

@@ -1,4 +1,5 @@
 import CollageTestSupport
+import FileFacts
 import XCTest
 @testable import Vips
 

@@ -20,13 +20,20 @@ struct ComposedSheet: Sendable {
 /// One sheet's pixels from its decoded tiles: the layout's frames for the
 /// images the sheet really holds, each tile placed in its frame, encoded.
 ///
-/// Tiles decoded ahead carry the frame of their slot in a full sheet. When
-/// the sheet's own frames differ (a shorter last sheet), the images whose
-/// frame changed size or crop are decoded again (at most `jobs` at once)
-/// from the files they were first read from, still open (reopened by path
-/// only when --max is too large to keep a descriptor per image): the price
-/// of never decoding ahead of demand. One that fails then is reported and
-/// the sheet laid out again without it.
+/// Each tile is placed as it was decoded: a picture is decoded once per
+/// sheet. Two cases decode again, for a reason each: with `--sheets`,
+/// tiles decoded ahead carry the frame of their slot in a full sheet (the
+/// decodes run into the next sheets before the walk says where the input
+/// ends, so that no core idles), and a shorter last sheet has frames of its
+/// own; and an image that fails to decode leaves its sheet one short, laid
+/// out again. Then the images whose frame changed size or crop are decoded
+/// again (at most `jobs` at once, counted as the run's decodes and held
+/// tiles are) from the files they were first read from, still open
+/// (reopened by path only when --max is too large to keep a descriptor per
+/// image): a tile cannot be resized to another frame without losing what a
+/// decode from the file gives. One that fails then is reported and the
+/// sheet laid out again without it. (One collage is cut on headers before
+/// any decode, so its images are decoded once, to their own frames.)
 struct SheetComposer: Sendable {
     let layout: any SheetLayout
     /// The run's canvas; with --size WIDTHx, its height is the one titles
@@ -47,6 +54,8 @@ struct SheetComposer: Sendable {
     let budget: DecodeBudget
     let jobs: Int
     let workers: DispatchQueue
+    /// Counts the re-decodes and the tiles they hold, as the run's decodes.
+    var instrumentation: (any StageInstrumentation)? = nil
 
     /// Sheet `sheet`, whose first image is the run's `firstIndex`-th (1-based).
     func compose(_ decoded: [DecodedTile], sheet: Int, firstIndex: Int) -> Result<ComposedSheet?, VipsError> {
@@ -111,7 +120,7 @@ struct SheetComposer: Sendable {
     }
 
     private func redecode(_ work: [(DecodedTile, Frame)]) -> [Result<DecodedTile, DecodeFailure>] {
-        let decode = Decode(background: background, maxBuffer: probe.maxBuffer)
+        let decode = Decode(background: background, maxBuffer: probe.maxBuffer, instrumentation: instrumentation)
         let (probe, budget) = (probe, budget)
         let results = Locked([Result<DecodedTile, DecodeFailure>?](repeating: nil, count: work.count))
         let slots = DispatchSemaphore(value: max(1, jobs))

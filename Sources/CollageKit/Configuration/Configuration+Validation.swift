@@ -1,3 +1,4 @@
+import FileFacts
 import Vips
 
 /// Why a configuration cannot run: one line, and the status the command

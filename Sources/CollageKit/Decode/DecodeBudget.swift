@@ -1,4 +1,5 @@
 import Dispatch
+import ProcessPages
 import Vips
 
 /// The memory the decodes of a run may hold at once, by their headers'
@@ -55,7 +56,7 @@ final class DecodeBudget: WorkBudget {
             guard state.waiting.isEmpty, fits(bytes, state) else { return nil }
             return reserve(bytes, &state)
         }
-        if started == true { Vips.releaseLoadedCodePagesAgain() }
+        if started == true { ProcessPages.releaseLoadedCodePagesAgain() }
         return started != nil
     }
 
@@ -69,7 +70,7 @@ final class DecodeBudget: WorkBudget {
                 return (semaphore, false)
             }
             guard let wait = next.wait else {
-                if next.startedHeavy { Vips.releaseLoadedCodePagesAgain() }
+                if next.startedHeavy { ProcessPages.releaseLoadedCodePagesAgain() }
                 return
             }
             wait.wait()  // woken by a release; then look again
@@ -110,7 +111,7 @@ final class DecodeBudget: WorkBudget {
     /// Whether this reservation tightened the allocator (the first heavy
     /// decode beside which memory is tight): then the caller, out of the
     /// lock, takes the code pages read since start out of the resident set
-    /// (`Vips.releaseLoadedCodePagesAgain`): about 6 MiB off the peak of 300
+    /// (`ProcessPages.releaseLoadedCodePagesAgain`): about 6 MiB off the peak of 300
     /// photos (paired runs, BENCHMARKS.md).
     private func reserve(_ bytes: Int, _ state: inout State) -> Bool {
         state.used += bytes

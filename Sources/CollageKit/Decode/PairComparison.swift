@@ -1,3 +1,4 @@
+import FileFacts
 import Vips
 
 /// A pair of `--diff` opened on the pipeline's queue: byte-identical files

@@ -1,3 +1,4 @@
+import FileFacts
 import Vips
 
 /// The canvas of one sheet, in pixels.

@@ -1,3 +1,4 @@
+import FileFacts
 import Vips
 
 /// One group's part of a `--group-by` job: what its run places, read in a

@@ -59,6 +59,11 @@ public struct PassedOver: Sendable, Equatable {
         return lines
     }
 
+    /// Whether `text` is one of the lines of `notices` (each begins so,
+    /// and no other notice a run makes does): what a run says of its
+    /// counts, which a plan does not keep, as each run from it says it again.
+    static func isNotice(_ text: String) -> Bool { text.hasPrefix("passed over ") }
+
     /// "2 video, 1 sidecar", in the kinds' order; empty when none.
     public var text: String {
         PassedOverKind.allCases.filter { self[$0] > 0 }.map { "\(self[$0]) \($0.rawValue)" }

@@ -1,3 +1,4 @@
+import FileFacts
 import Vips
 
 /// Why an image was left out before decoding.

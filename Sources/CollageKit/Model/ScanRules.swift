@@ -1,3 +1,4 @@
+import FileFacts
 import FoundationEssentials
 import Vips
 

@@ -3,8 +3,15 @@ import Glibc
 /// An open regular file, closed when its owner lets go.
 final class OpenFile: Sendable {
     let descriptor: Int32
-    init(descriptor: Int32) { self.descriptor = descriptor }
+    /// Its size and modification time when it was opened (the `fstat` that
+    /// checked it), if that was taken.
+    private let openedStamp: FileStamp?
+    init(descriptor: Int32, stamp: FileStamp? = nil) { (self.descriptor, openedStamp) = (descriptor, stamp) }
     deinit { close(descriptor) }
+
+    /// Its stamp as it was opened: the bytes read are those of this file,
+    /// so `--skip-unchanged` records it without another `stat`.
+    var stamp: FileStamp { openedStamp ?? FileStamp(status()) }
 
     /// fstat of the open file.
     func status() -> stat {

@@ -1,3 +1,5 @@
+import FileFacts
+import ProcessPages
 import Vips
 
 /// What a process that runs collages sets up once, before and around its
@@ -15,14 +17,14 @@ public enum CollageProcess {
     /// For runs of many collages: starts this program again, once, asking
     /// glibc for transparent huge pages (see docs/how-it-works.md); returns when it does not.
     public static func restartWithHugePagesIfUseful() {
-        Vips.restartWithHugePagesIfUseful()
+        ProcessPages.restartWithHugePagesIfUseful()
     }
 
     /// For runs of many collages, once libvips is loaded: the pages its
     /// libraries' loading touched leave the resident set. The bytes released, or nil.
     public static func releaseLibraryPages() -> Int? {
         guard (try? Vips.start()) != nil else { return nil }
-        return Vips.releaseReadOnlyFilePages()
+        return ProcessPages.releaseReadOnlyFilePages()
     }
 
     /// The extensions `--output` can take, as a sentence's list.

@@ -53,7 +53,8 @@ extension CollageRun {
             return
         }
         let tiles = items.compactMap(\.tile)
-        let saver = SheetSaver(composer: RunStages.composer(configuration, budget: budget, workers: workers), writer: writer,
+        let saver = SheetSaver(composer: RunStages.composer(configuration, budget: budget, workers: workers,
+                                                                      instrumentation: instrumentation), writer: writer,
                                book: book, queue: saveQueue, instrumentation: instrumentation)
         let subscription = saver.save(tiles, sheet: number, firstIndex: used + 1, to: path)
             .sink(receiveCompletion: { [self] completion in

@@ -1,4 +1,5 @@
 import Dispatch
+import FileFacts
 import Glibc
 @preconcurrency import OpenCombine
 import Vips
@@ -70,7 +71,7 @@ final class DiffSheets: SheetSource {
                                       nulSeparated: configuration.nulSeparated, rules: configuration.scan)
             let (all, walked) = pairing.pairs(shouldStop: context.stop, report: report)
             if configuration.keepsState {
-                context.consider(walked.map { RunState.Considered(path: $0, stamp: FileStamp.of($0)) })
+                context.consider(walked)  // stamped by the walk's own stat
             }
             let shard = configuration.shard
             let pairs = all.filter { shard?.owns(folder: $0.relative.bytes) ?? true }

@@ -38,6 +38,9 @@ final class JobRun: CollageJob, Sendable {
     private struct Shell {
         var machine: JobMachine
         var current: Pass?
+        /// The job's counts: each ended pass's own (its `Tally`, read from
+        /// its outcome), and the job's own events. No event is counted
+        /// twice: a pass's are counted by the pass alone.
         var summary = Summary()
     }
     private let shell: Mutex<Shell>
@@ -75,12 +78,24 @@ final class JobRun: CollageJob, Sendable {
             case .runPass:
                 guard let pass = shell.withLock({ $0.current }) else { preconditionFailure("no pass was found") }
                 finishing?.passStarts(pass)
-                let outcome = hub.forwarding(pass.job) { [self] event in
-                    if case .unchanged = event, pass.quietWhenUnchanged { return false }
+                // A later tick of --watch does not tell the outputs it found
+                // unchanged: they are taken out of what the pass counted.
+                let untold = Mutex((outputs: 0, images: 0))
+                let outcome = hub.forwarding(pass.job) { [finishing] event in
+                    if case .unchanged(_, let images) = event, pass.quietWhenUnchanged {
+                        untold.withLock { $0 = ($0.outputs + 1, $0.images + images.count) }
+                        return false
+                    }
                     // (Nor the start of each group: a redone group's `written` names it.)
                     if case .group = event, pass.quietWhenUnchanged { return false }
-                    count(event)
+                    finishing?.note(event)
                     return true
+                }
+                shell.withLock { shell in
+                    var counted = outcome.summary
+                    let hidden = untold.withLock { $0 }
+                    (counted.unchanged, counted.used) = (counted.unchanged - hidden.outputs, counted.used - hidden.images)
+                    shell.summary.add(counted)
                 }
                 finishing?.passEnds(pass)
                 pending += feed(.passEnded(outcome))
@@ -107,14 +122,10 @@ final class JobRun: CollageJob, Sendable {
         shell.withLock { $0.machine.handle(input) }
     }
 
-    private func count(_ event: PipelineEvent) {
+    /// An event of the job's own (not a pass's): counted (here alone) and sent.
+    private func send(_ event: PipelineEvent) {
         shell.withLock { $0.summary.count(event) }
         finishing?.note(event)
-    }
-
-    /// An event of the job's own (not a pass's): counted and sent.
-    private func send(_ event: PipelineEvent) {
-        count(event)
         hub.send(event)
     }
 }

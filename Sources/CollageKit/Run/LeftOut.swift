@@ -34,8 +34,10 @@ final class SharedWalk: PullSource, Sendable {
     }
 
     /// The "limit reached" notice: whether eligible images were left
-    /// out by the cap. The walk was cancelled at the cap; it is asked for a
-    /// few more candidates (headers only, nothing reported) to find out.
+    /// out by the cap. The walk was cancelled at the cap; the same walk
+    /// goes on from where it stopped for a few more candidates (headers
+    /// only, nothing reported) to find out: no folder is read twice
+    /// (`RunInstrumentation.listings` counts them).
     func leftOutNotice(_ tally: Tally, probe: Probe, cap: Int) -> String? {
         var known = tally.accepted - tally.summary.used - tally.decodeFailures
         if known <= 0 {

@@ -14,9 +14,6 @@ final class PlanFinishing: JobFinishing {
         var writer: PlanWriter?
         /// Images on the sheets so far: the next sheet's first index is one more.
         var used = 0
-        /// What the run told so far: the notices a run makes of its counts
-        /// at its end are made again by each run from the plan, not kept.
-        var summary = Summary()
     }
     private let state = Mutex(State())
 
@@ -44,7 +41,6 @@ final class PlanFinishing: JobFinishing {
     }
 
     func note(_ event: PipelineEvent) {
-        state.withLock { $0.summary.count(event) }
         var line = PlanLine()
         switch event {
         case .rejected(let path, let reason, let detail):
@@ -56,7 +52,8 @@ final class PlanFinishing: JobFinishing {
         case .passedOver(let path, let kind):
             (line.event, line.path, line.reason) = ("passed-over", PlanPath(path), kind.rawValue)
         case .notice(let text):
-            guard !state.withLock({ $0.summary.passedOver.notices.contains(text) }) else { return }
+            // What a run says of its counts at its end, each run from the plan says again.
+            guard !PassedOver.isNotice(text) else { return }
             (line.event, line.detail) = ("notice", text)
         case .planned(let sheet):
             line = sheetLine(sheet)

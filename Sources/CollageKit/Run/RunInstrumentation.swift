@@ -10,6 +10,8 @@ final class RunInstrumentation: StageInstrumentation {
     struct Counts: Equatable {
         /// Inputs the walk has emitted.
         var scanned = 0
+        /// How many times each folder was read (`opendir`), by its path's bytes.
+        var listings: [[UInt8]: Int] = [:]
         var decoding = 0
         /// Decodes begun in all.
         var decodes = 0
@@ -53,6 +55,11 @@ final class RunInstrumentation: StageInstrumentation {
             counts.scanned += 1
             if counts.saving { counts.scannedBySave[counts.saves - 1] = counts.scanned }
         }
+    }
+
+    /// The walk read the folder at `path`.
+    func listed(_ path: PathName) {
+        counts.withLock { $0.listings[path.bytes, default: 0] += 1 }
     }
 
     func decoding<R>(_ body: () throws -> R) rethrows -> R {

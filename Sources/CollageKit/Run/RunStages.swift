@@ -1,4 +1,5 @@
 import Dispatch
+import FileFacts
 @preconcurrency import OpenCombine
 import Vips
 import Synchronization
@@ -74,7 +75,8 @@ struct RunStages {
         // A signal ends the walk, even one blocked on standard input.
         let inputWalk = InputWalk(inputs: configuration.inputs, followLinks: configuration.followLinks,
                                   nulSeparated: configuration.nulSeparated, recursive: configuration.recursive,
-                                  rules: configuration.scan, shouldStop: stop, report: reportWalk)
+                                  rules: configuration.scan, shouldStop: stop,
+                                  listed: { [instrumentation] in instrumentation.listed($0) }, report: reportWalk)
         let walk = SharedWalk(instrumentation: instrumentation, inputWalk)
         walkReports.withLock { $0.walk = walk }
         self.walk = walk
@@ -91,7 +93,9 @@ struct RunStages {
     /// `decodeWindowImages` images), so no decoder idles while a giant
     /// image, a sheet's last image or its save runs on the other core; while
     /// a sheet is written only the window fills, nothing more is scanned.
-    /// Without --sheets there is no next sheet to work ahead for.
+    /// Without --sheets there is no next sheet to work ahead for: the one
+    /// sheet is cut on headers (`OneSheetCut`) and each image decoded once,
+    /// to its own frame.
     func sheets() -> AnyPublisher<CutSheet, Never> {
         let cap = configuration.effectiveCap
         let (walk, selection) = (walk, selection)
@@ -135,9 +139,24 @@ struct RunStages {
         }
         decode.slots = layout.layOut(Array(repeating: .unknown, count: cap), on: canvas).frames
         let slotted = decode
-        return accepted
+        let decoded: AnyPublisher<Result<DecodedTile, DecodeFailure>, Never>
+        if configuration.sheets {
+            decoded = accepted
+                .orderedParallelMap(limits: configuration.windowLimits, budget: budget, workers: workers, queue: queue,
+                                    cost: { Decode.cost($0.header, to: slotted.slot(of: $0)) }) { slotted($0) }
+                .eraseToAnyPublisher()
+        } else {
+            // One collage: its images cut on headers first, each decoded once, to its own frame.
+            let nextImage = acceptedImages(chosen)
+            decoded = Publishers.Pull {
+                OneSheetCut(images: nextImage(), cap: cap, layOut: { layout.layOut($0, on: canvas).frames },
+                            slot: { slotted.slot(of: $0) })
+            }
             .orderedParallelMap(limits: configuration.windowLimits, budget: budget, workers: workers, queue: queue,
-                                cost: { Decode.cost($0.header, to: slotted.slot(of: $0)) }) { slotted($0) }
+                                cost: { Decode.cost($0.image.header, to: $0.frame) }) { slotted.decode($0.image, to: $0.frame) }
+            .eraseToAnyPublisher()
+        }
+        return decoded
             .compactMap { result -> SheetItem? in
                 switch result {
                 case .success(let tile): return SheetItem(path: tile.path, header: tile.header, tile: tile)
@@ -206,13 +225,14 @@ struct RunStages {
     }
 
     /// The run's composer: its layout on its canvas; a sheet's re-decodes
-    /// share the run's decode budget.
-    static func composer(_ configuration: CollageConfiguration, budget: DecodeBudget,
-                         workers: DispatchQueue) -> SheetComposer {
+    /// share the run's decode budget and are counted as its decodes are.
+    static func composer(_ configuration: CollageConfiguration, budget: DecodeBudget, workers: DispatchQueue,
+                         instrumentation: (any StageInstrumentation)? = nil) -> SheetComposer {
         SheetComposer(layout: configuration.layout, canvas: configuration.canvas, background: configuration.background,
                       suffix: configuration.saverSuffix!, dpi: configuration.print.resolution,
                       printsPages: configuration.writesPDF, paper: configuration.print.page, captions: configuration.captions,
-                      probe: configuration.probe, budget: budget, jobs: configuration.jobs, workers: workers)
+                      probe: configuration.probe, budget: budget, jobs: configuration.jobs, workers: workers,
+                      instrumentation: instrumentation)
     }
 }
 

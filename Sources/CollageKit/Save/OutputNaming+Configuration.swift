@@ -1,3 +1,4 @@
+import FileFacts
 import Vips
 
 extension CollageConfiguration {

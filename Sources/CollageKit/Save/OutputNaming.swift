@@ -1,3 +1,4 @@
+import FileFacts
 import Vips
 
 /// Where each collage goes.

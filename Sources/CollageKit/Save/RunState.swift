@@ -108,6 +108,16 @@ public struct RunState: Equatable, Sendable, Codable {
     /// options, outputs untouched, and a fresh walk of the inputs (stat
     /// only, no image is opened) meets the same files with the same stamps.
     public func matches(_ configuration: CollageConfiguration) -> Bool {
+        var walk = InputWalk(inputs: configuration.inputs, followLinks: configuration.followLinks,
+                             nulSeparated: configuration.nulSeparated, recursive: configuration.recursive,
+                             rules: configuration.scan, report: { _ in })
+        return matches(configuration, walking: &walk)
+    }
+
+    /// `matches` over `walk`, whose files carry the stamps its `stat` took:
+    /// each file is compared by those, not stat'ed again.
+    func matches<Walk: PullSource>(_ configuration: CollageConfiguration, walking walk: inout Walk) -> Bool
+        where Walk.Element == InputFile {
         guard options == Self.options(of: configuration), partial != true, !outputs.isEmpty,
               outputs.allSatisfy({ FileStamp.of($0.path) == $0.stamp }) else { return false }
         if let images = configuration.group?.images {
@@ -116,12 +126,9 @@ public struct RunState: Equatable, Sendable, Codable {
             guard complete ? inputs.count == images.count : inputs.count <= images.count else { return false }
             return zip(inputs, images).allSatisfy { $0.path == $1.path && $0.stamp == $1.stamp }
         }
-        var walk = InputWalk(inputs: configuration.inputs, followLinks: configuration.followLinks,
-                             nulSeparated: configuration.nulSeparated, recursive: configuration.recursive,
-                             rules: configuration.scan, report: { _ in })
         for recorded in inputs {
             guard let file = walk.next(), file.path == recorded.path,
-                  FileStamp.of(file.path) == recorded.stamp else { return false }
+                  file.currentStamp == recorded.stamp else { return false }
         }
         return !complete || walk.next() == nil
     }

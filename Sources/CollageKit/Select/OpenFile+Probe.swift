@@ -20,9 +20,13 @@ extension OpenFile {
             }
             return .failure(.failed(code == ENOENT ? "vanished: " + systemError(code) : systemError(code)))
         }
-        let file = OpenFile(descriptor: descriptor)
         var info = stat()
-        guard fstat(descriptor, &info) == 0 else { return .failure(.failed(systemError(errno))) }
+        guard fstat(descriptor, &info) == 0 else {
+            let code = errno
+            close(descriptor)
+            return .failure(.failed(systemError(code)))
+        }
+        let file = OpenFile(descriptor: descriptor, stamp: FileStamp(info))
         guard (info.st_mode & S_IFMT) == S_IFREG else {
             let kind = (info.st_mode & S_IFMT) == S_IFDIR ? "a folder" : "not a regular file"
             return .failure(.rejected(.unsupported, kind))

@@ -50,7 +50,7 @@ final class Reopening: PullSource {
         if let change = changed(now) { return .failure(change) }
         switch probe.check(path) {
         case .success(let accepted):
-            if let change = changed(FileStamp(accepted.file.status())) { return .failure(change) }
+            if let change = changed(accepted.file.stamp) { return .failure(change) }
             return .success(accepted)
         case .failure(let failure):
             return .failure(ReopenFailure(Selection.text(failure)))

@@ -27,8 +27,8 @@ final class Selection: Sendable {
 
     private func select(_ input: InputFile, _ result: Result<AcceptedImage, ProbeFailure>) -> AcceptedImage? {
         if let observe {
-            if case .success(let image) = result { observe(input.path, FileStamp(image.file.status())) }
-            else { observe(input.path, FileStamp.of(input.path)) }
+            if case .success(let image) = result { observe(input.path, image.file.stamp) }
+            else { observe(input.path, input.currentStamp) }  // the walk's stat
         }
         switch result {
         case .success(var image):

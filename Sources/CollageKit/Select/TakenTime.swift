@@ -70,7 +70,7 @@ struct DatedImage: Sendable {
 
 extension DatedImage {
     init(_ accepted: AcceptedImage, scanIndex: Int, now: Int64) {
-        let stamp = FileStamp(accepted.file.status())
+        let stamp = accepted.file.stamp
         image = ChosenImage(path: accepted.path, header: accepted.header, stamp: stamp, partners: accepted.partners)
         self.scanIndex = scanIndex
         taken = TakenTime(header: accepted.header, path: accepted.path, stamp: stamp, now: now)

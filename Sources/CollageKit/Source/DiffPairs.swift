@@ -27,18 +27,19 @@ struct DiffPairing {
     let nulSeparated: Bool
     let rules: ScanRules
 
-    /// The pairs, and every file walked, in the order walked (INPUTs, then
-    /// BASELINE: what `--skip-unchanged` checks again).
+    /// The pairs, and every file walked with the stamp the walk took of it,
+    /// in the order walked (INPUTs, then BASELINE: what `--skip-unchanged`
+    /// checks again).
     func pairs(shouldStop: @escaping () -> Bool,
-               report: @escaping (PipelineEvent) -> Void) -> (pairs: [DiffPair], walked: [PathName]) {
+               report: @escaping (PipelineEvent) -> Void) -> (pairs: [DiffPair], walked: [InputRecord]) {
         var current: [PathName: PathName] = [:]
-        var walked: [PathName] = []
+        var walked: [InputRecord] = []
         for input in inputs {
             var walk = InputWalk(inputs: [input], followLinks: followLinks, nulSeparated: nulSeparated,
                                  rules: rules, shouldStop: shouldStop, report: report)
             let root: PathName? = if case .path(let path) = input, path.isDirectory { path } else { nil }
             while let file = walk.next() {
-                walked.append(file.path)
+                walked.append(InputRecord(path: file.path, stamp: file.currentStamp))
                 let relative = root.map { Self.below($0, file.path) } ?? Self.relative(file.path)
                 if current[relative] == nil { current[relative] = file.path }
             }
@@ -47,7 +48,7 @@ struct DiffPairing {
         var walk = InputWalk(inputs: [.path(baseline)], followLinks: followLinks, nulSeparated: false, rules: rules,
                              shouldStop: shouldStop, report: report)
         while let file = walk.next() {
-            walked.append(file.path)
+            walked.append(InputRecord(path: file.path, stamp: file.currentStamp))
             baselineFiles[Self.below(baseline, file.path)] = file.path
         }
         let folders = inputs.allSatisfy { if case .path(let path) = $0 { path.isDirectory } else { false } }

@@ -1,3 +1,4 @@
+import FileFacts
 import Glibc
 import Vips
 
@@ -41,6 +42,8 @@ struct DirectoryWalk: PullSource {
     private let folders: Bool
     private let rules: ScanRules
     private let report: (PipelineEvent) -> Void
+    /// Hears of each folder as it is read (`opendir`), for the run's counts.
+    private let listed: (PathName) -> Void
 
     /// `report` hears of what the walk skips for a reason a person should know:
     /// unreadable folders, dangling links, loops, special files with image names,
@@ -48,7 +51,9 @@ struct DirectoryWalk: PullSource {
     /// folder's own files are walked. With `folders`, the walk emits the
     /// folders it enters (the root first), in the same order, instead of files.
     init(root: PathName, followLinks: Bool, recursive: Bool = true, folders: Bool = false,
-                rules: ScanRules = ScanRules(), report: @escaping (PipelineEvent) -> Void) {
+                rules: ScanRules = ScanRules(), listed: @escaping (PathName) -> Void = { _ in },
+                report: @escaping (PipelineEvent) -> Void) {
+        self.listed = listed
         self.root = root
         self.followLinks = followLinks
         self.recursive = recursive
@@ -126,7 +131,8 @@ struct DirectoryWalk: PullSource {
             switch verdict {
             case .consider where !frame.pairs.secondary.contains(index):
                 let partners = frame.pairs.partners[index] ?? []
-                return InputFile(path: path, explicit: false, partners: partners.map { frame.path.appending(frame.names[$0]) })
+                return InputFile(path: path, explicit: false, partners: partners.map { frame.path.appending(frame.names[$0]) },
+                                 stamp: FileStamp(info))
             case .passOver(let kind):
                 report(.passedOver(path: path, kind: kind))
             case .consider, .ignore:
@@ -164,6 +170,7 @@ struct DirectoryWalk: PullSource {
             return false
         }
         defer { closedir(directory) }
+        listed(path)
         while true {
             errno = 0
             guard let entry = readdir(directory) else {

@@ -9,6 +9,20 @@ struct InputFile: Sendable, Equatable {
     /// on their own (see `ShotPairs`): reported `paired`, or shown instead
     /// of the still when it cannot be read.
     var partners: [PathName] = []
+    /// Its size and modification time as the walk's own `stat` found them
+    /// (links followed), so that `--skip-unchanged` records and checks
+    /// them without a second `stat`; nil for a file a person named, which
+    /// the walk does not stat.
+    var stamp: FileStamp? = nil
+
+    /// The same file to try: the stamp is what the walk saw of it, not
+    /// what it is.
+    static func == (a: InputFile, b: InputFile) -> Bool {
+        a.path == b.path && a.explicit == b.explicit && a.partners == b.partners
+    }
+
+    /// Its stamp: the walk's, or (a file a person named) taken now.
+    var currentStamp: FileStamp? { stamp ?? FileStamp.of(path) }
 }
 
 /// All INPUTs in order, as one lazy walk: a file is emitted as it is, a
@@ -28,12 +42,15 @@ struct InputWalk: PullSource {
     private let standardInput: Int32
     private let report: (PipelineEvent) -> Void
     private let shouldStop: () -> Bool
+    /// Hears of each folder as it is read (see `DirectoryWalk`).
+    private let listed: (PathName) -> Void
 
     /// Once `shouldStop` holds the walk ends, even while it waits for
     /// standard input.
     init(inputs: [Input], followLinks: Bool, nulSeparated: Bool, recursive: Bool = true,
                 rules: ScanRules = ScanRules(), standardInput: Int32 = 0, shouldStop: @escaping () -> Bool = { false },
-                report: @escaping (PipelineEvent) -> Void) {
+                listed: @escaping (PathName) -> Void = { _ in }, report: @escaping (PipelineEvent) -> Void) {
+        self.listed = listed
         self.inputs = inputs[...]
         self.followLinks = followLinks
         self.recursive = recursive
@@ -83,7 +100,7 @@ struct InputWalk: PullSource {
         if path.isDirectory {
             shots.flush()
             directory = DirectoryWalk(root: path, followLinks: followLinks, recursive: recursive, rules: rules,
-                                      report: report)
+                                      listed: listed, report: report)
             return
         }
         switch rules.named(path.lastComponent, onStandardInput: onStandardInput) {

@@ -1,3 +1,4 @@
+import FileFacts
 import Vips
 
 /// Pairs in one folder's names: a RAW photo, or (with `--video`) a Live

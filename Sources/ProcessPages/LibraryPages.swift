@@ -1,7 +1,7 @@
 import Glibc
 import Synchronization
 
-extension Vips {
+extension ProcessPages {
     /// Takes out of this process's resident set the pages of files it has
     /// mapped and only read: above all the code and read-only data of the
     /// shared libraries loaded at start. Returns the bytes taken out, or nil

@@ -1,5 +1,3 @@
-import FileFacts
-
 /// What the header of an image says, read without decoding pixels.
 public struct ImageHeader: Sendable, Equatable {
     /// Stored size, before EXIF orientation.

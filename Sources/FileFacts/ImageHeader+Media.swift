@@ -66,33 +66,6 @@ extension ImageHeader {
         return covers(width / 2, height / 2) ? .half : .full
     }
 
-    /// What decoding this image to a tile of `width` x `height` holds at
-    /// its peak: `decodeBytes`, except for HEIF images decoded small
-    /// (`ImageFile.decodesSmall`), RAW photos (the preview's JPEG
-    /// decoder, reading the preview in place, or unpacking and demosaicing: the raw data, LibRaw's 4-sample
-    /// 16-bit working image, its 8-bit output) and videos (the decoder's
-    /// frames and one RGB frame).
-    public func decodeBytes(forTile tileWidth: Int, _ tileHeight: Int) -> Int {
-        switch media {
-        case .raw(let facts)?:
-            switch rawSource(forTile: tileWidth, tileHeight) {
-            case .preview?:
-                let pixels = facts.previewWidth * facts.previewHeight
-                let decoder = facts.previewBufferBytes > 0 ? facts.previewBufferBytes : pixels * 3 / 16
-                return Self.workingSet + decoder
-            case .half?: return demosaicBytes(half: true)
-            case .full?: return demosaicBytes(half: false)
-            case nil:
-                return Self.workingSet
-            }
-        case .video(let facts)?:
-            return Self.workingSet + facts.decoderBytes + width * height * 3
-        case nil:
-            return ImageFile.decodesSmall(self, tileWidth: tileWidth, tileHeight: tileHeight)
-                ? Self.workingSet + shrunkDecodeBytes : decodeBytes
-        }
-    }
-
     /// What unpacking and demosaicing a RAW photo holds: the raw data,
     /// LibRaw's working image (4 samples of 16 bits a pixel), its 8-bit RGB
     /// output; at full size, AHD interpolation's tiles too (about 7 MiB).

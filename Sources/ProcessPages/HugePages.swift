@@ -1,6 +1,6 @@
 import Glibc
 
-extension Vips {
+extension ProcessPages {
     /// Restarts the process, once, with glibc told to ask for transparent
     /// huge pages for its large blocks, where the kernel gives them only to
     /// memory that asks (`madvise` mode, Debian's default).
