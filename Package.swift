@@ -29,6 +29,11 @@ let package = Package(
                 linkerSettings: vipsLinker),
         // HEVC pictures of HEIF files on several threads: a libheif plugin libvips' HEIF loader uses.
         .target(name: "CHEVC", path: "Sources/CHEVC", linkerSettings: [.linkedLibrary("heif"), .linkedLibrary("de265")]),
+        // The one tone mapper (HDR and wide-gamut pictures to 8-bit sRGB), C of its own, and its one Swift owner,
+        // which HEIF photos and video frames share.
+        .target(name: "CToneMap", path: "Sources/CToneMap", linkerSettings: [.linkedLibrary("m")]),
+        .target(name: "ToneMap", dependencies: ["CToneMap"], path: "Sources/ToneMap",
+                swiftSettings: [.swiftLanguageMode(.v6)]),
         // XML through libxml2 (which libvips links already): its headers for C alone, and a pull reader over
         // its SAX2 parser (no network, no document type, no entity expansion), with no libxml2 type in its header.
         .systemLibrary(name: "CLibXML2", path: "Sources/CLibXML2", pkgConfig: "libxml-2.0",
@@ -40,7 +45,7 @@ let package = Package(
         // What a file is and says before any decoder reads it: its structure checked (lengths, offsets,
         // sizes) and its kind sniffed, with pread alone; EXIF dates; the layer's error type. Pure Swift.
         .target(name: "FileFacts", path: "Sources/FileFacts", swiftSettings: [.swiftLanguageMode(.v6)]),
-        .target(name: "Vips", dependencies: ["CVipsShim", "CHEVC", "XMP", "FileFacts"], path: "Sources/Vips",
+        .target(name: "Vips", dependencies: ["CVipsShim", "CHEVC", "ToneMap", "XMP", "FileFacts"], path: "Sources/Vips",
                 swiftSettings: [.swiftLanguageMode(.v6)]),
         // LibRaw (RAW photos): a C face over its C++ API, and its one Swift owner.
         .target(name: "CLibRaw", path: "Sources/CLibRaw", linkerSettings: [.linkedLibrary("raw_r"), .linkedLibrary("gomp")]),
@@ -73,7 +78,7 @@ let package = Package(
                           swiftSettings: [.swiftLanguageMode(.v6)]),
         .target(name: "CollageTestSupport", dependencies: ["Vips"], path: "Tests/TestSupport",
                 swiftSettings: [.swiftLanguageMode(.v6)]),
-        .testTarget(name: "VipsTests", dependencies: ["FileFacts", "Vips", "Media", "Raw", "XMP", "CollageTestSupport"], path: "Tests/VipsTests",
+        .testTarget(name: "VipsTests", dependencies: ["FileFacts", "Vips", "Media", "Raw", "XMP", "ToneMap", "CollageTestSupport"], path: "Tests/VipsTests",
                     swiftSettings: [.swiftLanguageMode(.v6)]),
         .testTarget(name: "CollageKitTests", dependencies: ["CollageKit", "FileFacts", "Vips", "OpenCombine", "CollageTestSupport"],
                     path: "Tests/CollageKitTests",
