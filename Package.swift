@@ -51,9 +51,10 @@ let package = Package(
         .target(name: "CLibRaw", path: "Sources/CLibRaw", linkerSettings: [.linkedLibrary("raw_r"), .linkedLibrary("gomp")]),
         .target(name: "Raw", dependencies: ["CLibRaw"], path: "Sources/Raw",
                 swiftSettings: [.swiftLanguageMode(.v6)]),
-        // FFmpeg (video poster frames): a C face loaded with dlopen under --video, and its one Swift owner.
+        // FFmpeg (video poster frames): a C face loaded with dlopen under --video, and its one Swift owner, whose
+        // HDR and wide-gamut frames go through the one tone mapper (ToneMap) that HEIF photos go through.
         .target(name: "CFFmpeg", path: "Sources/CFFmpeg", linkerSettings: [.linkedLibrary("dl")]),
-        .target(name: "Video", dependencies: ["CFFmpeg"], path: "Sources/Video",
+        .target(name: "Video", dependencies: ["CFFmpeg", "ToneMap"], path: "Sources/Video",
                 swiftSettings: [.swiftLanguageMode(.v6)]),
         // PDF output: cairo's PDF surface and pango-cairo (system headers), fixed-arity wrappers, and their one Swift owner.
         .systemLibrary(name: "CCairo", path: "Sources/CCairo", pkgConfig: "pangocairo",
@@ -78,7 +79,7 @@ let package = Package(
                           swiftSettings: [.swiftLanguageMode(.v6)]),
         .target(name: "CollageTestSupport", dependencies: ["Vips"], path: "Tests/TestSupport",
                 swiftSettings: [.swiftLanguageMode(.v6)]),
-        .testTarget(name: "VipsTests", dependencies: ["FileFacts", "Vips", "Media", "Raw", "XMP", "ToneMap", "CollageTestSupport"], path: "Tests/VipsTests",
+        .testTarget(name: "VipsTests", dependencies: ["FileFacts", "Vips", "Media", "Raw", "Video", "XMP", "ToneMap", "CollageTestSupport"], path: "Tests/VipsTests",
                     swiftSettings: [.swiftLanguageMode(.v6)]),
         .testTarget(name: "CollageKitTests", dependencies: ["CollageKit", "FileFacts", "Vips", "OpenCombine", "CollageTestSupport"],
                     path: "Tests/CollageKitTests",

@@ -18,6 +18,7 @@
 #include <libavcodec/avcodec.h>
 #include <libavformat/avformat.h>
 #include <libavutil/display.h>
+#include <libavutil/mastering_display_metadata.h>
 #include <libswscale/swscale.h>
 
 #define CAV_STR2(x) #x
@@ -37,6 +38,7 @@ static struct {
                                        int (*)(void *, uint8_t *, int), int64_t (*)(void *, int64_t, int));
     void (*avio_context_free)(AVIOContext **);
     uint8_t *(*av_stream_get_side_data)(const AVStream *, enum AVPacketSideDataType, size_t *);
+    AVFrameSideData *(*av_frame_get_side_data)(const AVFrame *, enum AVFrameSideDataType);
     AVCodecContext *(*avcodec_alloc_context3)(const AVCodec *);
     int (*avcodec_parameters_to_context)(AVCodecContext *, const AVCodecParameters *);
     int (*avcodec_open2)(AVCodecContext *, const AVCodec *, AVDictionary **);
@@ -113,7 +115,7 @@ static void load_once(void) {
     RESOLVE(util, av_frame_alloc); RESOLVE(util, av_frame_free); RESOLVE(util, av_frame_unref);
     RESOLVE(util, av_frame_ref); RESOLVE(util, av_frame_move_ref); RESOLVE(util, av_malloc); RESOLVE(util, av_freep);
     RESOLVE(util, av_display_rotation_get); RESOLVE(util, av_log_set_callback); RESOLVE(util, av_log_set_level);
-    RESOLVE(util, av_strerror);
+    RESOLVE(util, av_strerror); RESOLVE(util, av_frame_get_side_data);
     RESOLVE(scale, sws_getContext); RESOLVE(scale, sws_scale); RESOLVE(scale, sws_freeContext);
     RESOLVE(scale, sws_getCoefficients); RESOLVE(scale, sws_setColorspaceDetails);
     if (load_error[0]) return;
@@ -403,29 +405,84 @@ void cav_keep(cav_video *video) {
     F.av_frame_ref(video->kept, video->last);
 }
 
-int cav_kept_rgb(cav_video *video, int width, int height, unsigned char *pixels, char *error, size_t error_size) {
+// The kept frame's matrix: the stream's own; unsaid, BT.709 for HD and
+// larger, BT.601 below (as players guess).
+static int kept_matrix(const AVFrame *frame) {
+    if (frame->colorspace != AVCOL_SPC_UNSPECIFIED && frame->colorspace != AVCOL_SPC_RESERVED) return frame->colorspace;
+    return frame->height >= 720 ? AVCOL_SPC_BT709 : AVCOL_SPC_BT470BG;
+}
+
+void cav_kept_colour(const cav_video *video, cav_colour *out) {
+    const AVFrame *frame = video->kept;
+    const AVCodecParameters *stream = video->format->streams[video->stream]->codecpar;
+    memset(out, 0, sizeof *out);
+    out->matrix = kept_matrix(frame);
+    out->full_range = frame->color_range == AVCOL_RANGE_JPEG;
+    int primaries = frame->color_primaries != AVCOL_PRI_UNSPECIFIED ? frame->color_primaries : stream->color_primaries;
+    int transfer = frame->color_trc != AVCOL_TRC_UNSPECIFIED ? frame->color_trc : stream->color_trc;
+    out->primaries = primaries == AVCOL_PRI_UNSPECIFIED || primaries == AVCOL_PRI_RESERVED ? AVCOL_PRI_BT709 : primaries;
+    out->transfer = transfer == AVCOL_TRC_UNSPECIFIED || transfer == AVCOL_TRC_RESERVED ? AVCOL_TRC_BT709 : transfer;
+    // The light levels: the frame's side data (HEVC's SEI), else the container's (mp4's mdcv and clli boxes).
+    const AVMasteringDisplayMetadata *mastering = NULL;
+    const AVContentLightMetadata *light = NULL;
+    const AVFrameSideData *side = F.av_frame_get_side_data(frame, AV_FRAME_DATA_MASTERING_DISPLAY_METADATA);
+    if (side && side->size >= sizeof *mastering) mastering = (const void *) side->data;
+    side = F.av_frame_get_side_data(frame, AV_FRAME_DATA_CONTENT_LIGHT_LEVEL);
+    if (side && side->size >= sizeof *light) light = (const void *) side->data;
+    const AVStream *avstream = video->format->streams[video->stream];
+    size_t size = 0;
+    if (!mastering) {
+        const uint8_t *data = F.av_stream_get_side_data(avstream, AV_PKT_DATA_MASTERING_DISPLAY_METADATA, &size);
+        if (data && size >= sizeof *mastering) mastering = (const void *) data;
+    }
+    if (!light) {
+        const uint8_t *data = F.av_stream_get_side_data(avstream, AV_PKT_DATA_CONTENT_LIGHT_LEVEL, &size);
+        if (data && size >= sizeof *light) light = (const void *) data;
+    }
+    if (mastering && mastering->has_luminance && mastering->max_luminance.den > 0) {
+        out->mastering_peak = av_q2d(mastering->max_luminance);
+    }
+    if (light) out->max_content_light = light->MaxCLL;
+}
+
+// The kept frame through swscale into `pixels` as `format` at `width` x
+// `height`: its own matrix and range (BT.601, BT.709, BT.2020; limited or
+// full) to full-range R'G'B'. swscale's defaults would take every stream
+// as BT.601 limited: HD's greens and reds shifted, full-range JPEG-style
+// video washed out.
+static int kept_convert(cav_video *video, int width, int height, enum AVPixelFormat format, void *pixels,
+                        int stride, char *error, size_t error_size) {
     const AVFrame *frame = video->kept;
     if (!frame->data[0] || width < 1 || height < 1 || width > frame->width || height > frame->height) {
         snprintf(error, error_size, "no frame kept at %dx%d", width, height);
         return -1;
     }
     struct SwsContext *scaler = F.sws_getContext(frame->width, frame->height, frame->format, width, height,
-                                                 AV_PIX_FMT_RGB24, SWS_AREA | SWS_ACCURATE_RND, NULL, NULL, NULL);
+                                                 format, SWS_AREA | SWS_ACCURATE_RND | SWS_FULL_CHR_H_INT,
+                                                 NULL, NULL, NULL);
     if (!scaler) {
         snprintf(error, error_size, "cannot convert pixel format %d", frame->format);
         return -1;
     }
-    // The stream's own matrix and range (HD video is BT.709, not swscale's default 601).
-    int space = frame->colorspace == AVCOL_SPC_UNSPECIFIED
-        ? (frame->height >= 720 ? AVCOL_SPC_BT709 : AVCOL_SPC_BT470BG) : frame->colorspace;
     int full = frame->color_range == AVCOL_RANGE_JPEG;
-    F.sws_setColorspaceDetails(scaler, F.sws_getCoefficients(space), full, F.sws_getCoefficients(AVCOL_SPC_BT709), 1,
-                               0, 1 << 16, 1 << 16);
+    // The "J" formats (yuvj420p: MJPEG, some phones) are full range whatever the frame says.
+    if (frame->format == AV_PIX_FMT_YUVJ420P || frame->format == AV_PIX_FMT_YUVJ422P
+        || frame->format == AV_PIX_FMT_YUVJ444P || frame->format == AV_PIX_FMT_YUVJ440P) full = 1;
+    const int *matrix = F.sws_getCoefficients(kept_matrix(frame));
+    F.sws_setColorspaceDetails(scaler, matrix, full, matrix, 1, 0, 1 << 16, 1 << 16);
     uint8_t *planes[4] = {pixels, NULL, NULL, NULL};
-    int strides[4] = {width * 3, 0, 0, 0};
+    int strides[4] = {stride, 0, 0, 0};
     F.sws_scale(scaler, (const uint8_t *const *) frame->data, frame->linesize, 0, frame->height, planes, strides);
     F.sws_freeContext(scaler);
     return 0;
+}
+
+int cav_kept_rgb(cav_video *video, int width, int height, unsigned char *pixels, char *error, size_t error_size) {
+    return kept_convert(video, width, height, AV_PIX_FMT_RGB24, pixels, width * 3, error, error_size);
+}
+
+int cav_kept_rgb16(cav_video *video, int width, int height, uint16_t *pixels, char *error, size_t error_size) {
+    return kept_convert(video, width, height, AV_PIX_FMT_RGB48, pixels, width * 6, error, error_size);
 }
 
 long long cav_bytes_read(const cav_video *video) { return video->read; }

@@ -1,5 +1,6 @@
 internal import CFFmpeg
 import Glibc
+import ToneMap
 
 /// A video read by Debian's FFmpeg (loaded with dlopen on first use): its
 /// stream's size, rotation and length, and a poster frame as 8-bit RGB
@@ -52,15 +53,45 @@ public final class VideoFile {
     /// Makes the last frame decoded the one `keptPixels` converts.
     func keep() { cav_keep(handle) }
 
-    /// The kept frame as 8-bit RGB at `width` x `height` (at most its own size).
+    /// The kept frame's colour: its matrix, range, primaries, transfer
+    /// and light levels.
+    func keptColour() -> VideoColour { VideoColour(handle) }
+
+    /// The kept frame as 8-bit sRGB at `width` x `height` (at most its own
+    /// size): converted with its own matrix and range; HDR (PQ, HLG)
+    /// tone-mapped and wide primaries (BT.2020, P3) brought into sRGB's by
+    /// `ToneMap`, from 16-bit samples scaled to this size first.
+    ///
+    /// Our own tone mapper, not libavfilter's graph (`zscale`, `tonemap`):
+    /// the graph works on whole frames in linear float (a 4K frame as
+    /// `gbrpf32le` is 100 MB, more than a run's whole budget), where ours
+    /// maps the few pixels of the tile after swscale has shrunk the frame;
+    /// it needs libavfilter and libzimg loaded beside the decoder; FFmpeg
+    /// 5.1's `tonemap` has no BT.2390 and clips out-of-gamut colours channel
+    /// by channel; and HEIF photos go through `ToneMap`, so a phone's HLG
+    /// video and its HLG photo of the same scene look the same on a sheet.
     func keptPixels(width: Int, height: Int) throws(VideoError) -> VideoPixels {
-        var bytes = [UInt8](repeating: 0, count: width * height * 3)
+        let colour = keptColour()
         var error = [CChar](repeating: 0, count: 256)
-        let status = bytes.withUnsafeMutableBufferPointer {
-            cav_kept_rgb(handle, Int32(width), Int32(height), $0.baseAddress, &error, error.count)
+        guard colour.tone.needsMapping else {
+            var bytes = [UInt8](repeating: 0, count: width * height * 3)
+            let status = bytes.withUnsafeMutableBufferPointer {
+                cav_kept_rgb(handle, Int32(width), Int32(height), $0.baseAddress, &error, error.count)
+            }
+            guard status == 0 else { throw VideoError(Self.text(error)) }
+            return VideoPixels(width: width, height: height, bytes: bytes)
+        }
+        var samples = [UInt16](repeating: 0, count: width * height * 3)
+        let status = samples.withUnsafeMutableBufferPointer {
+            cav_kept_rgb16(handle, Int32(width), Int32(height), $0.baseAddress, &error, error.count)
         }
         guard status == 0 else { throw VideoError(Self.text(error)) }
-        return VideoPixels(width: width, height: height, bytes: bytes)
+        let mapped = samples.withUnsafeBufferPointer {
+            ToneMap.sRGB8([$0], layout: .interleaved(channels: 3), width: width, height: height, rowStride: width * 3,
+                          bits: 16, source: colour.tone)
+        }
+        guard let mapped else { throw VideoError("cannot tone-map a frame of \(width)x\(height)") }
+        return VideoPixels(width: width, height: height, bytes: mapped)
     }
 
     static func text(_ error: [CChar]) -> String {

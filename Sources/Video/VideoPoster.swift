@@ -7,6 +7,8 @@ public struct VideoPoster: Sendable {
     public let pixels: VideoPixels
     /// The time of the frame, in seconds.
     public let time: Double
+    /// The frame's colour as its stream says it (the pixels are sRGB).
+    public let colour: VideoColour
 }
 
 extension VideoFile {
@@ -56,6 +58,7 @@ extension VideoFile {
         let scale = min(1, 2 * max(Double(coverWidth) / Double(info.width), Double(coverHeight) / Double(info.height)))
         let width = min(info.width, max(1, Int((Double(info.width) * scale).rounded(.up))))
         let height = min(info.height, max(1, Int((Double(info.height) * scale).rounded(.up))))
-        return VideoPoster(pixels: try keptPixels(width: width, height: height), time: max(0, best.time))
+        return VideoPoster(pixels: try keptPixels(width: width, height: height), time: max(0, best.time),
+                           colour: keptColour())
     }
 }

@@ -15,6 +15,7 @@
 #define CFFMPEG_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 typedef struct cav_video cav_video;
 
@@ -64,10 +65,39 @@ int cav_next_frame(cav_video *video, double skip_until, cav_frame *frame, char *
 /// one to show: a reference, no copy.
 void cav_keep(cav_video *video);
 
-/// The kept frame as 8-bit RGB, scaled by FFmpeg's swscale to `width` x
-/// `height` (at most its own size; the caller's resize does the rest),
-/// rows packed into `pixels` (width * height * 3 bytes). 0 on success.
+/// The kept frame's colour, as its stream says it (H.273 code points, as
+/// FFmpeg numbers them), with what is unsaid filled in as players do.
+typedef struct {
+    /// The matrix (1 BT.709, 5/6 BT.601, 9 BT.2020): unsaid, BT.709 for
+    /// frames 720 rows high or more, else BT.601.
+    int matrix;
+    /// 1 for full-range samples (0-255), 0 for limited (16-235).
+    int full_range;
+    /// Primaries (1 BT.709, 9 BT.2020, 12 Display P3); unsaid, BT.709.
+    int primaries;
+    /// Transfer (1 BT.709, 16 PQ, 18 HLG); unsaid, BT.709.
+    int transfer;
+    /// The mastering display's peak and the content's brightest pixel
+    /// (MaxCLL), in cd/m², from the frame's or the container's side data;
+    /// 0 when the stream carries none.
+    double mastering_peak, max_content_light;
+} cav_colour;
+
+/// The colour of the kept frame.
+void cav_kept_colour(const cav_video *video, cav_colour *colour);
+
+/// The kept frame as 8-bit R'G'B', full range, converted with its own
+/// matrix and range and scaled by FFmpeg's swscale to `width` x `height`
+/// (at most its own size; the caller's resize does the rest), rows packed
+/// into `pixels` (width * height * 3 bytes). Its transfer and primaries
+/// are left as they are: for SDR BT.709 (or BT.601) video, that is sRGB
+/// as screens show it. 0 on success.
 int cav_kept_rgb(cav_video *video, int width, int height, unsigned char *pixels, char *error, size_t error_size);
+
+/// As `cav_kept_rgb`, but 16-bit R'G'B' (native-endian, 3 samples a
+/// pixel, width * height * 3 of them): what a tone mapper takes for HDR
+/// or wide-gamut frames, without losing a 10-bit stream's steps.
+int cav_kept_rgb16(cav_video *video, int width, int height, uint16_t *pixels, char *error, size_t error_size);
 
 /// Bytes read through the AVIO context so far.
 long long cav_bytes_read(const cav_video *video);
