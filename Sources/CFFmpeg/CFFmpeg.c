@@ -19,6 +19,7 @@
 #include <libavformat/avformat.h>
 #include <libavutil/display.h>
 #include <libavutil/mastering_display_metadata.h>
+#include <libavutil/pixdesc.h>
 #include <libswscale/swscale.h>
 
 #define CAV_STR2(x) #x
@@ -39,6 +40,7 @@ static struct {
     void (*avio_context_free)(AVIOContext **);
     uint8_t *(*av_stream_get_side_data)(const AVStream *, enum AVPacketSideDataType, size_t *);
     AVFrameSideData *(*av_frame_get_side_data)(const AVFrame *, enum AVFrameSideDataType);
+    const AVPixFmtDescriptor *(*av_pix_fmt_desc_get)(enum AVPixelFormat);
     AVCodecContext *(*avcodec_alloc_context3)(const AVCodec *);
     int (*avcodec_parameters_to_context)(AVCodecContext *, const AVCodecParameters *);
     int (*avcodec_open2)(AVCodecContext *, const AVCodec *, AVDictionary **);
@@ -116,6 +118,7 @@ static void load_once(void) {
     RESOLVE(util, av_frame_ref); RESOLVE(util, av_frame_move_ref); RESOLVE(util, av_malloc); RESOLVE(util, av_freep);
     RESOLVE(util, av_display_rotation_get); RESOLVE(util, av_log_set_callback); RESOLVE(util, av_log_set_level);
     RESOLVE(util, av_strerror); RESOLVE(util, av_frame_get_side_data);
+    RESOLVE(util, av_pix_fmt_desc_get);
     RESOLVE(scale, sws_getContext); RESOLVE(scale, sws_scale); RESOLVE(scale, sws_freeContext);
     RESOLVE(scale, sws_getCoefficients); RESOLVE(scale, sws_setColorspaceDetails);
     if (load_error[0]) return;
@@ -141,9 +144,14 @@ struct cav_video {
     AVIOContext *io;
     AVCodecContext *codec;
     AVPacket *packet;
-    // The decoder's output, the last frame it gave, and the one kept to show.
-    AVFrame *frame, *last, *kept;
-    int stream, draining;
+    // The decoder's output and the last frame it gave.
+    AVFrame *frame, *last;
+    // The frame kept to show, already converted small (16-bit R'G'B'), and
+    // its colour: no decoder frame is held for it.
+    uint16_t *kept;
+    int kept_width, kept_height;
+    cav_colour kept_colour;
+    int stream, draining, keyframes_only;
     double time_base, start;
     cav_info info;
 };
@@ -205,7 +213,7 @@ static void say_status(const cav_video *video, int status, const char *what, cha
 void cav_close(cav_video *video) {
     if (!video) return;
     if (video->frame) F.av_frame_free(&video->frame);
-    if (video->kept) F.av_frame_free(&video->kept);
+    free(video->kept);
     if (video->last) F.av_frame_free(&video->last);
     if (video->packet) F.av_packet_free(&video->packet);
     if (video->codec) F.avcodec_free_context(&video->codec);
@@ -279,9 +287,8 @@ cav_video *cav_open(int fd, double seconds, long long max_bytes, char *error, si
     video->codec = F.avcodec_alloc_context3(decoder);
     video->packet = F.av_packet_alloc();
     video->frame = F.av_frame_alloc();
-    video->kept = F.av_frame_alloc();
     video->last = F.av_frame_alloc();
-    if (!video->codec || !video->packet || !video->frame || !video->kept || !video->last) {
+    if (!video->codec || !video->packet || !video->frame || !video->last) {
         snprintf(error, error_size, "out of memory");
         cav_close(video);
         return NULL;
@@ -317,6 +324,24 @@ cav_video *cav_open(int fd, double seconds, long long max_bytes, char *error, si
     int references = video->codec->refs > 0 ? video->codec->refs : 1;
     info->reference_frames = references + stream->codecpar->video_delay;
     snprintf(info->codec, sizeof info->codec, "%s", F.avcodec_get_name(stream->codecpar->codec_id));
+    // One decoded frame: its planes at their depth (a 10-bit sample takes
+    // two bytes), 4:2:0 when the stream does not say.
+    const AVPixFmtDescriptor *format = F.av_pix_fmt_desc_get(stream->codecpar->format);
+    long long pixels = (long long) info->width * info->height;
+    if (format && !(format->flags & AV_PIX_FMT_FLAG_HWACCEL) && format->nb_components > 0) {
+        long long bytes = 0;
+        int depth = format->comp[0].depth;
+        for (int i = 0; i < format->nb_components; i++) {
+            int shift = (i == 1 || i == 2) ? format->log2_chroma_w + format->log2_chroma_h : 0;
+            bytes += pixels >> shift;
+            if (format->comp[i].depth > depth) depth = format->comp[i].depth;
+        }
+        info->bits = depth;
+        info->frame_bytes = bytes * (depth > 8 ? 2 : 1);
+    } else {
+        info->bits = 8;
+        info->frame_bytes = pixels * 3 / 2;
+    }
     return video;
 }
 
@@ -392,7 +417,8 @@ int cav_next_frame(cav_video *video, double skip_until, cav_frame *out, char *er
         }
         int64_t stamp = video->packet->pts != AV_NOPTS_VALUE ? video->packet->pts : video->packet->dts;
         double time = stamp != AV_NOPTS_VALUE ? stamp * video->time_base - video->start : -1;
-        video->codec->skip_frame = time >= 0 && time < skip_until ? AVDISCARD_NONREF : AVDISCARD_DEFAULT;
+        video->codec->skip_frame = video->keyframes_only ? AVDISCARD_NONKEY
+            : time >= 0 && time < skip_until ? AVDISCARD_NONREF : AVDISCARD_DEFAULT;
         result = F.avcodec_send_packet(video->codec, video->packet);
         F.av_packet_unref(video->packet);
         // A damaged packet is skipped, as players do; the bounds still hold.
@@ -400,24 +426,23 @@ int cav_next_frame(cav_video *video, double skip_until, cav_frame *out, char *er
     }
 }
 
-void cav_keep(cav_video *video) {
-    F.av_frame_unref(video->kept);
-    F.av_frame_ref(video->kept, video->last);
-}
+void cav_keyframes_only(cav_video *video, int on) { video->keyframes_only = on != 0; }
 
-// The kept frame's matrix: the stream's own; unsaid, BT.709 for HD and
-// larger, BT.601 below (as players guess).
-static int kept_matrix(const AVFrame *frame) {
+// A frame's matrix: the stream's own; unsaid, BT.709 for HD and larger,
+// BT.601 below (as players guess).
+static int frame_matrix(const AVFrame *frame) {
     if (frame->colorspace != AVCOL_SPC_UNSPECIFIED && frame->colorspace != AVCOL_SPC_RESERVED) return frame->colorspace;
     return frame->height >= 720 ? AVCOL_SPC_BT709 : AVCOL_SPC_BT470BG;
 }
 
-void cav_kept_colour(const cav_video *video, cav_colour *out) {
-    const AVFrame *frame = video->kept;
+static void frame_colour(const cav_video *video, const AVFrame *frame, cav_colour *out) {
     const AVCodecParameters *stream = video->format->streams[video->stream]->codecpar;
     memset(out, 0, sizeof *out);
-    out->matrix = kept_matrix(frame);
+    out->matrix = frame_matrix(frame);
     out->full_range = frame->color_range == AVCOL_RANGE_JPEG;
+    // The "J" formats (yuvj420p: MJPEG, some phones) are full range whatever the frame says.
+    if (frame->format == AV_PIX_FMT_YUVJ420P || frame->format == AV_PIX_FMT_YUVJ422P
+        || frame->format == AV_PIX_FMT_YUVJ444P || frame->format == AV_PIX_FMT_YUVJ440P) out->full_range = 1;
     int primaries = frame->color_primaries != AVCOL_PRI_UNSPECIFIED ? frame->color_primaries : stream->color_primaries;
     int transfer = frame->color_trc != AVCOL_TRC_UNSPECIFIED ? frame->color_trc : stream->color_trc;
     out->primaries = primaries == AVCOL_PRI_UNSPECIFIED || primaries == AVCOL_PRI_RESERVED ? AVCOL_PRI_BT709 : primaries;
@@ -445,44 +470,49 @@ void cav_kept_colour(const cav_video *video, cav_colour *out) {
     if (light) out->max_content_light = light->MaxCLL;
 }
 
-// The kept frame through swscale into `pixels` as `format` at `width` x
-// `height`: its own matrix and range (BT.601, BT.709, BT.2020; limited or
-// full) to full-range R'G'B'. swscale's defaults would take every stream
-// as BT.601 limited: HD's greens and reds shifted, full-range JPEG-style
+// The last frame through swscale, shrunk straight to `width` x `height`
+// 16-bit R'G'B' (full range): its own matrix and range (BT.601, BT.709,
+// BT.2020; limited or full) honoured. swscale's defaults would take every
+// stream as BT.601 limited: HD's greens and reds shifted, full-range
 // video washed out.
-static int kept_convert(cav_video *video, int width, int height, enum AVPixelFormat format, void *pixels,
-                        int stride, char *error, size_t error_size) {
-    const AVFrame *frame = video->kept;
+int cav_keep(cav_video *video, int width, int height, char *error, size_t error_size) {
+    const AVFrame *frame = video->last;
     if (!frame->data[0] || width < 1 || height < 1 || width > frame->width || height > frame->height) {
-        snprintf(error, error_size, "no frame kept at %dx%d", width, height);
+        snprintf(error, error_size, "no frame to keep at %dx%d", width, height);
         return -1;
     }
+    cav_colour colour;
+    frame_colour(video, frame, &colour);
     struct SwsContext *scaler = F.sws_getContext(frame->width, frame->height, frame->format, width, height,
-                                                 format, SWS_AREA | SWS_ACCURATE_RND | SWS_FULL_CHR_H_INT,
+                                                 AV_PIX_FMT_RGB48, SWS_AREA | SWS_ACCURATE_RND | SWS_FULL_CHR_H_INT,
                                                  NULL, NULL, NULL);
-    if (!scaler) {
-        snprintf(error, error_size, "cannot convert pixel format %d", frame->format);
+    uint16_t *pixels = (size_t) width * height < ((size_t) 1 << 40) ? malloc((size_t) width * height * 6) : NULL;
+    if (!scaler || !pixels) {
+        snprintf(error, error_size, scaler ? "out of memory" : "cannot convert pixel format %d", frame->format);
+        if (scaler) F.sws_freeContext(scaler);
+        free(pixels);
         return -1;
     }
-    int full = frame->color_range == AVCOL_RANGE_JPEG;
-    // The "J" formats (yuvj420p: MJPEG, some phones) are full range whatever the frame says.
-    if (frame->format == AV_PIX_FMT_YUVJ420P || frame->format == AV_PIX_FMT_YUVJ422P
-        || frame->format == AV_PIX_FMT_YUVJ444P || frame->format == AV_PIX_FMT_YUVJ440P) full = 1;
-    const int *matrix = F.sws_getCoefficients(kept_matrix(frame));
-    F.sws_setColorspaceDetails(scaler, matrix, full, matrix, 1, 0, 1 << 16, 1 << 16);
-    uint8_t *planes[4] = {pixels, NULL, NULL, NULL};
-    int strides[4] = {stride, 0, 0, 0};
+    const int *matrix = F.sws_getCoefficients(colour.matrix);
+    F.sws_setColorspaceDetails(scaler, matrix, colour.full_range, matrix, 1, 0, 1 << 16, 1 << 16);
+    uint8_t *planes[4] = {(uint8_t *) pixels, NULL, NULL, NULL};
+    int strides[4] = {width * 6, 0, 0, 0};
     F.sws_scale(scaler, (const uint8_t *const *) frame->data, frame->linesize, 0, frame->height, planes, strides);
     F.sws_freeContext(scaler);
+    free(video->kept);
+    video->kept = pixels;
+    video->kept_width = width;
+    video->kept_height = height;
+    video->kept_colour = colour;
     return 0;
 }
 
-int cav_kept_rgb(cav_video *video, int width, int height, unsigned char *pixels, char *error, size_t error_size) {
-    return kept_convert(video, width, height, AV_PIX_FMT_RGB24, pixels, width * 3, error, error_size);
-}
+void cav_kept_colour(const cav_video *video, cav_colour *out) { *out = video->kept_colour; }
 
-int cav_kept_rgb16(cav_video *video, int width, int height, uint16_t *pixels, char *error, size_t error_size) {
-    return kept_convert(video, width, height, AV_PIX_FMT_RGB48, pixels, width * 6, error, error_size);
+const uint16_t *cav_kept_rgb16(const cav_video *video, int *width, int *height) {
+    *width = video->kept ? video->kept_width : 0;
+    *height = video->kept ? video->kept_height : 0;
+    return video->kept;
 }
 
 long long cav_bytes_read(const cav_video *video) { return video->read; }

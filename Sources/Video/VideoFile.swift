@@ -50,17 +50,29 @@ public final class VideoFile {
         }
     }
 
-    /// Makes the last frame decoded the one `keptPixels` converts.
-    func keep() { cav_keep(handle) }
+    /// Decode keyframes alone (no frame refers to another: the decoder
+    /// holds one or two frames, not its reference set).
+    func decodeKeyframesOnly(_ on: Bool) { cav_keyframes_only(handle, on ? 1 : 0) }
+
+    /// Makes the last frame decoded the one to show: converted now with
+    /// its stream's matrix and range and shrunk by swscale straight to
+    /// `width` x `height` (at most its own size), 16 bits a sample; no
+    /// decoder frame is held for it.
+    func keep(width: Int, height: Int) throws(VideoError) {
+        var error = [CChar](repeating: 0, count: 256)
+        guard cav_keep(handle, Int32(width), Int32(height), &error, error.count) == 0 else {
+            throw VideoError(Self.text(error))
+        }
+    }
 
     /// The kept frame's colour: its matrix, range, primaries, transfer
     /// and light levels.
     func keptColour() -> VideoColour { VideoColour(handle) }
 
-    /// The kept frame as 8-bit sRGB at `width` x `height` (at most its own
-    /// size): converted with its own matrix and range; HDR (PQ, HLG)
-    /// tone-mapped and wide primaries (BT.2020, P3) brought into sRGB's by
-    /// `ToneMap`, from 16-bit samples scaled to this size first.
+    /// The kept frame as 8-bit sRGB: as it is for SDR BT.709 or BT.601
+    /// video; HDR (PQ, HLG) tone-mapped and wide primaries (BT.2020, P3)
+    /// brought into sRGB's by `ToneMap`, from the 16-bit samples of the
+    /// already shrunk frame.
     ///
     /// Our own tone mapper, not libavfilter's graph (`zscale`, `tonemap`):
     /// the graph works on whole frames in linear float (a 4K frame as
@@ -70,28 +82,22 @@ public final class VideoFile {
     /// 5.1's `tonemap` has no BT.2390 and clips out-of-gamut colours channel
     /// by channel; and HEIF photos go through `ToneMap`, so a phone's HLG
     /// video and its HLG photo of the same scene look the same on a sheet.
-    func keptPixels(width: Int, height: Int) throws(VideoError) -> VideoPixels {
+    func keptPixels() throws(VideoError) -> VideoPixels {
+        var width: Int32 = 0, height: Int32 = 0
+        guard let samples = cav_kept_rgb16(handle, &width, &height), width > 0, height > 0 else {
+            throw VideoError("no frame kept")
+        }
+        let (w, h) = (Int(width), Int(height))
+        let buffer = UnsafeBufferPointer(start: samples, count: w * h * 3)
         let colour = keptColour()
-        var error = [CChar](repeating: 0, count: 256)
         guard colour.tone.needsMapping else {
-            var bytes = [UInt8](repeating: 0, count: width * height * 3)
-            let status = bytes.withUnsafeMutableBufferPointer {
-                cav_kept_rgb(handle, Int32(width), Int32(height), $0.baseAddress, &error, error.count)
-            }
-            guard status == 0 else { throw VideoError(Self.text(error)) }
-            return VideoPixels(width: width, height: height, bytes: bytes)
+            return VideoPixels(width: w, height: h, bytes: buffer.map { UInt8((UInt32($0) * 255 + 32767) / 65535) })
         }
-        var samples = [UInt16](repeating: 0, count: width * height * 3)
-        let status = samples.withUnsafeMutableBufferPointer {
-            cav_kept_rgb16(handle, Int32(width), Int32(height), $0.baseAddress, &error, error.count)
+        guard let mapped = ToneMap.sRGB8([buffer], layout: .interleaved(channels: 3), width: w, height: h,
+                                         rowStride: w * 3, bits: 16, source: colour.tone) else {
+            throw VideoError("cannot tone-map a frame of \(w)x\(h)")
         }
-        guard status == 0 else { throw VideoError(Self.text(error)) }
-        let mapped = samples.withUnsafeBufferPointer {
-            ToneMap.sRGB8([$0], layout: .interleaved(channels: 3), width: width, height: height, rowStride: width * 3,
-                          bits: 16, source: colour.tone)
-        }
-        guard let mapped else { throw VideoError("cannot tone-map a frame of \(width)x\(height)") }
-        return VideoPixels(width: width, height: height, bytes: mapped)
+        return VideoPixels(width: w, height: h, bytes: mapped)
     }
 
     static func text(_ error: [CChar]) -> String {
@@ -111,6 +117,10 @@ public struct VideoInfo: Sendable, Equatable {
     /// Frames the decoder may hold for reference.
     public let referenceFrames: Int
     public let codec: String
+    /// The deepest sample's bits: 8, 10, 12.
+    public let bits: Int
+    /// Bytes of one decoded frame's planes (two a sample over 8 bits).
+    public let frameBytes: Int
 
     init(_ raw: cav_info) {
         width = Int(raw.width)
@@ -119,6 +129,8 @@ public struct VideoInfo: Sendable, Equatable {
         duration = raw.duration.isFinite ? max(0, raw.duration) : 0
         referenceFrames = max(1, Int(raw.reference_frames))
         codec = withUnsafeBytes(of: raw.codec) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+        bits = Int(raw.bits)
+        frameBytes = max(0, Int(clamping: raw.frame_bytes))
     }
 
     /// The rotation as an EXIF orientation (1, 6, 3, 8).

@@ -36,6 +36,10 @@ typedef struct {
     /// declared reordering and references, at least 1).
     int reference_frames;
     char codec[32];
+    /// The deepest sample's bits (8, 10, 12).
+    int bits;
+    /// Bytes of one decoded frame's planes (a sample over 8 bits takes two).
+    long long frame_bytes;
 } cav_info;
 
 /// Opens the video open on `fd` and its best video stream's decoder (one
@@ -61,11 +65,12 @@ typedef struct {
 /// byte bound included), with the reason in `error`.
 int cav_next_frame(cav_video *video, double skip_until, cav_frame *frame, char *error, size_t error_size);
 
-/// Keeps the last frame decoded (even once the stream has ended) as the
-/// one to show: a reference, no copy.
-void cav_keep(cav_video *video);
+/// Whether to decode keyframes alone (FFmpeg's skip_frame): no frame
+/// refers to another, so the decoder holds one or two frames, not its
+/// whole reference set (a 4K 10-bit HEVC stream's is over 200 MB).
+void cav_keyframes_only(cav_video *video, int on);
 
-/// The kept frame's colour, as its stream says it (H.273 code points, as
+/// The colour of a frame, as its stream says it (H.273 code points, as
 /// FFmpeg numbers them), with what is unsaid filled in as players do.
 typedef struct {
     /// The matrix (1 BT.709, 5/6 BT.601, 9 BT.2020): unsaid, BT.709 for
@@ -83,21 +88,20 @@ typedef struct {
     double mastering_peak, max_content_light;
 } cav_colour;
 
-/// The colour of the kept frame.
+/// Keeps the last frame decoded (even once the stream has ended) as the
+/// one to show: converted now, with its own matrix and range, and shrunk
+/// by swscale straight to `width` x `height` (at most its own size) as
+/// 16-bit R'G'B' in a buffer of the video's own, with its colour. No
+/// decoder frame is held for it. 0 on success.
+int cav_keep(cav_video *video, int width, int height, char *error, size_t error_size);
+
+/// The colour of the kept frame (zeros when none is kept).
 void cav_kept_colour(const cav_video *video, cav_colour *colour);
 
-/// The kept frame as 8-bit R'G'B', full range, converted with its own
-/// matrix and range and scaled by FFmpeg's swscale to `width` x `height`
-/// (at most its own size; the caller's resize does the rest), rows packed
-/// into `pixels` (width * height * 3 bytes). Its transfer and primaries
-/// are left as they are: for SDR BT.709 (or BT.601) video, that is sRGB
-/// as screens show it. 0 on success.
-int cav_kept_rgb(cav_video *video, int width, int height, unsigned char *pixels, char *error, size_t error_size);
-
-/// As `cav_kept_rgb`, but 16-bit R'G'B' (native-endian, 3 samples a
-/// pixel, width * height * 3 of them): what a tone mapper takes for HDR
-/// or wide-gamut frames, without losing a 10-bit stream's steps.
-int cav_kept_rgb16(cav_video *video, int width, int height, uint16_t *pixels, char *error, size_t error_size);
+/// The kept frame's 16-bit R'G'B' (native-endian, 3 samples a pixel, rows
+/// packed) and its size; NULL when none is kept. The transfer and
+/// primaries are the stream's: for SDR BT.709 video, sRGB as screens show it.
+const uint16_t *cav_kept_rgb16(const cav_video *video, int *width, int *height);
 
 /// Bytes read through the AVIO context so far.
 long long cav_bytes_read(const cav_video *video);
