@@ -44,7 +44,7 @@ public final class VideoFile {
         var frame = cav_frame()
         var error = [CChar](repeating: 0, count: 256)
         switch cav_next_frame(handle, seconds, &frame, &error, error.count) {
-        case 1: return FrameLook(time: frame.time, mean: frame.mean, spread: frame.spread)
+        case 1: return FrameLook(time: frame.time, mean: frame.mean, spread: frame.spread, detail: frame.detail)
         case 0: return nil
         default: throw VideoError(Self.text(error))
         }
@@ -121,6 +121,14 @@ public struct VideoInfo: Sendable, Equatable {
     public let bits: Int
     /// Bytes of one decoded frame's planes (two a sample over 8 bits).
     public let frameBytes: Int
+    /// Frames a second (the stream's average); 0 when unknown.
+    public let frameRate: Double
+    /// The file's bits a second; 0 when unknown.
+    public let bitRate: Int
+    /// The best audio stream's codec ("aac"), "" when there is none.
+    public let audioCodec: String
+    /// Its channels (2 for stereo), 0 when there is no audio.
+    public let audioChannels: Int
 
     init(_ raw: cav_info) {
         width = Int(raw.width)
@@ -131,6 +139,10 @@ public struct VideoInfo: Sendable, Equatable {
         codec = withUnsafeBytes(of: raw.codec) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
         bits = Int(raw.bits)
         frameBytes = max(0, Int(clamping: raw.frame_bytes))
+        frameRate = raw.frame_rate.isFinite ? max(0, raw.frame_rate) : 0
+        bitRate = max(0, Int(clamping: raw.bit_rate))
+        audioCodec = withUnsafeBytes(of: raw.audio_codec) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+        audioChannels = max(0, Int(raw.audio_channels))
     }
 
     /// The rotation as an EXIF orientation (1, 6, 3, 8).
@@ -144,11 +156,14 @@ public struct VideoInfo: Sendable, Equatable {
     }
 }
 
-/// A decoded frame's time and brightness (luma on 0-255).
+/// A decoded frame's time, brightness (luma on 0-255) and detail (the
+/// mean difference of neighbouring samples of a 64x64 copy: low when
+/// blurred or flat).
 struct FrameLook {
     let time: Double
     let mean: Double
     let spread: Double
+    let detail: Double
 }
 
 /// 8-bit RGB pixels of a frame, rows packed.

@@ -27,9 +27,7 @@ extension VideoFile {
     /// `coverHeight` of the stored frame (twice that where the frame is
     /// larger: the caller's resize does the rest), never larger than the frame.
     public func poster(coverWidth: Int, coverHeight: Int) throws(VideoError) -> VideoPoster {
-        let scale = min(1, 2 * max(Double(coverWidth) / Double(info.width), Double(coverHeight) / Double(info.height)))
-        let width = min(info.width, max(1, Int((Double(info.width) * scale).rounded(.up))))
-        let height = min(info.height, max(1, Int((Double(info.height) * scale).rounded(.up))))
+        let (width, height) = posterSize(coverWidth: coverWidth, coverHeight: coverHeight)
         let keyframesOnly = info.decodesKeyframesOnly
         decodeKeyframesOnly(keyframesOnly)
         let first = min(info.duration / 10, 3)

@@ -40,6 +40,13 @@ typedef struct {
     int bits;
     /// Bytes of one decoded frame's planes (a sample over 8 bits takes two).
     long long frame_bytes;
+    /// Frames a second (the stream's average; 0 unknown), the file's bits
+    /// a second (0 unknown), and its best audio stream's codec ("" none)
+    /// and channels.
+    double frame_rate;
+    long long bit_rate;
+    char audio_codec[32];
+    int audio_channels;
 } cav_info;
 
 /// Opens the video open on `fd` and its best video stream's decoder (one
@@ -52,11 +59,12 @@ void cav_get_info(const cav_video *video, cav_info *info);
 /// Seeks to the keyframe at or before `seconds` (from the stream's start).
 int cav_seek(cav_video *video, double seconds);
 
-/// One decoded frame: its time, and its brightness (the mean and the
-/// spread, standard deviation, of its luma, sampled, on 0-255).
+/// One decoded frame: its time, its brightness (the mean and the spread,
+/// standard deviation, of its luma, sampled 64x64, on 0-255) and its
+/// detail (the mean difference of neighbouring samples: low when blurred).
 typedef struct {
     double time;
-    double mean, spread;
+    double mean, spread, detail;
 } cav_frame;
 
 /// Decodes the next frame. Frames whose packets are before `skip_until`
