@@ -393,6 +393,16 @@ static int measure(const AVFrame *frame, cav_frame *out) {
         }
     }
     out->detail = steps / (2.0 * 63 * 63);
+    // The fingerprint: 8x8 means of the 64x64 luma.
+    for (int by = 0; by < 8; by++) {
+        for (int bx = 0; bx < 8; bx++) {
+            int total = 0;
+            for (int y = 0; y < 8; y++) {
+                for (int x = 0; x < 8; x++) total += grey[(by * 8 + y) * 64 + bx * 8 + x];
+            }
+            out->thumb[by * 8 + bx] = (unsigned char) ((total + 32) / 64);
+        }
+    }
     return 0;
 }
 

@@ -44,7 +44,10 @@ public final class VideoFile {
         var frame = cav_frame()
         var error = [CChar](repeating: 0, count: 256)
         switch cav_next_frame(handle, seconds, &frame, &error, error.count) {
-        case 1: return FrameLook(time: frame.time, mean: frame.mean, spread: frame.spread, detail: frame.detail)
+        case 1:
+            let thumb = withUnsafeBytes(of: frame.thumb) { [UInt8]($0) }
+            return FrameLook(time: frame.time, mean: frame.mean, spread: frame.spread, detail: frame.detail,
+                             thumb: thumb)
         case 0: return nil
         default: throw VideoError(Self.text(error))
         }
@@ -156,14 +159,16 @@ public struct VideoInfo: Sendable, Equatable {
     }
 }
 
-/// A decoded frame's time, brightness (luma on 0-255) and detail (the
-/// mean difference of neighbouring samples of a 64x64 copy: low when
-/// blurred or flat).
+/// A decoded frame's time, brightness (luma on 0-255), detail (the mean
+/// difference of neighbouring samples of a 64x64 copy: low when blurred
+/// or flat) and fingerprint.
 struct FrameLook {
     let time: Double
     let mean: Double
     let spread: Double
     let detail: Double
+    /// The luma as 8x8 block means: the frame's fingerprint.
+    var thumb: [UInt8] = []
 }
 
 /// 8-bit RGB pixels of a frame, rows packed.

@@ -61,10 +61,12 @@ int cav_seek(cav_video *video, double seconds);
 
 /// One decoded frame: its time, its brightness (the mean and the spread,
 /// standard deviation, of its luma, sampled 64x64, on 0-255) and its
-/// detail (the mean difference of neighbouring samples: low when blurred).
+/// detail (the mean difference of neighbouring samples: low when blurred),
+/// and a fingerprint: its luma as 8x8 block means, rows in order.
 typedef struct {
     double time;
     double mean, spread, detail;
+    unsigned char thumb[64];
 } cav_frame;
 
 /// Decodes the next frame. Frames whose packets are before `skip_until`
