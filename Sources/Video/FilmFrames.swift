@@ -12,6 +12,14 @@ public struct FilmFrame: Sendable {
     public let passedOver: [PassedOverFrame]
 }
 
+/// A film's frames, and why they stopped short of the times asked, if they did.
+public struct FilmFrames: Sendable {
+    /// The frames, one for each time asked until one could not be had.
+    public let frames: [FilmFrame]
+    /// Why there is no frame for the next time (FFmpeg's reason), or nil.
+    public let stopped: String?
+}
+
 /// A candidate frame not taken: its time and what was wrong with it.
 public struct PassedOverFrame: Sendable, Equatable {
     /// Why a candidate frame was not shown.
@@ -52,16 +60,23 @@ extension VideoFile {
     /// found by a seek to the keyframe before it and a decode forward (a
     /// 4K film, keyframes alone: `VideoInfo.decodesKeyframesOnly`). Shrunk
     /// as `poster` shrinks its frame, to cover `coverWidth` x `coverHeight`.
-    public func frames(at times: [Double], coverWidth: Int, coverHeight: Int) throws(VideoError) -> [FilmFrame] {
+    /// A film that gives no frame at a time (truncated, damaged, past the
+    /// deadline or the byte bound) gives the frames before it and why it
+    /// stopped.
+    public func frames(at times: [Double], coverWidth: Int, coverHeight: Int) -> FilmFrames {
         let (width, height) = posterSize(coverWidth: coverWidth, coverHeight: coverHeight)
         decodeKeyframesOnly(info.decodesKeyframesOnly)
         var made: [FilmFrame] = []
         for (index, target) in times.enumerated() {
             let gap = index + 1 < times.count ? times[index + 1] - target : max(0, info.duration - target)
             let window = max(0, min(Self.filmWindow, gap / 2))
-            made.append(try frame(at: target, window: window, width: width, height: height))
+            do {
+                made.append(try frame(at: target, window: window, width: width, height: height))
+            } catch {
+                return FilmFrames(frames: made, stopped: error.message)
+            }
         }
-        return made
+        return FilmFrames(frames: made, stopped: nil)
     }
 
     private func frame(at target: Double, window: Double, width: Int, height: Int) throws(VideoError) -> FilmFrame {

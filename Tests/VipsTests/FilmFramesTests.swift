@@ -57,7 +57,9 @@ final class FilmFramesTests: XCTestCase {
         try film(path)
         try open(path) { video in
             let times = VideoFile.spreadTimes(count: 4, duration: video.info.duration)
-            let frames = try video.frames(at: times, coverWidth: 160, coverHeight: 120)
+            let made = video.frames(at: times, coverWidth: 160, coverHeight: 120)
+            XCTAssertNil(made.stopped)
+            let frames = made.frames
             XCTAssertEqual(frames.map(\.target), [1.5, 4.5, 7.5, 10.5])
             for (index, frame) in frames.enumerated() {
                 XCTAssertEqual([frame.pixels.width, frame.pixels.height], [320, 240])
@@ -71,6 +73,26 @@ final class FilmFramesTests: XCTestCase {
             XCTAssertEqual(frames[1].passedOver.map(\.reason), [.nearBlack, .nearBlack])
             XCTAssertGreaterThan(frames[2].time, 7.95, "after the blur")
             XCTAssertEqual(frames[2].passedOver.map(\.reason), [.blurred, .blurred])
+        }
+    }
+
+    /// A film cut short (its index at the start, its end gone): the
+    /// frames before the cut, and why there are no more.
+    func testATruncatedFilmGivesItsFramesUpToTheCut() throws {
+        let whole = folder.file("whole.mp4")
+        try TestMedia.run("ffmpeg", ["-v", "error", "-y", "-f", "lavfi", "-i", "testsrc2=s=320x240:r=25:d=10",
+                                     "-c:v", "libx264", "-g", "25", "-movflags", "+faststart", whole])
+        let bytes = try readBytes(whole)
+        let cut = folder.file("cut.mp4")
+        try writeBytes(Array(bytes.prefix(bytes.count * 6 / 10)), to: cut)
+        try open(cut) { video in
+            XCTAssertEqual(video.info.duration, 10, accuracy: 0.1, "the index still says 10 s")
+            let made = video.frames(at: VideoFile.spreadTimes(count: 5, duration: 10), coverWidth: 160, coverHeight: 120)
+            XCTAssertGreaterThanOrEqual(made.frames.count, 2, "the frames before the cut: \(made.frames.map(\.time))")
+            XCTAssertLessThan(made.frames.count, 5)
+            XCTAssertNotNil(made.stopped)
+            XCTAssertEqual(made.frames.map(\.target), Array([1.0, 3, 5, 7, 9].prefix(made.frames.count)))
+            XCTAssertEqual(made.frames.map { $0.pixels.width }, Array(repeating: 320, count: made.frames.count))
         }
     }
 
