@@ -29,6 +29,11 @@ let package = Package(
                 linkerSettings: vipsLinker),
         // HEVC pictures of HEIF files on several threads: a libheif plugin libvips' HEIF loader uses.
         .target(name: "CHEVC", path: "Sources/CHEVC", linkerSettings: [.linkedLibrary("heif"), .linkedLibrary("de265")]),
+        // The one tone mapper (HDR and wide-gamut pictures to 8-bit sRGB), C of its own, and its one Swift owner,
+        // which HEIF photos and video frames share.
+        .target(name: "CToneMap", path: "Sources/CToneMap", linkerSettings: [.linkedLibrary("m")]),
+        .target(name: "ToneMap", dependencies: ["CToneMap"], path: "Sources/ToneMap",
+                swiftSettings: [.swiftLanguageMode(.v6)]),
         // XML through libxml2 (which libvips links already): its headers for C alone, and a pull reader over
         // its SAX2 parser (no network, no document type, no entity expansion), with no libxml2 type in its header.
         .systemLibrary(name: "CLibXML2", path: "Sources/CLibXML2", pkgConfig: "libxml-2.0",
@@ -44,15 +49,16 @@ let package = Package(
         // A batch process's own pages, with the kernel and glibc alone: huge pages, and the loaded libraries'
         // pages taken out of the resident set. Pure Swift.
         .target(name: "ProcessPages", path: "Sources/ProcessPages", swiftSettings: [.swiftLanguageMode(.v6)]),
-        .target(name: "Vips", dependencies: ["CVipsShim", "CHEVC", "XMP", "FileFacts"], path: "Sources/Vips",
+        .target(name: "Vips", dependencies: ["CVipsShim", "CHEVC", "ToneMap", "XMP", "FileFacts"], path: "Sources/Vips",
                 swiftSettings: [.swiftLanguageMode(.v6)]),
         // LibRaw (RAW photos): a C face over its C++ API, and its one Swift owner.
         .target(name: "CLibRaw", path: "Sources/CLibRaw", linkerSettings: [.linkedLibrary("raw_r"), .linkedLibrary("gomp")]),
         .target(name: "Raw", dependencies: ["CLibRaw"], path: "Sources/Raw",
                 swiftSettings: [.swiftLanguageMode(.v6)]),
-        // FFmpeg (video poster frames): a C face loaded with dlopen under --video, and its one Swift owner.
+        // FFmpeg (video poster frames): a C face loaded with dlopen under --video, and its one Swift owner, whose
+        // HDR and wide-gamut frames go through the one tone mapper (ToneMap) that HEIF photos go through.
         .target(name: "CFFmpeg", path: "Sources/CFFmpeg", linkerSettings: [.linkedLibrary("dl")]),
-        .target(name: "Video", dependencies: ["CFFmpeg"], path: "Sources/Video",
+        .target(name: "Video", dependencies: ["CFFmpeg", "ToneMap"], path: "Sources/Video",
                 swiftSettings: [.swiftLanguageMode(.v6)]),
         // PDF output: cairo's PDF surface and pango-cairo (system headers), fixed-arity wrappers, and their one Swift owner.
         .systemLibrary(name: "CCairo", path: "Sources/CCairo", pkgConfig: "pangocairo",
@@ -78,7 +84,7 @@ let package = Package(
                           swiftSettings: [.swiftLanguageMode(.v6)]),
         .target(name: "CollageTestSupport", dependencies: ["Vips"], path: "Tests/TestSupport",
                 swiftSettings: [.swiftLanguageMode(.v6)]),
-        .testTarget(name: "VipsTests", dependencies: ["FileFacts", "ProcessPages", "Vips", "Media", "Raw", "XMP",
+        .testTarget(name: "VipsTests", dependencies: ["FileFacts", "ProcessPages", "Vips", "Media", "Raw", "Video", "XMP", "ToneMap",
                                                    "CollageTestSupport"], path: "Tests/VipsTests",
                     swiftSettings: [.swiftLanguageMode(.v6)]),
         .testTarget(name: "CollageKitTests", dependencies: ["CollageKit", "FileFacts", "Vips", "OpenCombine", "CollageTestSupport"],

@@ -18,6 +18,8 @@
 #include <libavcodec/avcodec.h>
 #include <libavformat/avformat.h>
 #include <libavutil/display.h>
+#include <libavutil/mastering_display_metadata.h>
+#include <libavutil/pixdesc.h>
 #include <libswscale/swscale.h>
 
 #define CAV_STR2(x) #x
@@ -37,6 +39,8 @@ static struct {
                                        int (*)(void *, uint8_t *, int), int64_t (*)(void *, int64_t, int));
     void (*avio_context_free)(AVIOContext **);
     uint8_t *(*av_stream_get_side_data)(const AVStream *, enum AVPacketSideDataType, size_t *);
+    AVFrameSideData *(*av_frame_get_side_data)(const AVFrame *, enum AVFrameSideDataType);
+    const AVPixFmtDescriptor *(*av_pix_fmt_desc_get)(enum AVPixelFormat);
     AVCodecContext *(*avcodec_alloc_context3)(const AVCodec *);
     int (*avcodec_parameters_to_context)(AVCodecContext *, const AVCodecParameters *);
     int (*avcodec_open2)(AVCodecContext *, const AVCodec *, AVDictionary **);
@@ -113,7 +117,8 @@ static void load_once(void) {
     RESOLVE(util, av_frame_alloc); RESOLVE(util, av_frame_free); RESOLVE(util, av_frame_unref);
     RESOLVE(util, av_frame_ref); RESOLVE(util, av_frame_move_ref); RESOLVE(util, av_malloc); RESOLVE(util, av_freep);
     RESOLVE(util, av_display_rotation_get); RESOLVE(util, av_log_set_callback); RESOLVE(util, av_log_set_level);
-    RESOLVE(util, av_strerror);
+    RESOLVE(util, av_strerror); RESOLVE(util, av_frame_get_side_data);
+    RESOLVE(util, av_pix_fmt_desc_get);
     RESOLVE(scale, sws_getContext); RESOLVE(scale, sws_scale); RESOLVE(scale, sws_freeContext);
     RESOLVE(scale, sws_getCoefficients); RESOLVE(scale, sws_setColorspaceDetails);
     if (load_error[0]) return;
@@ -139,9 +144,14 @@ struct cav_video {
     AVIOContext *io;
     AVCodecContext *codec;
     AVPacket *packet;
-    // The decoder's output, the last frame it gave, and the one kept to show.
-    AVFrame *frame, *last, *kept;
-    int stream, draining;
+    // The decoder's output and the last frame it gave.
+    AVFrame *frame, *last;
+    // The frame kept to show, already converted small (16-bit R'G'B'), and
+    // its colour: no decoder frame is held for it.
+    uint16_t *kept;
+    int kept_width, kept_height;
+    cav_colour kept_colour;
+    int stream, draining, keyframes_only;
     double time_base, start;
     cav_info info;
 };
@@ -203,7 +213,7 @@ static void say_status(const cav_video *video, int status, const char *what, cha
 void cav_close(cav_video *video) {
     if (!video) return;
     if (video->frame) F.av_frame_free(&video->frame);
-    if (video->kept) F.av_frame_free(&video->kept);
+    free(video->kept);
     if (video->last) F.av_frame_free(&video->last);
     if (video->packet) F.av_packet_free(&video->packet);
     if (video->codec) F.avcodec_free_context(&video->codec);
@@ -270,16 +280,26 @@ cav_video *cav_open(int fd, double seconds, long long max_bytes, char *error, si
         cav_close(video);
         return NULL;
     }
+    // The audio beside it, for a film's header (its codec and channels).
+    int audio = F.av_find_best_stream(video->format, AVMEDIA_TYPE_AUDIO, -1, video->stream, NULL, 0);
+    if (audio >= 0) {
+        const AVCodecParameters *sound = video->format->streams[audio]->codecpar;
+        snprintf(video->info.audio_codec, sizeof video->info.audio_codec, "%s", F.avcodec_get_name(sound->codec_id));
+        video->info.audio_channels = sound->ch_layout.nb_channels;
+    }
     for (unsigned i = 0; i < video->format->nb_streams; i++) {
         if ((int) i != video->stream) video->format->streams[i]->discard = AVDISCARD_ALL;
     }
     AVStream *stream = video->format->streams[video->stream];
+    AVRational rate = stream->avg_frame_rate.num > 0 && stream->avg_frame_rate.den > 0
+        ? stream->avg_frame_rate : stream->r_frame_rate;
+    video->info.frame_rate = rate.num > 0 && rate.den > 0 ? av_q2d(rate) : 0;
+    video->info.bit_rate = video->format->bit_rate > 0 ? video->format->bit_rate : 0;
     video->codec = F.avcodec_alloc_context3(decoder);
     video->packet = F.av_packet_alloc();
     video->frame = F.av_frame_alloc();
-    video->kept = F.av_frame_alloc();
     video->last = F.av_frame_alloc();
-    if (!video->codec || !video->packet || !video->frame || !video->kept || !video->last) {
+    if (!video->codec || !video->packet || !video->frame || !video->last) {
         snprintf(error, error_size, "out of memory");
         cav_close(video);
         return NULL;
@@ -315,6 +335,24 @@ cav_video *cav_open(int fd, double seconds, long long max_bytes, char *error, si
     int references = video->codec->refs > 0 ? video->codec->refs : 1;
     info->reference_frames = references + stream->codecpar->video_delay;
     snprintf(info->codec, sizeof info->codec, "%s", F.avcodec_get_name(stream->codecpar->codec_id));
+    // One decoded frame: its planes at their depth (a 10-bit sample takes
+    // two bytes), 4:2:0 when the stream does not say.
+    const AVPixFmtDescriptor *format = F.av_pix_fmt_desc_get(stream->codecpar->format);
+    long long pixels = (long long) info->width * info->height;
+    if (format && !(format->flags & AV_PIX_FMT_FLAG_HWACCEL) && format->nb_components > 0) {
+        long long bytes = 0;
+        int depth = format->comp[0].depth;
+        for (int i = 0; i < format->nb_components; i++) {
+            int shift = (i == 1 || i == 2) ? format->log2_chroma_w + format->log2_chroma_h : 0;
+            bytes += pixels >> shift;
+            if (format->comp[i].depth > depth) depth = format->comp[i].depth;
+        }
+        info->bits = depth;
+        info->frame_bytes = bytes * (depth > 8 ? 2 : 1);
+    } else {
+        info->bits = 8;
+        info->frame_bytes = pixels * 3 / 2;
+    }
     return video;
 }
 
@@ -345,6 +383,26 @@ static int measure(const AVFrame *frame, cav_frame *out) {
     out->mean = sum / (64 * 64);
     double variance = squares / (64 * 64) - out->mean * out->mean;
     out->spread = variance > 0 ? sqrt(variance) : 0;
+    // Detail: the mean difference of neighbours, across and down (a blurred
+    // frame has little; a sharp one of the same scene, more).
+    double steps = 0;
+    for (int y = 0; y < 63; y++) {
+        for (int x = 0; x < 63; x++) {
+            int here = grey[y * 64 + x];
+            steps += abs(here - grey[y * 64 + x + 1]) + abs(here - grey[(y + 1) * 64 + x]);
+        }
+    }
+    out->detail = steps / (2.0 * 63 * 63);
+    // The fingerprint: 8x8 means of the 64x64 luma.
+    for (int by = 0; by < 8; by++) {
+        for (int bx = 0; bx < 8; bx++) {
+            int total = 0;
+            for (int y = 0; y < 8; y++) {
+                for (int x = 0; x < 8; x++) total += grey[(by * 8 + y) * 64 + bx * 8 + x];
+            }
+            out->thumb[by * 8 + bx] = (unsigned char) ((total + 32) / 64);
+        }
+    }
     return 0;
 }
 
@@ -390,7 +448,8 @@ int cav_next_frame(cav_video *video, double skip_until, cav_frame *out, char *er
         }
         int64_t stamp = video->packet->pts != AV_NOPTS_VALUE ? video->packet->pts : video->packet->dts;
         double time = stamp != AV_NOPTS_VALUE ? stamp * video->time_base - video->start : -1;
-        video->codec->skip_frame = time >= 0 && time < skip_until ? AVDISCARD_NONREF : AVDISCARD_DEFAULT;
+        video->codec->skip_frame = video->keyframes_only ? AVDISCARD_NONKEY
+            : time >= 0 && time < skip_until ? AVDISCARD_NONREF : AVDISCARD_DEFAULT;
         result = F.avcodec_send_packet(video->codec, video->packet);
         F.av_packet_unref(video->packet);
         // A damaged packet is skipped, as players do; the bounds still hold.
@@ -398,34 +457,93 @@ int cav_next_frame(cav_video *video, double skip_until, cav_frame *out, char *er
     }
 }
 
-void cav_keep(cav_video *video) {
-    F.av_frame_unref(video->kept);
-    F.av_frame_ref(video->kept, video->last);
+void cav_keyframes_only(cav_video *video, int on) { video->keyframes_only = on != 0; }
+
+// A frame's matrix: the stream's own; unsaid, BT.709 for HD and larger,
+// BT.601 below (as players guess).
+static int frame_matrix(const AVFrame *frame) {
+    if (frame->colorspace != AVCOL_SPC_UNSPECIFIED && frame->colorspace != AVCOL_SPC_RESERVED) return frame->colorspace;
+    return frame->height >= 720 ? AVCOL_SPC_BT709 : AVCOL_SPC_BT470BG;
 }
 
-int cav_kept_rgb(cav_video *video, int width, int height, unsigned char *pixels, char *error, size_t error_size) {
-    const AVFrame *frame = video->kept;
+static void frame_colour(const cav_video *video, const AVFrame *frame, cav_colour *out) {
+    const AVCodecParameters *stream = video->format->streams[video->stream]->codecpar;
+    memset(out, 0, sizeof *out);
+    out->matrix = frame_matrix(frame);
+    out->full_range = frame->color_range == AVCOL_RANGE_JPEG;
+    // The "J" formats (yuvj420p: MJPEG, some phones) are full range whatever the frame says.
+    if (frame->format == AV_PIX_FMT_YUVJ420P || frame->format == AV_PIX_FMT_YUVJ422P
+        || frame->format == AV_PIX_FMT_YUVJ444P || frame->format == AV_PIX_FMT_YUVJ440P) out->full_range = 1;
+    int primaries = frame->color_primaries != AVCOL_PRI_UNSPECIFIED ? frame->color_primaries : stream->color_primaries;
+    int transfer = frame->color_trc != AVCOL_TRC_UNSPECIFIED ? frame->color_trc : stream->color_trc;
+    out->primaries = primaries == AVCOL_PRI_UNSPECIFIED || primaries == AVCOL_PRI_RESERVED ? AVCOL_PRI_BT709 : primaries;
+    out->transfer = transfer == AVCOL_TRC_UNSPECIFIED || transfer == AVCOL_TRC_RESERVED ? AVCOL_TRC_BT709 : transfer;
+    // The light levels: the frame's side data (HEVC's SEI), else the container's (mp4's mdcv and clli boxes).
+    const AVMasteringDisplayMetadata *mastering = NULL;
+    const AVContentLightMetadata *light = NULL;
+    const AVFrameSideData *side = F.av_frame_get_side_data(frame, AV_FRAME_DATA_MASTERING_DISPLAY_METADATA);
+    if (side && side->size >= sizeof *mastering) mastering = (const void *) side->data;
+    side = F.av_frame_get_side_data(frame, AV_FRAME_DATA_CONTENT_LIGHT_LEVEL);
+    if (side && side->size >= sizeof *light) light = (const void *) side->data;
+    const AVStream *avstream = video->format->streams[video->stream];
+    size_t size = 0;
+    if (!mastering) {
+        const uint8_t *data = F.av_stream_get_side_data(avstream, AV_PKT_DATA_MASTERING_DISPLAY_METADATA, &size);
+        if (data && size >= sizeof *mastering) mastering = (const void *) data;
+    }
+    if (!light) {
+        const uint8_t *data = F.av_stream_get_side_data(avstream, AV_PKT_DATA_CONTENT_LIGHT_LEVEL, &size);
+        if (data && size >= sizeof *light) light = (const void *) data;
+    }
+    if (mastering && mastering->has_luminance && mastering->max_luminance.den > 0) {
+        out->mastering_peak = av_q2d(mastering->max_luminance);
+    }
+    if (light) out->max_content_light = light->MaxCLL;
+}
+
+// The last frame through swscale, shrunk straight to `width` x `height`
+// 16-bit R'G'B' (full range): its own matrix and range (BT.601, BT.709,
+// BT.2020; limited or full) honoured. swscale's defaults would take every
+// stream as BT.601 limited: HD's greens and reds shifted, full-range
+// video washed out.
+int cav_keep(cav_video *video, int width, int height, char *error, size_t error_size) {
+    const AVFrame *frame = video->last;
     if (!frame->data[0] || width < 1 || height < 1 || width > frame->width || height > frame->height) {
-        snprintf(error, error_size, "no frame kept at %dx%d", width, height);
+        snprintf(error, error_size, "no frame to keep at %dx%d", width, height);
         return -1;
     }
+    cav_colour colour;
+    frame_colour(video, frame, &colour);
     struct SwsContext *scaler = F.sws_getContext(frame->width, frame->height, frame->format, width, height,
-                                                 AV_PIX_FMT_RGB24, SWS_AREA | SWS_ACCURATE_RND, NULL, NULL, NULL);
-    if (!scaler) {
-        snprintf(error, error_size, "cannot convert pixel format %d", frame->format);
+                                                 AV_PIX_FMT_RGB48, SWS_AREA | SWS_ACCURATE_RND | SWS_FULL_CHR_H_INT,
+                                                 NULL, NULL, NULL);
+    uint16_t *pixels = (size_t) width * height < ((size_t) 1 << 40) ? malloc((size_t) width * height * 6) : NULL;
+    if (!scaler || !pixels) {
+        snprintf(error, error_size, scaler ? "out of memory" : "cannot convert pixel format %d", frame->format);
+        if (scaler) F.sws_freeContext(scaler);
+        free(pixels);
         return -1;
     }
-    // The stream's own matrix and range (HD video is BT.709, not swscale's default 601).
-    int space = frame->colorspace == AVCOL_SPC_UNSPECIFIED
-        ? (frame->height >= 720 ? AVCOL_SPC_BT709 : AVCOL_SPC_BT470BG) : frame->colorspace;
-    int full = frame->color_range == AVCOL_RANGE_JPEG;
-    F.sws_setColorspaceDetails(scaler, F.sws_getCoefficients(space), full, F.sws_getCoefficients(AVCOL_SPC_BT709), 1,
-                               0, 1 << 16, 1 << 16);
-    uint8_t *planes[4] = {pixels, NULL, NULL, NULL};
-    int strides[4] = {width * 3, 0, 0, 0};
+    const int *matrix = F.sws_getCoefficients(colour.matrix);
+    F.sws_setColorspaceDetails(scaler, matrix, colour.full_range, matrix, 1, 0, 1 << 16, 1 << 16);
+    uint8_t *planes[4] = {(uint8_t *) pixels, NULL, NULL, NULL};
+    int strides[4] = {width * 6, 0, 0, 0};
     F.sws_scale(scaler, (const uint8_t *const *) frame->data, frame->linesize, 0, frame->height, planes, strides);
     F.sws_freeContext(scaler);
+    free(video->kept);
+    video->kept = pixels;
+    video->kept_width = width;
+    video->kept_height = height;
+    video->kept_colour = colour;
     return 0;
+}
+
+void cav_kept_colour(const cav_video *video, cav_colour *out) { *out = video->kept_colour; }
+
+const uint16_t *cav_kept_rgb16(const cav_video *video, int *width, int *height) {
+    *width = video->kept ? video->kept_width : 0;
+    *height = video->kept ? video->kept_height : 0;
+    return video->kept;
 }
 
 long long cav_bytes_read(const cav_video *video) { return video->read; }

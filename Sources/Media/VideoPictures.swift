@@ -32,11 +32,9 @@ enum VideoPictures {
         return header
     }
 
-    /// The decoder's frames: the references it keeps, the one it decodes
-    /// and the one kept as the poster, 4:2:0 (1.5 bytes a pixel at 8 bits).
-    static func decoderBytes(_ info: VideoInfo) -> Int {
-        info.width * info.height * 3 / 2 * (info.referenceFrames + 2)
-    }
+    /// The decoder's frames (`VideoInfo.decoderBytes`: its references or,
+    /// for 4K, keyframes alone, at their depth) and the poster kept small.
+    static func decoderBytes(_ info: VideoInfo) -> Int { info.decoderBytes }
 
     static func tile(descriptor: Int32, width: Int, height: Int, crop: CropMode, background: RGB,
                      header: ImageHeader, maxBuffer: Int) throws -> MediaTile {

@@ -1,5 +1,6 @@
 internal import CFFmpeg
 import Glibc
+import ToneMap
 
 /// A video read by Debian's FFmpeg (loaded with dlopen on first use): its
 /// stream's size, rotation and length, and a poster frame as 8-bit RGB
@@ -43,24 +44,63 @@ public final class VideoFile {
         var frame = cav_frame()
         var error = [CChar](repeating: 0, count: 256)
         switch cav_next_frame(handle, seconds, &frame, &error, error.count) {
-        case 1: return FrameLook(time: frame.time, mean: frame.mean, spread: frame.spread)
+        case 1:
+            let thumb = withUnsafeBytes(of: frame.thumb) { [UInt8]($0) }
+            return FrameLook(time: frame.time, mean: frame.mean, spread: frame.spread, detail: frame.detail,
+                             thumb: thumb)
         case 0: return nil
         default: throw VideoError(Self.text(error))
         }
     }
 
-    /// Makes the last frame decoded the one `keptPixels` converts.
-    func keep() { cav_keep(handle) }
+    /// Decode keyframes alone (no frame refers to another: the decoder
+    /// holds one or two frames, not its reference set).
+    func decodeKeyframesOnly(_ on: Bool) { cav_keyframes_only(handle, on ? 1 : 0) }
 
-    /// The kept frame as 8-bit RGB at `width` x `height` (at most its own size).
-    func keptPixels(width: Int, height: Int) throws(VideoError) -> VideoPixels {
-        var bytes = [UInt8](repeating: 0, count: width * height * 3)
+    /// Makes the last frame decoded the one to show: converted now with
+    /// its stream's matrix and range and shrunk by swscale straight to
+    /// `width` x `height` (at most its own size), 16 bits a sample; no
+    /// decoder frame is held for it.
+    func keep(width: Int, height: Int) throws(VideoError) {
         var error = [CChar](repeating: 0, count: 256)
-        let status = bytes.withUnsafeMutableBufferPointer {
-            cav_kept_rgb(handle, Int32(width), Int32(height), $0.baseAddress, &error, error.count)
+        guard cav_keep(handle, Int32(width), Int32(height), &error, error.count) == 0 else {
+            throw VideoError(Self.text(error))
         }
-        guard status == 0 else { throw VideoError(Self.text(error)) }
-        return VideoPixels(width: width, height: height, bytes: bytes)
+    }
+
+    /// The kept frame's colour: its matrix, range, primaries, transfer
+    /// and light levels.
+    func keptColour() -> VideoColour { VideoColour(handle) }
+
+    /// The kept frame as 8-bit sRGB: as it is for SDR BT.709 or BT.601
+    /// video; HDR (PQ, HLG) tone-mapped and wide primaries (BT.2020, P3)
+    /// brought into sRGB's by `ToneMap`, from the 16-bit samples of the
+    /// already shrunk frame.
+    ///
+    /// Our own tone mapper, not libavfilter's graph (`zscale`, `tonemap`):
+    /// the graph works on whole frames in linear float (a 4K frame as
+    /// `gbrpf32le` is 100 MB, more than a run's whole budget), where ours
+    /// maps the few pixels of the tile after swscale has shrunk the frame;
+    /// it needs libavfilter and libzimg loaded beside the decoder; FFmpeg
+    /// 5.1's `tonemap` has no BT.2390 and clips out-of-gamut colours channel
+    /// by channel; and HEIF photos go through `ToneMap`, so a phone's HLG
+    /// video and its HLG photo of the same scene look the same on a sheet.
+    func keptPixels() throws(VideoError) -> VideoPixels {
+        var width: Int32 = 0, height: Int32 = 0
+        guard let samples = cav_kept_rgb16(handle, &width, &height), width > 0, height > 0 else {
+            throw VideoError("no frame kept")
+        }
+        let (w, h) = (Int(width), Int(height))
+        let buffer = UnsafeBufferPointer(start: samples, count: w * h * 3)
+        let colour = keptColour()
+        guard colour.tone.needsMapping else {
+            return VideoPixels(width: w, height: h, bytes: buffer.map { UInt8((UInt32($0) * 255 + 32767) / 65535) })
+        }
+        guard let mapped = ToneMap.sRGB8([buffer], layout: .interleaved(channels: 3), width: w, height: h,
+                                         rowStride: w * 3, bits: 16, source: colour.tone) else {
+            throw VideoError("cannot tone-map a frame of \(w)x\(h)")
+        }
+        return VideoPixels(width: w, height: h, bytes: mapped)
     }
 
     static func text(_ error: [CChar]) -> String {
@@ -80,6 +120,18 @@ public struct VideoInfo: Sendable, Equatable {
     /// Frames the decoder may hold for reference.
     public let referenceFrames: Int
     public let codec: String
+    /// The deepest sample's bits: 8, 10, 12.
+    public let bits: Int
+    /// Bytes of one decoded frame's planes (two a sample over 8 bits).
+    public let frameBytes: Int
+    /// Frames a second (the stream's average); 0 when unknown.
+    public let frameRate: Double
+    /// The file's bits a second; 0 when unknown.
+    public let bitRate: Int
+    /// The best audio stream's codec ("aac"), "" when there is none.
+    public let audioCodec: String
+    /// Its channels (2 for stereo), 0 when there is no audio.
+    public let audioChannels: Int
 
     init(_ raw: cav_info) {
         width = Int(raw.width)
@@ -88,6 +140,12 @@ public struct VideoInfo: Sendable, Equatable {
         duration = raw.duration.isFinite ? max(0, raw.duration) : 0
         referenceFrames = max(1, Int(raw.reference_frames))
         codec = withUnsafeBytes(of: raw.codec) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+        bits = Int(raw.bits)
+        frameBytes = max(0, Int(clamping: raw.frame_bytes))
+        frameRate = raw.frame_rate.isFinite ? max(0, raw.frame_rate) : 0
+        bitRate = max(0, Int(clamping: raw.bit_rate))
+        audioCodec = withUnsafeBytes(of: raw.audio_codec) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+        audioChannels = max(0, Int(raw.audio_channels))
     }
 
     /// The rotation as an EXIF orientation (1, 6, 3, 8).
@@ -101,11 +159,16 @@ public struct VideoInfo: Sendable, Equatable {
     }
 }
 
-/// A decoded frame's time and brightness (luma on 0-255).
+/// A decoded frame's time, brightness (luma on 0-255), detail (the mean
+/// difference of neighbouring samples of a 64x64 copy: low when blurred
+/// or flat) and fingerprint.
 struct FrameLook {
     let time: Double
     let mean: Double
     let spread: Double
+    let detail: Double
+    /// The luma as 8x8 block means: the frame's fingerprint.
+    var thumb: [UInt8] = []
 }
 
 /// 8-bit RGB pixels of a frame, rows packed.

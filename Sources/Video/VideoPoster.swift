@@ -1,12 +1,16 @@
 /// The poster frame: the first frame at or after a tenth of the video (at
 /// most 3 s in) that is neither near-black nor flat; if it is, a few later
 /// times are tried (a second or a tenth of the length apart), and the best
-/// frame seen is taken.
+/// frame seen is taken. A video whose full decode would hold more than
+/// `VideoInfo.fullDecodeLimit` (4K) is decoded keyframes alone: its
+/// poster is the keyframe at or before each time.
 public struct VideoPoster: Sendable {
     /// Its pixels, at the size asked (`VideoFile.poster`).
     public let pixels: VideoPixels
     /// The time of the frame, in seconds.
     public let time: Double
+    /// The frame's colour as its stream says it (the pixels are sRGB).
+    public let colour: VideoColour
 }
 
 extension VideoFile {
@@ -23,6 +27,9 @@ extension VideoFile {
     /// `coverHeight` of the stored frame (twice that where the frame is
     /// larger: the caller's resize does the rest), never larger than the frame.
     public func poster(coverWidth: Int, coverHeight: Int) throws(VideoError) -> VideoPoster {
+        let (width, height) = posterSize(coverWidth: coverWidth, coverHeight: coverHeight)
+        let keyframesOnly = info.decodesKeyframesOnly
+        decodeKeyframesOnly(keyframesOnly)
         let first = min(info.duration / 10, 3)
         let step = max(1, info.duration / 10)
         var times = [first]
@@ -37,25 +44,40 @@ extension VideoFile {
             while decoded < Self.maxFrames, let frame = try nextFrame(skippingUntil: target - 0.25) {
                 decoded += 1
                 last = frame
-                if frame.time + 0.0005 >= target { break }
+                if keyframesOnly || frame.time + 0.0005 >= target { break }
             }
             guard let frame = last else { continue }
             let score = frame.spread + (frame.mean >= Self.darkMean ? 1000 : 0)
             if best == nil || score > best!.score {
-                keep()
+                try keep(width: width, height: height)
                 best = (frame.time, score)
             }
             if frame.mean >= Self.darkMean && frame.spread >= Self.flatSpread { break search }
             if decoded >= Self.maxFrames { break }
         }
         if best == nil, seek(to: 0), let frame = try nextFrame(skippingUntil: 0) {
-            keep()  // a stream whose times lie: its first frame
+            try keep(width: width, height: height)  // a stream whose times lie: its first frame
             best = (frame.time, 0)
         }
         guard let best else { throw VideoError("no frame could be decoded") }
-        let scale = min(1, 2 * max(Double(coverWidth) / Double(info.width), Double(coverHeight) / Double(info.height)))
-        let width = min(info.width, max(1, Int((Double(info.width) * scale).rounded(.up))))
-        let height = min(info.height, max(1, Int((Double(info.height) * scale).rounded(.up))))
-        return VideoPoster(pixels: try keptPixels(width: width, height: height), time: max(0, best.time))
+        return VideoPoster(pixels: try keptPixels(), time: max(0, best.time), colour: keptColour())
     }
+}
+
+extension VideoInfo {
+    /// A full decode's frames above which only keyframes are decoded.
+    public static let fullDecodeLimit = 64 << 20
+
+    /// What one frame costs the decoder: its planes and its per-frame
+    /// tables (motion fields, about 3/4 of a byte a pixel in HEVC).
+    public var decodedFrameBytes: Int { frameBytes + width * height * 3 / 4 }
+
+    /// Whether posters decode keyframes alone: a full decode, its
+    /// references, the frame being decoded, the one given and the one
+    /// measured, would hold more than `fullDecodeLimit`.
+    public var decodesKeyframesOnly: Bool { decodedFrameBytes * (referenceFrames + 3) > Self.fullDecodeLimit }
+
+    /// What decoding a poster holds at its peak in the decoder: the full
+    /// decode's frames, or three when keyframes alone are decoded.
+    public var decoderBytes: Int { decodedFrameBytes * (decodesKeyframesOnly ? 3 : referenceFrames + 3) }
 }

@@ -68,7 +68,7 @@ extension ImageHeader {
     /// (`ImageFile.decodesSmall`), RAW photos (the preview's JPEG
     /// decoder, reading the preview in place, or unpacking and demosaicing: the raw data, LibRaw's 4-sample
     /// 16-bit working image, its 8-bit output) and videos (the decoder's
-    /// frames and one RGB frame).
+    /// frames and the poster, shrunk to the tile as it is converted).
     public func decodeBytes(forTile tileWidth: Int, _ tileHeight: Int) -> Int {
         switch media {
         case .raw(let facts)?:
@@ -83,7 +83,9 @@ extension ImageHeader {
                 return Self.workingSet
             }
         case .video(let facts)?:
-            return Self.workingSet + facts.decoderBytes + width * height * 3
+            // The poster, shrunk by swscale to cover twice the tile at most: 16-bit, then 8-bit.
+            let poster = min(width * height, 4 * max(1, tileWidth) * max(1, tileHeight))
+            return Self.workingSet + facts.decoderBytes + poster * 9
         case nil:
             return ImageFile.decodesSmall(self, tileWidth: tileWidth, tileHeight: tileHeight)
                 ? Self.workingSet + shrunkDecodeBytes : decodeBytes

@@ -15,6 +15,7 @@
 #define CFFMPEG_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 typedef struct cav_video cav_video;
 
@@ -35,6 +36,17 @@ typedef struct {
     /// declared reordering and references, at least 1).
     int reference_frames;
     char codec[32];
+    /// The deepest sample's bits (8, 10, 12).
+    int bits;
+    /// Bytes of one decoded frame's planes (a sample over 8 bits takes two).
+    long long frame_bytes;
+    /// Frames a second (the stream's average; 0 unknown), the file's bits
+    /// a second (0 unknown), and its best audio stream's codec ("" none)
+    /// and channels.
+    double frame_rate;
+    long long bit_rate;
+    char audio_codec[32];
+    int audio_channels;
 } cav_info;
 
 /// Opens the video open on `fd` and its best video stream's decoder (one
@@ -47,11 +59,14 @@ void cav_get_info(const cav_video *video, cav_info *info);
 /// Seeks to the keyframe at or before `seconds` (from the stream's start).
 int cav_seek(cav_video *video, double seconds);
 
-/// One decoded frame: its time, and its brightness (the mean and the
-/// spread, standard deviation, of its luma, sampled, on 0-255).
+/// One decoded frame: its time, its brightness (the mean and the spread,
+/// standard deviation, of its luma, sampled 64x64, on 0-255) and its
+/// detail (the mean difference of neighbouring samples: low when blurred),
+/// and a fingerprint: its luma as 8x8 block means, rows in order.
 typedef struct {
     double time;
-    double mean, spread;
+    double mean, spread, detail;
+    unsigned char thumb[64];
 } cav_frame;
 
 /// Decodes the next frame. Frames whose packets are before `skip_until`
@@ -60,14 +75,43 @@ typedef struct {
 /// byte bound included), with the reason in `error`.
 int cav_next_frame(cav_video *video, double skip_until, cav_frame *frame, char *error, size_t error_size);
 
-/// Keeps the last frame decoded (even once the stream has ended) as the
-/// one to show: a reference, no copy.
-void cav_keep(cav_video *video);
+/// Whether to decode keyframes alone (FFmpeg's skip_frame): no frame
+/// refers to another, so the decoder holds one or two frames, not its
+/// whole reference set (a 4K 10-bit HEVC stream's is over 200 MB).
+void cav_keyframes_only(cav_video *video, int on);
 
-/// The kept frame as 8-bit RGB, scaled by FFmpeg's swscale to `width` x
-/// `height` (at most its own size; the caller's resize does the rest),
-/// rows packed into `pixels` (width * height * 3 bytes). 0 on success.
-int cav_kept_rgb(cav_video *video, int width, int height, unsigned char *pixels, char *error, size_t error_size);
+/// The colour of a frame, as its stream says it (H.273 code points, as
+/// FFmpeg numbers them), with what is unsaid filled in as players do.
+typedef struct {
+    /// The matrix (1 BT.709, 5/6 BT.601, 9 BT.2020): unsaid, BT.709 for
+    /// frames 720 rows high or more, else BT.601.
+    int matrix;
+    /// 1 for full-range samples (0-255), 0 for limited (16-235).
+    int full_range;
+    /// Primaries (1 BT.709, 9 BT.2020, 12 Display P3); unsaid, BT.709.
+    int primaries;
+    /// Transfer (1 BT.709, 16 PQ, 18 HLG); unsaid, BT.709.
+    int transfer;
+    /// The mastering display's peak and the content's brightest pixel
+    /// (MaxCLL), in cd/m², from the frame's or the container's side data;
+    /// 0 when the stream carries none.
+    double mastering_peak, max_content_light;
+} cav_colour;
+
+/// Keeps the last frame decoded (even once the stream has ended) as the
+/// one to show: converted now, with its own matrix and range, and shrunk
+/// by swscale straight to `width` x `height` (at most its own size) as
+/// 16-bit R'G'B' in a buffer of the video's own, with its colour. No
+/// decoder frame is held for it. 0 on success.
+int cav_keep(cav_video *video, int width, int height, char *error, size_t error_size);
+
+/// The colour of the kept frame (zeros when none is kept).
+void cav_kept_colour(const cav_video *video, cav_colour *colour);
+
+/// The kept frame's 16-bit R'G'B' (native-endian, 3 samples a pixel, rows
+/// packed) and its size; NULL when none is kept. The transfer and
+/// primaries are the stream's: for SDR BT.709 video, sRGB as screens show it.
+const uint16_t *cav_kept_rgb16(const cav_video *video, int *width, int *height);
 
 /// Bytes read through the AVIO context so far.
 long long cav_bytes_read(const cav_video *video);

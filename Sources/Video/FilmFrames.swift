@@ -1,0 +1,127 @@
+/// A frame chosen for a film's sheet: the best of a few candidates from
+/// its time on, never near-black, flat or blurred while a better one is
+/// near.
+public struct FilmFrame: Sendable {
+    /// Its pixels, sRGB (tone-mapped if HDR), at the size asked.
+    public let pixels: VideoPixels
+    /// The time of the frame shown, in seconds.
+    public let time: Double
+    /// The time asked for.
+    public let target: Double
+    /// The candidates not taken for a fault, and which.
+    public let passedOver: [PassedOverFrame]
+}
+
+/// A film's frames, and why they stopped short of the times asked, if they did.
+public struct FilmFrames: Sendable {
+    /// The frames, one for each time asked until one could not be had.
+    public let frames: [FilmFrame]
+    /// Why there is no frame for the next time (FFmpeg's reason), or nil.
+    public let stopped: String?
+}
+
+/// A candidate frame not taken: its time and what was wrong with it.
+public struct PassedOverFrame: Sendable, Equatable {
+    /// Why a candidate frame was not shown.
+    public enum Reason: String, Sendable {
+        /// Its mean luma is under `VideoFile.darkMean`.
+        case nearBlack = "near-black"
+        /// One colour: its luma's spread is under `VideoFile.flatSpread`.
+        case flat
+        /// Less detail than the frame taken (blurred, or in motion).
+        case blurred
+    }
+
+    /// The candidate's time, in seconds.
+    public let time: Double
+    /// Why it was passed over.
+    public let reason: Reason
+}
+
+extension VideoFile {
+    /// Candidates weighed for each frame of a film.
+    public static let filmCandidates = 4
+    /// A candidate with less than this share of the detail of the frame
+    /// taken is blurred.
+    public static let blurredDetail = 0.8
+    /// The most seconds after its time a frame's candidates are looked for.
+    public static let filmWindow = 2.0
+
+    /// `count` times spread over `duration`, leaving out the very start
+    /// and end: the middle of each of `count` equal parts.
+    public static func spreadTimes(count: Int, duration: Double) -> [Double] {
+        guard count > 0, duration > 0 else { return [] }
+        return (0..<count).map { duration * (Double($0) + 0.5) / Double(count) }
+    }
+
+    /// The frames of a film at `times` (ascending), each the best of up to
+    /// `filmCandidates` frames from its time on, within a window of at
+    /// most `filmWindow` seconds and half the gap to the next time: each
+    /// found by a seek to the keyframe before it and a decode forward (a
+    /// 4K film, keyframes alone: `VideoInfo.decodesKeyframesOnly`). Shrunk
+    /// as `poster` shrinks its frame, to cover `coverWidth` x `coverHeight`.
+    /// A film that gives no frame at a time (truncated, damaged, past the
+    /// deadline or the byte bound) gives the frames before it and why it
+    /// stopped.
+    public func frames(at times: [Double], coverWidth: Int, coverHeight: Int) -> FilmFrames {
+        let (width, height) = posterSize(coverWidth: coverWidth, coverHeight: coverHeight)
+        decodeKeyframesOnly(info.decodesKeyframesOnly)
+        var made: [FilmFrame] = []
+        for (index, target) in times.enumerated() {
+            let gap = index + 1 < times.count ? times[index + 1] - target : max(0, info.duration - target)
+            let window = max(0, min(Self.filmWindow, gap / 2))
+            do {
+                made.append(try frame(at: target, window: window, width: width, height: height))
+            } catch {
+                return FilmFrames(frames: made, stopped: error.message)
+            }
+        }
+        return FilmFrames(frames: made, stopped: nil)
+    }
+
+    private func frame(at target: Double, window: Double, width: Int, height: Int) throws(VideoError) -> FilmFrame {
+        guard seek(to: target) else { throw VideoError("cannot seek to \(target) s") }
+        let step = window / Double(Self.filmCandidates)
+        var candidates: [FrameLook] = []
+        var best: FrameLook?
+        var decoded = 0
+        while decoded < Self.maxFrames, candidates.count < Self.filmCandidates,
+              let frame = try nextFrame(skippingUntil: target - 0.25) {
+            decoded += 1
+            let due = target + Double(candidates.count) * step - 0.0005
+            guard frame.time >= due || (info.decodesKeyframesOnly && candidates.isEmpty) else { continue }
+            if !candidates.isEmpty && frame.time > target + window { break }
+            candidates.append(frame)
+            if best == nil || Self.score(frame) > Self.score(best!) {
+                try keep(width: width, height: height)
+                best = frame
+            }
+        }
+        guard let best else { throw VideoError("no frame at \(target) s") }
+        let passed = candidates.compactMap { candidate -> PassedOverFrame? in
+            if candidate.mean < Self.darkMean { return PassedOverFrame(time: candidate.time, reason: .nearBlack) }
+            if candidate.spread < Self.flatSpread { return PassedOverFrame(time: candidate.time, reason: .flat) }
+            if candidate.detail < best.detail * Self.blurredDetail {
+                return PassedOverFrame(time: candidate.time, reason: .blurred)
+            }
+            return nil  // as good as the one taken
+        }
+        return FilmFrame(pixels: try keptPixels(), time: max(0, best.time), target: target, passedOver: passed)
+    }
+
+    /// A frame's worth: any that is neither near-black nor flat before any
+    /// that is, then the most detail (the least blurred); else the brightest spread.
+    static func score(_ frame: FrameLook) -> Double {
+        let shows = frame.mean >= darkMean && frame.spread >= flatSpread
+        return shows ? 10_000 + frame.detail : frame.spread + frame.mean / 100
+    }
+
+    /// The size a frame is shrunk to: covering `coverWidth` x
+    /// `coverHeight` twice over where the frame is larger, never larger
+    /// than the frame.
+    func posterSize(coverWidth: Int, coverHeight: Int) -> (width: Int, height: Int) {
+        let scale = min(1, 2 * max(Double(coverWidth) / Double(info.width), Double(coverHeight) / Double(info.height)))
+        return (min(info.width, max(1, Int((Double(info.width) * scale).rounded(.up)))),
+                min(info.height, max(1, Int((Double(info.height) * scale).rounded(.up)))))
+    }
+}

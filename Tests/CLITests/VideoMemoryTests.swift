@@ -1,0 +1,48 @@
+import CollageTestSupport
+import Foundation
+import Vips
+import XCTest
+
+/// 4K video posters within the memory every run promises (160 MiB), shown
+/// by the run's peak memory (VmHWM of the child), never by a clock: a 4K
+/// HEVC's full decode holds its whole reference set (a run peaked at 208
+/// MiB for 8-bit, 280 MiB for 10-bit HLG), so such a video is decoded
+/// keyframes alone and its poster shrunk by swscale as it is converted.
+final class VideoMemoryTests: CLITestCase {
+    /// A 4K HEVC (libx265, B-frames and references as its fastest preset
+    /// makes them) of FFmpeg's moving test pattern: 8-bit SDR, or 10-bit
+    /// HLG in BT.2020.
+    private func film4K(_ name: String, hlg: Bool) throws {
+        var arguments = ["-v", "error", "-y", "-f", "lavfi", "-i", "testsrc2=s=3840x2160:r=25:d=2"]
+        if hlg {
+            arguments += ["-vf", "scale=out_color_matrix=bt2020:out_range=tv,format=yuv420p10le", "-c:v", "libx265",
+                          "-preset", "ultrafast", "-x265-params",
+                          "log-level=error:colorprim=bt2020:transfer=arib-std-b67:colormatrix=bt2020nc"]
+        } else {
+            arguments += ["-pix_fmt", "yuv420p", "-c:v", "libx265", "-preset", "ultrafast", "-x265-params",
+                          "log-level=error"]
+        }
+        try TestMedia.run("ffmpeg", arguments + [path(name)])
+    }
+
+    func test4KAnd10BitHLGPostersStayWithinTheRunsMemory() throws {
+        try film4K("sdr-4k.mp4", hlg: false)
+        try film4K("hlg-4k.mp4", hlg: true)
+        for name in ["sdr-4k.mp4", "hlg-4k.mp4"] {
+            let run = try measuredCollage(["--video", name, "--json", "-o", "\(name).png"])
+            XCTAssertEqual(run.result.status, 0, run.result.summary)
+            let all = jsonEvents(run.result)
+            XCTAssertEqual(events(all, "written").first?["images"] as? [String], [name], run.result.summary)
+            XCTAssertLessThan(run.maxRSSMegabytes, 160, "\(name): the run's promise")
+            print("\(name): peak \(Int(run.maxRSSMegabytes)) MiB")
+        }
+        // Both at once, as a folder: the decode budget holds them one after the other or together, never over.
+        makeFolder("both")
+        try FileManager.default.moveItem(atPath: path("sdr-4k.mp4"), toPath: path("both/sdr-4k.mp4"))
+        try FileManager.default.moveItem(atPath: path("hlg-4k.mp4"), toPath: path("both/hlg-4k.mp4"))
+        let run = try measuredCollage(["--video", "both", "--json", "-o", "both.png"])
+        XCTAssertEqual(run.result.status, 0, run.result.summary)
+        XCTAssertLessThan(run.maxRSSMegabytes, 160, "two 4K videos in one run")
+        print("both: peak \(Int(run.maxRSSMegabytes)) MiB")
+    }
+}

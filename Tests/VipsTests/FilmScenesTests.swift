@@ -1,0 +1,78 @@
+import CollageTestSupport
+import FileFacts
+import Media
+import Video
+import XCTest
+@testable import Vips
+
+/// A film's most distinct shots (`VideoFile.sceneTimes`), from a pass over
+/// keyframes: films of static shots made here with ffmpeg (x264 puts a
+/// keyframe at each cut), each shot a grid of its own size and brightness.
+final class FilmScenesTests: XCTestCase {
+    private var folder: TemporaryDirectory!
+
+    override func setUpWithError() throws {
+        if let missing = MediaFile.videoUnavailable { throw XCTSkip(missing) }
+        folder = try TemporaryDirectory()
+    }
+
+    /// Static shots of `lengths` seconds (2 s each by default), a fade
+    /// from black into the first.
+    private func film(_ path: String, shots: Int, lengths: [Int]? = nil) throws {
+        let looks = [("0x802020", 40), ("0x20A040", 80), ("0x2040C0", 20), ("0xC0A030", 160), ("0x606060", 60),
+                     ("0xE0E0E0", 30), ("0x303030", 120), ("0xA020A0", 50)]
+        var graph = (0..<shots).map { index in
+            let (colour, size) = looks[index % looks.count]
+            return "color=c=\(colour):s=320x240:r=25:d=\(lengths?[index] ?? 2),drawgrid=w=\(size):h=\(size):t=6:c=white[s\(index)];"
+        }.joined()
+        graph += (0..<shots).map { "[s\($0)]" }.joined() + "concat=n=\(shots):v=1:a=0,fade=in:d=0.5,format=yuv420p"
+        try TestMedia.run("ffmpeg", ["-v", "error", "-y", "-filter_complex", graph, "-c:v", "libx264", path])
+    }
+
+    private func scenes(_ path: String, _ count: Int) throws -> [Double] {
+        try withDescriptor(path) { descriptor in
+            try VideoFile(descriptor: descriptor, seconds: 20, maxBytes: 64 << 20).sceneTimes(count: count)
+        }
+    }
+
+    func testNDistinctShotsInTimeOrderNeverTheSameShotTwice() throws {
+        let path = folder.file("eight.mp4")
+        try film(path, shots: 8)
+        let times = try scenes(path, 4)
+        XCTAssertEqual(times.count, 4)
+        XCTAssertEqual(times, times.sorted(), "in time order")
+        let shots = times.map { Int($0 / 2) }
+        XCTAssertEqual(Set(shots).count, 4, "four shots, none twice: \(times)")
+    }
+
+    /// One long shot and four short ones: times spread evenly (as vcsi
+    /// takes them: 1.5, 4.5, 7.5, 10.5 s) would show the long shot three
+    /// times; the most distinct shots show four different ones.
+    func testALongShotIsShownOnce() throws {
+        let path = folder.file("long.mp4")
+        try film(path, shots: 5, lengths: [8, 1, 1, 1, 1])
+        let starts = [0.0, 8, 9, 10, 11]
+        let times = try scenes(path, 4)
+        let shots = times.map { time in starts.lastIndex { $0 <= time }! }
+        XCTAssertEqual(Set(shots).count, 4, "\(times)")
+        XCTAssertEqual(times, times.sorted())
+        XCTAssertEqual(shots.filter { $0 == 0 }.count, 1, "the long shot once: \(times)")
+    }
+
+    func testAFilmOfFewerShotsGivesEachOnce() throws {
+        let path = folder.file("three.mp4")
+        try film(path, shots: 3)
+        let times = try scenes(path, 6)
+        XCTAssertEqual(times.map { Int($0 / 2) }, [0, 1, 2], "\(times)")
+    }
+
+    func testAFadeKeepsAShotOneShapeFromAnother() {
+        let bars = (0..<64).map { UInt8($0 % 8 < 4 ? 200 : 40) }
+        let faded = bars.map { UInt8(Double($0) * 0.5) }
+        let squares = (0..<64).map { UInt8(($0 / 8) % 2 == 0 ? 200 : 40) }
+        XCTAssertEqual(VideoFile.distance(bars, bars), 0)
+        XCTAssertLessThan(VideoFile.distance(bars, faded), VideoFile.shotDistance, "a fade: the same shot")
+        XCTAssertGreaterThan(VideoFile.distance(bars, squares), VideoFile.shotDistance * 3, "another shot")
+        XCTAssertEqual(VideoFile.distance([1, 2], [1]), .infinity)
+    }
+}
