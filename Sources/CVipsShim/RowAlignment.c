@@ -7,12 +7,13 @@
  * at the start and at the end are matched first, then, between them, the
  * rows that occur once on each side are anchors, and the longest run of
  * anchors in the same order on both sides (patience diff) splits the rest
- * into smaller ranges, aligned the same way. A band that moved as a whole
+ * into smaller ranges, aligned the same way (a range with no such row
+ * takes the rows equal at the offset where most are). A band that moved as a whole
  * is a run of matched rows whose offset is not 0. The rows left between
  * matches are paired in order; those left over on one side (inserted or
  * deleted) are paired with the nearer-alike row beside the gap. A paired
  * row that equals its partner moved sideways by up to 8 pixels is a
- * sideways move. Costs: a hash a row, and a few passes over the rows. */
+ * sideways move; a flat row inserted or deleted is room a move made. Costs: a hash a row, and a few passes over the rows. */
 
 typedef struct {
     const unsigned char *a, *b;
@@ -45,6 +46,32 @@ static Slot *slot_for(Slot *table, size_t mask, uint64_t hash) {
     while (table[index].count_a + table[index].count_b > 0 && table[index].hash != hash) index = (index + 1) & mask;
     table[index].hash = hash;
     return &table[index];
+}
+
+/* No row occurs once on each side (a page of repeated rows): the offset
+ * within 32 rows of the range's own at which most rows are equal gives
+ * the anchors, when at least two are. Their count, written to anchor_a,
+ * anchor_b and chain as the run of anchors. */
+static int voted(const Aligner *s, int a0, int a1, int b0, int b1, int *anchor_a, int *anchor_b, int *chain) {
+    int best = 0, best_offset = 0;
+    for (int step = 0; step <= 64; step++) {  /* 0, 1, -1, 2, -2...: a tie keeps the smaller move */
+        int offset = step % 2 ? (step + 1) / 2 : -step / 2, equal = 0;
+        for (int i = a0; i < a1; i++) {
+            int j = i - a0 + b0 + offset;
+            if (j >= b0 && j < b1 && s->ha[i] == s->hb[j]) equal++;
+        }
+        if (equal > best) best = equal, best_offset = offset;
+    }
+    if (best < 2) return 0;
+    int count = 0;
+    for (int i = a0; i < a1; i++) {
+        int j = i - a0 + b0 + best_offset;
+        if (j >= b0 && j < b1 && equal_rows(s, i, j)) {
+            anchor_a[count] = i, anchor_b[count] = j, chain[count] = count;
+            count++;
+        }
+    }
+    return count;
 }
 
 static void align(Aligner *s, int a0, int a1, int b0, int b1, int depth) {
@@ -81,6 +108,7 @@ static void align(Aligner *s, int a0, int a1, int b0, int b1, int depth) {
     }
     int *chain = tails;  /* reused: the run, first to last */
     for (int k = length > 0 ? tails[length - 1] : -1, at = length - 1; k >= 0; k = previous[k]) chain[at--] = k;
+    if (length == 0) length = voted(s, a0, a1, b0, b1, anchor_a, anchor_b, chain);
     int from_a = a0, from_b = b0;
     for (int t = 0; t < length; t++) {
         int i = anchor_a[chain[t]], j = anchor_b[chain[t]];
@@ -97,6 +125,13 @@ static size_t differing_pixels(const unsigned char *p, const unsigned char *q, i
     size_t count = 0;
     for (int x = 0; x < width; x++, p += 3, q += 3) count += p[0] != q[0] || p[1] != q[1] || p[2] != q[2];
     return count;
+}
+
+static int flat(const unsigned char *row, int width) {
+    for (int x = 1; x < width; x++) {
+        if (memcmp(row, row + (size_t) x * 3, 3) != 0) return 0;
+    }
+    return 1;
 }
 
 /* The sideways move (1 to 8 pixels either way) that makes row q (current)
@@ -154,9 +189,15 @@ int diff_align(const unsigned char *a, int a_width, int a_height, const unsigned
         entries[count++] = (DiffEntry) {next_i, next_j, 0, DIFF_MATCHED};
         i = next_i + 1, j = next_j + 1;
     }
-    /* Sideways moves: runs of at least two paired rows equal at the same dx. */
+    /* Paired rows equal as they are are matches; flat rows inserted or
+     * deleted are filler; sideways moves are runs of at least two paired
+     * rows equal at the same dx. */
     for (int k = 0; k < count; k++) {
-        if (entries[k].kind == DIFF_PAIRED) entries[k].dx = sideways(A_ROW(entries[k].a), B_ROW(entries[k].b), width);
+        DiffEntry *e = &entries[k];
+        if (e->kind == DIFF_PAIRED && memcmp(A_ROW(e->a), B_ROW(e->b), s.bytes) == 0) e->kind = DIFF_MATCHED;
+        if (e->kind == DIFF_INSERTED && flat(B_ROW(e->b), width)) e->kind = DIFF_FILLER;
+        if (e->kind == DIFF_DELETED && flat(A_ROW(e->a), width)) e->kind = DIFF_FILLER;
+        if (e->kind == DIFF_PAIRED) e->dx = sideways(A_ROW(e->a), B_ROW(e->b), width);
     }
     for (int k = 0; k < count;) {
         int end = k + 1;

@@ -42,7 +42,8 @@ final class DiffTests: CLITestCase {
         XCTAssertEqual(json.status, 0, json.summary)
         XCTAssertEqual(compared(json).values.map { $0["status"] as? String }, ["unchanged", "unchanged"])
         let summary = events(jsonEvents(json), "summary")[0]
-        XCTAssertEqual(summary["compared"] as? [String: Int], ["changed": 0, "unchanged": 2, "added": 0, "removed": 0])
+        XCTAssertEqual(summary["compared"] as? [String: Int], ["changed": 0, "resized": 0, "shifted": 0, "added": 0,
+                                                                     "removed": 0, "noise": 0, "unchanged": 2])
         XCTAssertEqual(EventSchema.streamProblems(jsonEvents(json), status: json.status), [])
     }
 
@@ -98,7 +99,8 @@ final class DiffTests: CLITestCase {
     }
 
     /// Added and removed pairs, names that are not UTF-8, in the walk's
-    /// order whatever the folders hold; the most changed first on the sheet.
+    /// order whatever the folders hold; on the sheets, changed pairs first
+    /// (most real change first), then added, then removed.
     func testAddedRemovedAndByteNamesInWalkOrder() throws {
         for folder in ["base", "shots", "base/sub", "shots/sub"] { makeFolder(folder) }
         let odd = b("caf") + [0xE9] + b(".png")
@@ -115,9 +117,9 @@ final class DiffTests: CLITestCase {
                        [b("shots/a.png"), b("shots/") + odd, b("shots/same.png"), b("shots/sub/gone.png"), b("shots/sub/new.png")])
         XCTAssertEqual(pairs.map { $0["status"] as? String }, ["changed", "changed", "unchanged", "removed", "added"])
         XCTAssertEqual(pairs.count > 1 ? pathBytes(pairs[1], "baseline") : nil, b("base/") + odd)
-        // Most changed first: added and removed (all of it), then 2 pixels, then 1.
+        // Changed first, most real change first (2 pixels, then 1), then added, then removed.
         XCTAssertEqual(events(all, "written").map { ($0["images"] as? [String]) ?? [] },
-                       [["shots/sub/new.png", "shots/sub/gone.png"], ["shots/caf\u{FFFD}.png", "shots/a.png"]])
+                       [["shots/caf\u{FFFD}.png", "shots/a.png"], ["shots/sub/new.png", "shots/sub/gone.png"]])
         XCTAssertTrue(exists("diff-0001.png") && exists("diff-0002.png"))
         for event in all { XCTAssertEqual(EventSchema.problems(event), [], EventSchema.text(event)) }
     }

@@ -81,11 +81,14 @@ struct PairComparison: Sendable {
     func compare(_ opened: OpenedPair) -> PairOutcome {
         let pair = opened.pair
         let sides = [opened.current, opened.baseline].compactMap { $0?.header }
-        func compared(_ status: PairStatus, _ pixels: Int = 0, _ percent: Double = 0, size: String? = nil) -> PairOutcome {
+        func compared(_ status: PairStatus, _ pixels: Int = 0, _ percent: Double = 0, size: String? = nil,
+                      _ difference: Difference? = nil) -> PairOutcome {
             var compared = ComparedPair(path: pair.current, baseline: pair.baseline, relative: pair.relative,
                                         status: status, pixels: pixels, percent: percent, size: size)
             compared.shape = ImageShape(width: sides.map(\.displayedWidth).max() ?? 1,
                                         height: sides.map(\.displayedHeight).max() ?? 1)
+            (compared.raw, compared.shifts) = (difference?.raw ?? 0, difference?.shifts ?? [])
+            compared.fails = settings.failOn.contains(status)
             return .compared(compared)
         }
         if opened.identical { return compared(.unchanged) }
@@ -101,12 +104,23 @@ struct PairComparison: Sendable {
         do {
             let difference = try Difference.compare(before, after, options: settings.difference)
             let size = difference.sameSize ? nil : "\(before.width)x\(before.height) -> \(after.width)x\(after.height)"
-            let changed = size != nil || settings.tolerance.exceeded(by: difference.pixels, of: difference.total)
-            if changed { kept.keep(difference, for: pair.relative) }
-            return compared(changed ? .changed : .unchanged, difference.pixels, difference.percent, size: size)
+            let status = Self.status(of: difference, tolerance: settings.tolerance)
+            if status != .unchanged { kept.keep(difference, for: pair.relative) }
+            return compared(status, difference.pixels, difference.percent, size: size, difference)
         } catch {
             return .failed(pair, [DecodeFailure(path: pair.current, message: "cannot compare: \(error)")])
         }
+    }
+
+    /// What a pair both of whose sides were read is: `changed` when more
+    /// than the tolerance really changed; else `resized` when the sizes
+    /// differ, `shifted` when a band moved, `noise` when pixels differ
+    /// that anti-aliasing or a neighbour explains; else `unchanged`.
+    static func status(of difference: Difference, tolerance: Tolerance) -> PairStatus {
+        if tolerance.exceeded(by: difference.pixels, of: difference.total) { return .changed }
+        if !difference.sameSize { return .resized }
+        if !difference.shifts.isEmpty { return .shifted }
+        return difference.noise > 0 ? .noise : .unchanged
     }
 
     /// One side decoded whole.

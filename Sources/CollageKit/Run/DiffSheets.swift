@@ -117,11 +117,13 @@ final class DiffSheets: SheetSource {
         let place: SheetPlace
     }
 
-    /// The differing pairs, most changed first, in sheets of `--max`: all
-    /// of them with `--sheets`, else the first. With `--shard`, sheet `k`
+    /// The differing pairs in the sheets' order, in sheets of `--max`: all
+    /// of them with `--sheets`, else the first; none when no pair fails
+    /// (exit status 0 writes nothing). With `--shard`, sheet `k`
     /// of this shard's pairs is the run's `k * N + I + 1`-th.
     private func cut() -> [Cut] {
         compared.withLock { compared in
+            guard compared.pairs.contains(where: \.fails) else { return [] }
             let differing = compared.pairs.filter { $0.status != .unchanged }.sorted(by: ComparedPair.moreChanged)
             let cap = configuration.effectiveCap
             var sheets = stride(from: 0, to: differing.count, by: cap).map {

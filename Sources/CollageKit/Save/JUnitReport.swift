@@ -1,6 +1,6 @@
 /// `--diff --junit PATH`: the pairs as a JUnit XML report, as CI systems
 /// read it: one test case per pair (named by its path below the roots), a
-/// failure for each that is not `unchanged` with the numbers in its
+/// failure for each whose status `--fail-on` lists, with the numbers in its
 /// message, an error for each that could not be read.
 enum JUnitReport {
     struct Unreadable: Sendable {
@@ -9,16 +9,15 @@ enum JUnitReport {
     }
 
     static func xml(_ pairs: [ComparedPair], unreadable: [Unreadable], baseline: PathName) -> [UInt8] {
-        let failures = pairs.filter { $0.status != .unchanged }.count
+        let failures = pairs.filter(\.fails).count
         var xml = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
         let counts = "tests=\"\(pairs.count + unreadable.count)\" failures=\"\(failures)\" errors=\"\(unreadable.count)\""
         xml += "<testsuites name=\"collage --diff\" \(counts)>\n"
         xml += "  <testsuite name=\"\(escape("diff against " + baseline.description))\" \(counts) skipped=\"0\">\n"
         var cases: [(PathName, String)] = pairs.map { pair in
             let open = "    <testcase classname=\"collage.diff\" name=\"\(escape(pair.relative.description))\""
-            guard pair.status != .unchanged else { return (pair.relative, open + "/>\n") }
-            var message = "\(pair.status.rawValue): \(pair.pixels) pixels differ (\(DiffText.percent(pair.percent)))"
-            if let size = pair.size { message += ", size \(size)" }
+            guard pair.fails else { return (pair.relative, open + "/>\n") }
+            let message = DiffText.describe(pair)
             return (pair.relative, open + ">\n      <failure type=\"\(pair.status.rawValue)\" message=\"\(escape(message))\"/>\n"
                     + "    </testcase>\n")
         }
