@@ -27,8 +27,13 @@ struct DiffArguments: ParsableArguments {
                                valueName: "N|N%"))
     var tolerance: String?
 
-    @Option(help: ArgumentHelp("With --diff: write a JUnit XML report, one test case per pair, a failure for each that differs.",
+    @Option(help: ArgumentHelp("With --diff: write a JUnit XML report, one test case per pair, a failure for each whose status fails the run.",
                                valueName: "PATH"),
             completion: .file(extensions: ["xml"]))
     var junit: String?
+
+    @Option(help: ArgumentHelp("With --diff: the statuses that make the run exit 1, among changed, resized, shifted, "
+                               + "added, removed and noise (default: changed,shifted,resized,added,removed).",
+                               valueName: "LIST"))
+    var failOn: String?
 }

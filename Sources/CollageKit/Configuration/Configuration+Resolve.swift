@@ -117,6 +117,7 @@ extension Configuration {
             for rect in try rectangles() { settings.ignore(x: rect.x, y: rect.y, width: rect.width, height: rect.height) }
             if let tolerance, let value = Tolerance(tolerance) { settings.tolerance = value }
             settings.junit = junit
+            if let statuses = try failingStatuses() { settings.failOn = statuses }
             configuration.diff = settings
         }
         // Camera rolls.

@@ -37,6 +37,7 @@ public struct DiffSettings: Sendable {
         let ignored = difference.ignore.map { "\($0.x),\($0.y),\($0.width),\($0.height)" }.joined(separator: ";")
         return "diff=" + Data(baseline.bytes).base64EncodedString() + " threshold=\(difference.threshold)"
             + " aa=\(difference.countAntiAliased) ignore=\(ignored) tolerance=\(tolerance)"
+            + " fail-on=" + PairStatus.allCases.filter(failOn.contains).map(\.rawValue).joined(separator: ",")
     }
 
     /// `--ignore X,Y,W,H`: one more rectangle left out.
