@@ -47,6 +47,44 @@ static long long plain_count(VipsImage *left, VipsImage *right, int width, int h
     return count;
 }
 
+static uint64_t mix(uint64_t hash, uint64_t value) {
+    hash = (hash ^ value) * 0xFF51AFD7ED558CCDull;
+    return hash ^ (hash >> 29);
+}
+
+/* The real change's fingerprint: the bounding box of the mask's 255s (in
+ * the current picture), which of its pixels changed, and both pictures'
+ * pixels in that box (the baseline's clamped to its size). */
+static uint64_t change_hash(const unsigned char *mask, int mw, int mh, int mx, int my, VipsImage *baseline,
+                            VipsImage *current) {
+    int x0 = mw, x1 = -1, y0 = mh, y1 = -1;
+    for (int y = 0; y < mh; y++) {
+        for (int x = 0; x < mw; x++) {
+            if (mask[(size_t) y * mw + x] != 255) continue;
+            if (x < x0) x0 = x;
+            if (x > x1) x1 = x;
+            if (y < y0) y0 = y;
+            y1 = y;
+        }
+    }
+    uint64_t hash = 0x84222325CBF29CE4ull;
+    hash = mix(mix(mix(mix(hash, (uint64_t) (mx + x0)), (uint64_t) (my + y0)), (uint64_t) (x1 - x0)), (uint64_t) (y1 - y0));
+    VipsImage *sides[2] = {baseline, current};
+    for (int y = y0; y <= y1; y++) {
+        for (int x = x0; x <= x1; x++) hash = mix(hash, mask[(size_t) y * mw + x] == 255);
+        for (int side = 0; side < 2; side++) {
+            VipsImage *picture = sides[side];
+            int row = my + y < picture->Ysize ? my + y : picture->Ysize - 1;
+            for (int x = x0; x <= x1; x++) {
+                int column = mx + x < picture->Xsize ? mx + x : picture->Xsize - 1;
+                const unsigned char *p = (const unsigned char *) picture->data + ((size_t) row * picture->Xsize + column) * 3;
+                hash = mix(hash, (uint64_t) p[0] << 16 | (uint64_t) p[1] << 8 | p[2]);
+            }
+        }
+    }
+    return hash ? hash : 1;
+}
+
 int cvips_diff_analyse(VipsImage *baseline, VipsImage *current, double threshold, int count_aa,
                        const int *ignore, int ignore_count, cvips_shift *shifts, int max_shifts,
                        cvips_diff_result *result) {
@@ -112,6 +150,7 @@ int cvips_diff_analyse(VipsImage *baseline, VipsImage *current, double threshold
             }
         }
         result->mask = mask;
+        if (mask && counted > 0) result->change_hash = change_hash(mask, mw, mh, box_x0, box_y0, baseline, current);
         result->box_x = box_x0, result->box_y = box_y0, result->box_width = mw, result->box_height = mh;
     }
     /* The bands that moved: runs of rows of one offset that is not 0. */

@@ -65,6 +65,10 @@ public struct Difference: Sendable {
     public let noise: Int
     /// The bands that moved, in the baseline's order.
     public let shifts: [Shift]
+    /// A fingerprint of the real change (where it is, and both pictures'
+    /// pixels there): equal for the same change in two pairs; nil when
+    /// nothing really changed.
+    public var change: UInt64? = nil
     /// The area compared: the largest width and height of the two.
     public let width: Int
     public let height: Int
@@ -119,8 +123,11 @@ public struct Difference: Sendable {
         let moved = shifts.prefix(Int(min(found.shift_count, 64))).map {
             Shift(y: Int($0.y), height: Int($0.height), dy: Int($0.dy), dx: Int($0.dx))
         }
-        return Difference(pixels: Int(found.pixels), raw: Int(found.raw), noise: Int(found.noise), shifts: moved,
-                          width: width, height: height, sameSize: sameSize, box: box, boxMask: boxMask)
+        var difference = Difference(pixels: Int(found.pixels), raw: Int(found.raw), noise: Int(found.noise),
+                                    shifts: moved, width: width, height: height, sameSize: sameSize, box: box,
+                                    boxMask: boxMask)
+        difference.change = found.change_hash == 0 ? nil : found.change_hash
+        return difference
     }
 
     /// The difference picture, shrunk to fit inside `width` x `height`: the

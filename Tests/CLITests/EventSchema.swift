@@ -31,7 +31,7 @@ enum EventSchema {
         "planned": ["rects": .rects, "labels": .strings, "group": .string],
         "written": ["group": .string],
         "summary": ["message": .string, "shard": .string, "flagged": .int, "compared": .statuses],
-        "compared": ["size": .string, "shift": .shifts],
+        "compared": ["size": .string, "shift": .shifts, "group": .int],
         "flagged": ["of": .string],
     ]
 

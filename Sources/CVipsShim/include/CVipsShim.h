@@ -199,6 +199,9 @@ typedef struct {
     int box_x, box_y, box_width, box_height;
     /// The moved bands found (the first max_shifts written).
     int shift_count;
+    /// A fingerprint of the real change: where its pixels are, and the
+    /// pixels of both pictures in their bounding box (0 when none).
+    unsigned long long change_hash;
     /// box_width x box_height bytes, 255 changed, 128 explained, 0 else;
     /// malloc'ed, the caller frees it.
     unsigned char *mask;

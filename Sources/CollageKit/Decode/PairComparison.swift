@@ -88,6 +88,7 @@ struct PairComparison: Sendable {
             compared.shape = ImageShape(width: sides.map(\.displayedWidth).max() ?? 1,
                                         height: sides.map(\.displayedHeight).max() ?? 1)
             (compared.raw, compared.shifts) = (difference?.raw ?? 0, difference?.shifts ?? [])
+            compared.change = status == .changed ? difference?.change : nil
             compared.fails = settings.failOn.contains(status)
             return .compared(compared)
         }

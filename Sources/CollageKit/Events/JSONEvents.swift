@@ -134,6 +134,7 @@ private struct EventObject {
             field("percent", (pair.percent * 10_000).rounded() / 10_000)
             if let size = pair.size { add("size", size) }
             add("raw", pair.raw)
+            if let group = pair.group { add("group", group) }
             if !pair.shifts.isEmpty {
                 fields.append("\"shift\":[" + pair.shifts.map { shift in
                     "{\"y\":\(shift.y),\"height\":\(shift.height),\"dy\":\(shift.dy)"

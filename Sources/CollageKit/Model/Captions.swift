@@ -82,7 +82,9 @@ extension Captions {
     /// `index` is its 1-based place among the images the run used; `pair`,
     /// a `--diff` cell's pair (its `{path}` is the path below the roots).
     func labelText(path: PathName, header: ImageHeader, index: Int, pair: ComparedPair? = nil) -> String? {
-        label.map { template in
+        let members = pair?.members ?? 1
+        return label.map { template in
+            (members > 1 ? "same change in \(members) screenshots · " : "") +
             template.render { field in
                 if let pair {
                     switch field {

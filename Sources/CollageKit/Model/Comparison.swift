@@ -126,6 +126,13 @@ public struct ComparedPair: Sendable, Equatable {
     public var shifts: [Shift] = []
     /// Whether its status is one `--fail-on` lists.
     public var fails = false
+    /// The number of its change, when it really changed: pairs with the
+    /// same change (same place, same pixels before and after) share it.
+    public var group: Int?
+    /// The fingerprint of its change (`Difference.change`), when changed.
+    var change: UInt64?
+    /// On a sheet: how many pairs its cell stands for (its group's size).
+    var members = 1
     /// The share of the compared area that differs, 0 to 100.
     public let percent: Double
     /// Set when the two sizes differ: "1920x1080 -> 1920x1200".

@@ -23,6 +23,8 @@ final class DiffSheets: SheetSource {
         var unreadable: [JUnitReport.Unreadable] = []
         /// Without `--sheets`: the differing pairs the one sheet left out.
         var leftOut = 0
+        /// Each change's group number, in the order first seen.
+        var groups: [UInt64: Int] = [:]
     }
     private let compared = Locked(Compared())
 
@@ -101,8 +103,14 @@ final class DiffSheets: SheetSource {
 
     private func received(_ outcome: PairOutcome, report: (PipelineEvent) -> Void) {
         switch outcome {
-        case .compared(let pair):
-            compared.withLock { $0.pairs.append(pair) }
+        case .compared(var pair):
+            compared.withLock { compared in
+                if let change = pair.change {
+                    pair.group = compared.groups[change] ?? compared.groups.count + 1
+                    compared.groups[change] = pair.group
+                }
+                compared.pairs.append(pair)
+            }
             report(.compared(pair))
         case .failed(let pair, let failures):
             for failure in failures { report(.failed(path: failure.path, error: failure.message)) }
@@ -124,7 +132,8 @@ final class DiffSheets: SheetSource {
     private func cut() -> [Cut] {
         compared.withLock { compared in
             guard compared.pairs.contains(where: \.fails) else { return [] }
-            let differing = compared.pairs.filter { $0.status != .unchanged }.sorted(by: ComparedPair.moreChanged)
+            let differing = Self.grouped(compared.pairs.filter { $0.status != .unchanged }
+                .sorted(by: ComparedPair.moreChanged))
             let cap = configuration.effectiveCap
             var sheets = stride(from: 0, to: differing.count, by: cap).map {
                 Array(differing[$0..<min($0 + cap, differing.count)])
@@ -137,6 +146,21 @@ final class DiffSheets: SheetSource {
                 let number = configuration.shard.map { index * $0.count + $0.index + 1 } ?? index + 1
                 return Cut(pairs: pairs, place: SheetPlace(number: number, firstIndex: index * cap + 1))
             }
+        }
+    }
+
+    /// The pairs of one change as one cell: the first of each group stands
+    /// for all of them (`members`), in its place.
+    static func grouped(_ pairs: [ComparedPair]) -> [ComparedPair] {
+        var sizes: [Int: Int] = [:]
+        for pair in pairs { if let group = pair.group { sizes[group, default: 0] += 1 } }
+        var seen: Set<Int> = []
+        return pairs.compactMap { pair in
+            guard let group = pair.group else { return pair }
+            guard seen.insert(group).inserted else { return nil }
+            var cell = pair
+            cell.members = sizes[group] ?? 1
+            return cell
         }
     }
 
