@@ -132,10 +132,38 @@ public struct Difference: Sendable {
 
     /// The difference picture, shrunk to fit inside `width` x `height`: the
     /// pixels changed in red, those explained in yellow, over a faded grey
-    /// copy of `current`. A changed pixel stays red however far it is shrunk. `current` is
-    /// shrunk first, then faded: the grey is made of the small picture.
+    /// copy of `current`, the bands that moved tinted blue where they are
+    /// now. A changed pixel stays red however far it is shrunk. `current`
+    /// is shrunk first, then faded: the grey is made of the small picture.
     public func picture(of current: FullPicture, width: Int, height: Int) throws -> PixelBuffer {
         let scale = min(1, Double(width) / Double(self.width), Double(height) / Double(self.height))
+        return try FullPicture.fitted(marked(current, scale: scale), width: width, height: height)
+    }
+
+    /// The difference picture at full size, written to `descriptor` in the
+    /// format of `suffix` (".png") as libvips makes it, a strip at a time:
+    /// a tall page is never held whole.
+    public func write(of current: FullPicture, to descriptor: Int32, suffix: String) throws {
+        try Self.save(marked(current, scale: 1), to: descriptor, suffix: suffix)
+    }
+
+    /// A `width` x `height` picture all marked red (an added or removed
+    /// pair's difference), written as `write` writes.
+    public static func writeAllMarked(width: Int, height: Int, to descriptor: Int32, suffix: String) throws {
+        let full = try Image.constant(width: width, height: height, value: 255)
+        let none = try Image.constant(width: width, height: height, value: 0)
+        try save(full.apply(.operation, "cannot join") { cvips_bandjoin2($0, none.pointer, $1) }
+                    .apply(.operation, "cannot join") { cvips_bandjoin2($0, none.pointer, $1) },
+                 to: descriptor, suffix: suffix)
+    }
+
+    private static func save(_ image: Image, to descriptor: Int32, suffix: String) throws {
+        guard cvips_save_to_descriptor(image.pointer, descriptor, suffix) == 0 else {
+            throw VipsError.fromLibvips(.operation, "cannot write the difference picture")
+        }
+    }
+
+    private func marked(_ current: FullPicture, scale: Double) throws -> Image {
         func shrunk(_ image: Image) throws -> Image {
             scale >= 1 ? image : try image.apply(.operation, "cannot resize") { cvips_shrink($0, $1, 1 / scale, 1 / scale) }
         }
@@ -143,8 +171,15 @@ public struct Difference: Sendable {
                                                       copyEdge: false, background: 255))
             .recombined(Array(Self.yiq.prefix(3)), rows: 1).linear(0.25, 191.25, uchar: true)
         let w = faded.width, h = faded.height
-        let greys = try faded.apply(.operation, "cannot join") { cvips_bandjoin3($0, $1) }
-        guard let box, let boxMask else { return try FullPicture.fitted(greys, width: width, height: height) }
+        var greys = try faded.apply(.operation, "cannot join") { cvips_bandjoin3($0, $1) }
+        if let moved = try movedRows(height: h, scale: scale) {
+            let green = try faded.linear(0.88, 0, uchar: true)
+            let tint = try faded.linear(0.8, 0, uchar: true).apply(.operation, "cannot join") {
+                cvips_bandjoin2($0, green.pointer, $1)
+            }.apply(.operation, "cannot join") { cvips_bandjoin2($0, faded.pointer, $1) }
+            greys = try moved.embedded(x: 0, y: 0, width: w, height: h, copyEdge: true).more(0).choosing(tint, greys)
+        }
+        guard let box, let boxMask else { return greys }
         func marks(_ least: Double) throws -> Image {
             try shrunk(boxMask.image.more(least).embedded(x: box.x, y: box.y, width: self.width, height: self.height,
                                                           copyEdge: false, background: 0)).more(0)
@@ -154,8 +189,23 @@ public struct Difference: Sendable {
             .apply(.operation, "cannot join") { cvips_bandjoin2($0, none.pointer, $1) }
         let yellow = try full.apply(.operation, "cannot join") { cvips_bandjoin2($0, full.pointer, $1) }
             .apply(.operation, "cannot join") { cvips_bandjoin2($0, none.pointer, $1) }
-        let marked = try marks(191).choosing(red, marks(0).choosing(yellow, greys))
-        return try FullPicture.fitted(marked, width: width, height: height)
+        return try marks(191).choosing(red, marks(0).choosing(yellow, greys))
+    }
+
+    /// A one-pixel-wide column `height` high, 255 on the rows where a moved
+    /// band is now (at `scale`), 0 elsewhere; nil when none moved.
+    private func movedRows(height: Int, scale: Double) throws -> Image? {
+        guard !shifts.isEmpty else { return nil }
+        var rows = [UInt8](repeating: 0, count: height)
+        for shift in shifts {
+            let top = Int((Double(shift.y + shift.dy) * scale).rounded(.down))
+            let bottom = Int((Double(shift.y + shift.dy + shift.height) * scale).rounded(.up))
+            for row in max(0, top)..<min(height, max(top, bottom)) { rows[row] = 255 }
+        }
+        guard let column = cvips_image_new_from_memory_copy(rows, height, 1, Int32(height), 1) else {
+            throw VipsError.fromLibvips(.operation, "cannot mark the moved bands")
+        }
+        return Image(owning: column)
     }
 
     /// The counted pixels as a picture: white where counted, black elsewhere (tests).

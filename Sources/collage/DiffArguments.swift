@@ -36,4 +36,9 @@ struct DiffArguments: ParsableArguments {
                                + "added, removed and noise (default: changed,shifted,resized,added,removed).",
                                valueName: "LIST"))
     var failOn: String?
+
+    @Option(help: ArgumentHelp("With --diff: write each differing pair's full-size difference picture at its path below DIR.",
+                               valueName: "DIR"),
+            completion: .directory)
+    var diffImages: String?
 }

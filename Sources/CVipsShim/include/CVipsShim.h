@@ -102,6 +102,9 @@ int cvips_bandjoin3(VipsImage *in, VipsImage **out);
 /// Encode to a g_malloc'd buffer; `suffix` picks the saver and may carry
 /// options, as in ".jpg[Q=90]". Free the buffer with g_free.
 int cvips_write_to_buffer(VipsImage *in, const char *suffix, void **buf, size_t *len);
+/// Writes `in` to the open file `descriptor` in the format of `suffix`
+/// (".png"), as libvips streams it; the descriptor stays open. 0, or -1.
+int cvips_save_to_descriptor(VipsImage *in, int descriptor, const char *suffix);
 
 /// Load a whole image from a buffer (tests and tools read back pixels).
 VipsImage *cvips_image_new_from_buffer(const void *buf, size_t len);

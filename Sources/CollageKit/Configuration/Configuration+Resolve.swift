@@ -118,6 +118,7 @@ extension Configuration {
             if let tolerance, let value = Tolerance(tolerance) { settings.tolerance = value }
             settings.junit = junit
             if let statuses = try failingStatuses() { settings.failOn = statuses }
+            settings.diffImages = diffImages
             configuration.diff = settings
         }
         // Camera rolls.

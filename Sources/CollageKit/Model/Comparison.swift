@@ -14,6 +14,8 @@ public struct DiffSettings: Sendable {
     public var junit: PathName?
     /// `--fail-on LIST`: the statuses that make the run exit 1.
     public var failOn = PairStatus.failingByDefault
+    /// `--diff-images DIR`: where each differing pair's difference picture goes.
+    public var diffImages: PathName?
 
     /// Compare against the folder `baseline`, with every other option at its default.
     public init(baseline: PathName) {
@@ -133,6 +135,10 @@ public struct ComparedPair: Sendable, Equatable {
     var change: UInt64?
     /// On a sheet: how many pairs its cell stands for (its group's size).
     var members = 1
+    /// How long reading and comparing it took, in seconds (JUnit's `time`).
+    public var seconds = 0.0
+    /// Where `--diff-images` wrote its difference picture.
+    public var differencePicture: PathName?
     /// The share of the compared area that differs, 0 to 100.
     public let percent: Double
     /// Set when the two sizes differ: "1920x1080 -> 1920x1200".

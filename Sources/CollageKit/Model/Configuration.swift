@@ -113,6 +113,8 @@ public struct Configuration: Codable, Sendable, Equatable {
     public var junit: PathName?
     /// `--fail-on LIST`, as given (nil: changed,shifted,resized,added,removed).
     public var failOn: String?
+    /// `--diff-images DIR`.
+    public var diffImages: PathName?
     /// `--watch`.
     public var watch = false
     /// `--interval SECONDS` (nil: 2).
@@ -124,7 +126,7 @@ public struct Configuration: Codable, Sendable, Equatable {
         case dpi, margin, allowPortrait, nulSeparated, followLinks, jobs, decodeMemory, maxPixels, quality
         case skipUnchanged, dryRun, requireEven, perFolder, sort, reverse, groupBy, video, raw, exclude, excludeFrom
         case shard, plan, fromPlan, html, flag, failOnFlag, diff, threshold, countAntiAliased, ignore, tolerance
-        case junit, failOn, watch, interval
+        case junit, failOn, diffImages, watch, interval
     }
 
     /// A configuration of `inputs` with no option given.

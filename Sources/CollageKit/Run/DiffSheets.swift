@@ -16,8 +16,10 @@ final class DiffSheets: SheetSource {
     let configuration: CollageConfiguration
     let settings: DiffSettings
     let comparison: PairComparison
+    /// `--diff-images DIR`.
+    let pictures: DiffPictures?
 
-    private struct Compared {
+    struct Compared {
         /// Every pair compared, in the walk's order, and those that could not be read.
         var pairs: [ComparedPair] = []
         var unreadable: [JUnitReport.Unreadable] = []
@@ -26,14 +28,17 @@ final class DiffSheets: SheetSource {
         /// Each change's group number, in the order first seen.
         var groups: [UInt64: Int] = [:]
     }
-    private let compared = Locked(Compared())
+    let compared = Locked(Compared())
 
     init(configuration: CollageConfiguration, instrumentation: RunInstrumentation? = nil) {
         precondition(configuration.diff != nil, "a diff run needs --diff's settings")
         self.configuration = configuration
         settings = configuration.diff!
-        comparison = PairComparison(probe: configuration.probe, settings: configuration.diff!,
-                                    instrumentation: instrumentation)
+        var comparison = PairComparison(probe: configuration.probe, settings: configuration.diff!,
+                                        instrumentation: instrumentation)
+        pictures = configuration.diff!.diffImages.map(DiffPictures.init)
+        if let pictures = pictures { comparison.pictures = { pictures.write($0, $1) } }
+        self.comparison = comparison
     }
 
     /// BASELINE: missing is nothing to compare with (66); not a folder, a usage error.
@@ -101,24 +106,6 @@ final class DiffSheets: SheetSource {
         .eraseToAnyPublisher()
     }
 
-    private func received(_ outcome: PairOutcome, report: (PipelineEvent) -> Void) {
-        switch outcome {
-        case .compared(var pair):
-            compared.withLock { compared in
-                if let change = pair.change {
-                    pair.group = compared.groups[change] ?? compared.groups.count + 1
-                    compared.groups[change] = pair.group
-                }
-                compared.pairs.append(pair)
-            }
-            report(.compared(pair))
-        case .failed(let pair, let failures):
-            for failure in failures { report(.failed(path: failure.path, error: failure.message)) }
-            let message = failures.first?.message ?? "cannot be read"
-            compared.withLock { $0.unreadable.append(JUnitReport.Unreadable(relative: pair.relative, message: message)) }
-        }
-    }
-
     /// One sheet of differing pairs, and its place in the run.
     struct Cut: Sendable {
         let pairs: [ComparedPair]
@@ -146,21 +133,6 @@ final class DiffSheets: SheetSource {
                 let number = configuration.shard.map { index * $0.count + $0.index + 1 } ?? index + 1
                 return Cut(pairs: pairs, place: SheetPlace(number: number, firstIndex: index * cap + 1))
             }
-        }
-    }
-
-    /// The pairs of one change as one cell: the first of each group stands
-    /// for all of them (`members`), in its place.
-    static func grouped(_ pairs: [ComparedPair]) -> [ComparedPair] {
-        var sizes: [Int: Int] = [:]
-        for pair in pairs { if let group = pair.group { sizes[group, default: 0] += 1 } }
-        var seen: Set<Int> = []
-        return pairs.compactMap { pair in
-            guard let group = pair.group else { return pair }
-            guard seen.insert(group).inserted else { return nil }
-            var cell = pair
-            cell.members = sizes[group] ?? 1
-            return cell
         }
     }
 
@@ -219,19 +191,6 @@ final class DiffSheets: SheetSource {
     func leftOutNotice(_ tally: Tally) -> String? {
         let left = compared.withLock { $0.leftOut }
         return left > 0 ? "\(left) more differing image(s) left out of the sheet; --sheets shows them all" : nil
-    }
-
-    /// The JUnit report, when the pairs were all compared.
-    func finish(skipped: Bool) -> RunFailure? {
-        guard !skipped, let junit = settings.junit else { return nil }
-        let (pairs, unreadable) = compared.withLock { ($0.pairs, $0.unreadable) }
-        do {
-            _ = try AtomicWriter(stem: junit).write(JUnitReport.xml(pairs, unreadable: unreadable,
-                                                                    baseline: settings.baseline), to: junit)
-            return nil
-        } catch {
-            return error.runFailure(prefix: "--junit: ")
-        }
     }
 
     /// Sheets found unchanged were made because something differed.

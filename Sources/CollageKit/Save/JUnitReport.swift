@@ -1,7 +1,10 @@
 /// `--diff --junit PATH`: the pairs as a JUnit XML report, as CI systems
 /// read it: one test case per pair (named by its path below the roots), a
 /// failure for each whose status `--fail-on` lists, with the numbers in its
-/// message, an error for each that could not be read.
+/// message (and, with `--diff-images`, `[[ATTACHMENT|PATH]]` naming its
+/// difference picture in its `system-out`, which GitLab shows), an error
+/// for each that could not be read; each test case's `time` is the seconds
+/// its pair took to read and compare.
 enum JUnitReport {
     struct Unreadable: Sendable {
         let relative: PathName
@@ -15,11 +18,15 @@ enum JUnitReport {
         xml += "<testsuites name=\"collage --diff\" \(counts)>\n"
         xml += "  <testsuite name=\"\(escape("diff against " + baseline.description))\" \(counts) skipped=\"0\">\n"
         var cases: [(PathName, String)] = pairs.map { pair in
-            let open = "    <testcase classname=\"collage.diff\" name=\"\(escape(pair.relative.description))\""
+            let time = String((pair.seconds * 1000).rounded() / 1000)
+            let open = "    <testcase classname=\"collage.diff\" name=\"\(escape(pair.relative.description))\" time=\"\(time)\""
             guard pair.fails else { return (pair.relative, open + "/>\n") }
             let message = DiffText.describe(pair)
+            let attachment = pair.differencePicture.map {
+                "      <system-out>[[ATTACHMENT|\(escape($0.description))]]</system-out>\n"
+            } ?? ""
             return (pair.relative, open + ">\n      <failure type=\"\(pair.status.rawValue)\" message=\"\(escape(message))\"/>\n"
-                    + "    </testcase>\n")
+                    + attachment + "    </testcase>\n")
         }
         cases += unreadable.map { item in
             (item.relative, "    <testcase classname=\"collage.diff\" name=\"\(escape(item.relative.description))\">\n"
