@@ -157,7 +157,7 @@ struct CollageOptions: ParsableArguments {
         request.diff = diff.diff.map { arguments.input($0) }
         (request.threshold, request.countAntiAliased, request.ignore) = (diff.threshold, diff.countAa, diff.ignore)
         (request.tolerance, request.junit, request.failOn) = (diff.tolerance, diff.junit.map(PathName.init), diff.failOn)
-        request.diffImages = diff.diffImages.map(PathName.init)
+        (request.diffImages, request.markdown) = (diff.diffImages.map(PathName.init), diff.markdown.map(PathName.init))
         return request
     }
 }

@@ -41,4 +41,9 @@ struct DiffArguments: ParsableArguments {
                                valueName: "DIR"),
             completion: .directory)
     var diffImages: String?
+
+    @Option(help: ArgumentHelp("With --diff: write a GitHub-flavoured Markdown summary (for a pull request or "
+                               + "$GITHUB_STEP_SUMMARY), its links relative to PATH.", valueName: "PATH"),
+            completion: .file(extensions: ["md"]))
+    var markdown: String?
 }

@@ -55,4 +55,31 @@ final class DiffReviewTests: CLITestCase {
         XCTAssertEqual(blocked.status, 73, blocked.summary)
         XCTAssertTrue(blocked.stderrText.contains("--diff-images"), blocked.stderrText)
     }
+
+    /// The Markdown summary: the counts, a row per differing pair in the
+    /// sheets' order with its files linked relative to the summary's folder.
+    func testMarkdownSummary() throws {
+        for folder in ["base", "shots", "out"] { makeFolder(folder) }
+        write(screenshot(), to: "base/a.png"); write(screenshot(dots: [(40, 30), (41, 30)]), to: "shots/a.png")
+        write(screenshot(), to: "base/b|c.png"); write(screenshot(dots: [(5, 5)]), to: "shots/b|c.png")
+        write(screenshot(), to: "base/same.png"); write(screenshot(), to: "shots/same.png")
+        write(screenshot(), to: "base/gone.png")
+        let result = try collage(["--diff", "base", "--markdown", "out/summary.md", "--diff-images", "out/pics",
+                                  "shots", "-o", "out/d.png"])
+        XCTAssertEqual(result.status, 1, result.summary)
+        let text = String(decoding: try XCTUnwrap(contents("out/summary.md")), as: UTF8.self)
+        let lines = text.split(separator: "\n").map(String.init)
+        XCTAssertEqual(lines.first, "## Visual diff: 3 of 4 screenshot(s) differ")
+        XCTAssertEqual(lines.dropFirst().first, "**2 changed** · **1 removed** · 1 unchanged")
+        let rows = lines.filter { $0.hasPrefix("| ❌") }
+        XCTAssertEqual(rows, [
+            "| ❌ | a.png | changed | 2 (0.0651%) |  | 1 | [baseline](../base/a.png) · [current](../shots/a.png) · "
+                + "[difference](pics/a.png) |",
+            "| ❌ | b\\|c.png | changed | 1 (0.0326%) |  | 2 | [baseline](../base/b%7Cc.png) · [current](../shots/b%7Cc.png) · "
+                + "[difference](pics/b%7Cc.png) |",
+            "| ❌ | gone.png | removed |  |  |  | [baseline](../base/gone.png) · [difference](pics/gone.png) |",
+        ])
+        XCTAssertFalse(text.contains("same.png"), "unchanged pairs are only counted")
+        XCTAssertEqual(listingText("out").filter { $0.contains("collage-tmp") }, [])
+    }
 }

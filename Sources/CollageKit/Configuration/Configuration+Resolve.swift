@@ -118,7 +118,7 @@ extension Configuration {
             if let tolerance, let value = Tolerance(tolerance) { settings.tolerance = value }
             settings.junit = junit
             if let statuses = try failingStatuses() { settings.failOn = statuses }
-            settings.diffImages = diffImages
+            (settings.diffImages, settings.markdown) = (diffImages, markdown)
             configuration.diff = settings
         }
         // Camera rolls.

@@ -16,6 +16,8 @@ public struct DiffSettings: Sendable {
     public var failOn = PairStatus.failingByDefault
     /// `--diff-images DIR`: where each differing pair's difference picture goes.
     public var diffImages: PathName?
+    /// `--markdown PATH`: a summary in GitHub-flavoured Markdown.
+    public var markdown: PathName?
 
     /// Compare against the folder `baseline`, with every other option at its default.
     public init(baseline: PathName) {

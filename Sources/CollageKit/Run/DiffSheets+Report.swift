@@ -33,18 +33,28 @@ extension DiffSheets {
         }
     }
 
-    /// The JUnit report, when the pairs were all compared; the first
+    /// The JUnit report and the Markdown summary, when the pairs were all
+    /// compared; the first
     /// `--diff-images` picture that could not be written fails the run.
     func finish(skipped: Bool) -> RunFailure? {
         guard !skipped else { return nil }
-        guard let junit = settings.junit else { return pictures?.firstFailure }
         let (pairs, unreadable) = compared.withLock { ($0.pairs, $0.unreadable) }
-        do {
-            _ = try AtomicWriter(stem: junit).write(JUnitReport.xml(pairs, unreadable: unreadable,
-                                                                    baseline: settings.baseline), to: junit)
-            return pictures?.firstFailure
-        } catch {
-            return error.runFailure(prefix: "--junit: ")
+        if let junit = settings.junit {
+            do {
+                _ = try AtomicWriter(stem: junit).write(JUnitReport.xml(pairs, unreadable: unreadable,
+                                                                        baseline: settings.baseline), to: junit)
+            } catch {
+                return error.runFailure(prefix: "--junit: ")
+            }
         }
+        if let markdown = settings.markdown {
+            do {
+                _ = try AtomicWriter(stem: markdown).write(MarkdownSummary.text(pairs, unreadable: unreadable,
+                                                                                page: markdown), to: markdown)
+            } catch {
+                return error.runFailure(prefix: "--markdown: ")
+            }
+        }
+        return pictures?.firstFailure
     }
 }
