@@ -56,7 +56,7 @@ static uint64_t mix(uint64_t hash, uint64_t value) {
  * the current picture), which of its pixels changed, and both pictures'
  * pixels in that box (the baseline's clamped to its size). */
 static uint64_t change_hash(const unsigned char *mask, int mw, int mh, int mx, int my, VipsImage *baseline,
-                            VipsImage *current) {
+                            VipsImage *current, cvips_diff_result *result) {
     int x0 = mw, x1 = -1, y0 = mh, y1 = -1;
     for (int y = 0; y < mh; y++) {
         for (int x = 0; x < mw; x++) {
@@ -66,6 +66,10 @@ static uint64_t change_hash(const unsigned char *mask, int mw, int mh, int mx, i
             if (y < y0) y0 = y;
             y1 = y;
         }
+    }
+    if (x1 >= 0) {
+        result->change_x = mx + x0, result->change_y = my + y0;
+        result->change_width = x1 - x0 + 1, result->change_height = y1 - y0 + 1;
     }
     uint64_t hash = 0x84222325CBF29CE4ull;
     hash = mix(mix(mix(mix(hash, (uint64_t) (mx + x0)), (uint64_t) (my + y0)), (uint64_t) (x1 - x0)), (uint64_t) (y1 - y0));
@@ -150,7 +154,7 @@ int cvips_diff_analyse(VipsImage *baseline, VipsImage *current, double threshold
             }
         }
         result->mask = mask;
-        if (mask && counted > 0) result->change_hash = change_hash(mask, mw, mh, box_x0, box_y0, baseline, current);
+        if (mask && counted > 0) result->change_hash = change_hash(mask, mw, mh, box_x0, box_y0, baseline, current, result);
         result->box_x = box_x0, result->box_y = box_y0, result->box_width = mw, result->box_height = mh;
     }
     /* The bands that moved: runs of rows of one offset that is not 0. */

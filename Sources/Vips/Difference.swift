@@ -69,6 +69,11 @@ public struct Difference: Sendable {
     /// pixels there): equal for the same change in two pairs; nil when
     /// nothing really changed.
     public var change: UInt64? = nil
+    /// Where the real change is in the current picture: the bounding box
+    /// of `pixels` (nil when nothing really changed).
+    public var changeBox: PixelRect? = nil
+    /// Where the differing pixels are, changed or explained (nil: none).
+    public var differingBox: PixelRect? { box }
     /// The area compared: the largest width and height of the two.
     public let width: Int
     public let height: Int
@@ -127,6 +132,10 @@ public struct Difference: Sendable {
                                     shifts: moved, width: width, height: height, sameSize: sameSize, box: box,
                                     boxMask: boxMask)
         difference.change = found.change_hash == 0 ? nil : found.change_hash
+        if found.change_width > 0 {
+            difference.changeBox = PixelRect(x: Int(found.change_x), y: Int(found.change_y),
+                                             width: Int(found.change_width), height: Int(found.change_height))
+        }
         return difference
     }
 
@@ -138,6 +147,14 @@ public struct Difference: Sendable {
     public func picture(of current: FullPicture, width: Int, height: Int) throws -> PixelBuffer {
         let scale = min(1, Double(width) / Double(self.width), Double(height) / Double(self.height))
         return try FullPicture.fitted(marked(current, scale: scale), width: width, height: height)
+    }
+
+    /// The part `region` of the difference picture (at full size; outside
+    /// the picture, white), shrunk to fit inside `width` x `height`.
+    public func picture(of current: FullPicture, region: PixelRect, width: Int, height: Int) throws -> PixelBuffer {
+        try FullPicture.fitted(marked(current, scale: 1).embedded(x: -region.x, y: -region.y, width: region.width,
+                                                                  height: region.height, copyEdge: false, background: 255),
+                               width: width, height: height)
     }
 
     /// The difference picture at full size, written to `descriptor` in the

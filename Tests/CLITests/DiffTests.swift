@@ -48,7 +48,8 @@ final class DiffTests: CLITestCase {
     }
 
     /// One pixel changed at (40, 30): found there, counted once, drawn red
-    /// in the difference third of the sheet; status 1, one line on stderr.
+    /// in the difference panel and the page panel of its cell; status 1,
+    /// one line on stderr.
     func testOnePixelChangeIsFoundAndShownInRed() throws {
         makeFolder("base"); makeFolder("shots")
         write(screenshot(), to: "base/a.png"); write(screenshot(dots: [(40, 30)]), to: "shots/a.png")
@@ -59,14 +60,18 @@ final class DiffTests: CLITestCase {
         XCTAssertTrue(plain.stderrText.contains("1 changed"), plain.stderrText)
         guard let sheet = decoded("diff.png") else { return }
         XCTAssertEqual(sheet.width, 600)
-        // The cell is three 64x48 pictures side by side, scaled up to nothing (never enlarged):
-        // red shows only in the last third.
+        // The cell is the changed region with its context (48x48) as baseline | current |
+        // difference, and the whole page small beside it: red shows in the difference panel
+        // (the third of four) and in the page panel.
         var reds: [(Int, Int)] = []
         for y in 0..<sheet.height { for x in 0..<sheet.width where sheet.pixel(x: x, y: y).distance(to: Self.red) < 30 {
             reds.append((x, y))
         } }
-        XCTAssertEqual(reds.count, 1, "one red pixel: \(reds)")
-        if let (x, _) = reds.first { XCTAssertGreaterThan(x, 400, "in the difference third") }
+        XCTAssertEqual(reds.count, 2, "one red pixel in each of two panels: \(reds)")
+        if reds.count == 2 {
+            XCTAssertGreaterThan(reds[0].0, 300, "in the difference panel")
+            XCTAssertGreaterThan(reds[1].0, 450, "in the page panel")
+        }
         let result = try diff()
         XCTAssertEqual(result.status, 1)
         let event = compared(result)["shots/a.png"]

@@ -205,6 +205,9 @@ typedef struct {
     /// A fingerprint of the real change: where its pixels are, and the
     /// pixels of both pictures in their bounding box (0 when none).
     unsigned long long change_hash;
+    /// The bounding box of the changed pixels alone (`pixels`), in the
+    /// current picture; 0 wide when none.
+    int change_x, change_y, change_width, change_height;
     /// box_width x box_height bytes, 255 changed, 128 explained, 0 else;
     /// malloc'ed, the caller frees it.
     unsigned char *mask;

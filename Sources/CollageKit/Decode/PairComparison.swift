@@ -101,6 +101,7 @@ struct PairComparison: Sendable {
                                         height: sides.map(\.displayedHeight).max() ?? 1)
             (compared.raw, compared.shifts) = (difference?.raw ?? 0, difference?.shifts ?? [])
             compared.change = status == .changed ? difference?.change : nil
+            compared.region = difference.flatMap { Self.region(status, $0) }
             compared.fails = settings.failOn.contains(status)
             if status != .unchanged { compared.differencePicture = picture(difference, after) }
             return .compared(compared)
@@ -148,6 +149,20 @@ struct PairComparison: Sendable {
         if !difference.sameSize { return .resized }
         if !difference.shifts.isEmpty { return .shifted }
         return difference.noise > 0 ? .noise : .unchanged
+    }
+
+    /// What a cell shows of a pair: the real change; for a shift, 60 rows
+    /// either side of where its first band now starts; the noise.
+    static func region(_ status: PairStatus, _ difference: Difference) -> PixelRect? {
+        switch status {
+        case .changed: return difference.changeBox
+        case .shifted:
+            guard let band = difference.shifts.first else { return nil }
+            let top = max(0, band.y + band.dy - 60)
+            return PixelRect(x: 0, y: top, width: difference.width, height: min(difference.height - top, 120))
+        case .noise: return difference.differingBox
+        default: return nil
+        }
     }
 
     /// One side decoded whole.

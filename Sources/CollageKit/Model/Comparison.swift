@@ -137,6 +137,10 @@ public struct ComparedPair: Sendable, Equatable {
     var change: UInt64?
     /// On a sheet: how many pairs its cell stands for (its group's size).
     var members = 1
+    /// What its cell shows at up to 1:1, in the current picture: the real
+    /// change, the start of the first band that moved, or the noise (nil:
+    /// the whole page).
+    var region: PixelRect?
     /// How long reading and comparing it took, in seconds (JUnit's `time`).
     public var seconds = 0.0
     /// Where `--diff-images` wrote its difference picture.
