@@ -65,9 +65,10 @@ struct PairComparison: Sendable {
     }
 
     /// What comparing holds while it runs: each side's decoder and its
-    /// whole picture (3 bytes a pixel), and the comparison's own images in
-    /// memory (the mask, and for anti-aliasing two brightness pictures in
-    /// float and the flat areas: about 10 bytes a pixel).
+    /// whole picture (3 bytes a pixel), and the comparison's own memory
+    /// (the mask over the differing box, at most a byte a pixel, and the
+    /// rows' alignment), counted as before at 10 bytes a pixel: an
+    /// overestimate that keeps the window's old margin.
     static func cost(_ opened: OpenedPair) -> WorkCost {
         guard !opened.identical, !opened.unreadable else { return .free }
         let sides = [opened.current, opened.baseline].compactMap { $0?.header }
