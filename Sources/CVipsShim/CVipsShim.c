@@ -313,6 +313,15 @@ int cvips_write_to_buffer(VipsImage *in, const char *suffix, void **buf, size_t 
     return vips_image_write_to_buffer(in, suffix, buf, len, NULL);
 }
 
+int cvips_save_to_descriptor(VipsImage *in, int descriptor, const char *suffix) {
+    VipsTarget *target = vips_target_new_to_descriptor(descriptor);
+    if (!target) return -1;
+    int result = vips_image_write_to_target(in, suffix, target, NULL);
+    if (result == 0 && vips_target_end(target)) result = -1;
+    g_object_unref(target);
+    return result;
+}
+
 VipsImage *cvips_image_new_from_buffer(const void *buf, size_t len) {
     return vips_image_new_from_buffer(buf, len, "", "access", VIPS_ACCESS_RANDOM, NULL);
 }

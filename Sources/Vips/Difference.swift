@@ -1,4 +1,5 @@
 internal import CVipsShim
+import Glibc
 import FileFacts
 
 /// How `--diff` decides that a pixel differs.
@@ -23,28 +24,65 @@ public struct PixelRect: Sendable, Equatable {
     }
 }
 
-/// Two full pictures compared pixel by pixel, every step a libvips
-/// operation over the area where their bytes differ at all:
+/// A band of the baseline that moved: `--diff`'s `shift`.
+public struct Shift: Sendable, Equatable {
+    /// The band's first row and height in the baseline.
+    public let y: Int, height: Int
+    /// How far it moved: down (positive) and right (positive).
+    public let dy: Int, dx: Int
+
+    public init(y: Int, height: Int, dy: Int, dx: Int) {
+        (self.y, self.height, self.dy, self.dx) = (y, height, dy, dx)
+    }
+}
+
+/// Two full pictures analysed, in C over both whole pictures
+/// (`cvips_diff_analyse`):
 ///
-/// - the colour distance of each pixel in YIQ, weighted as pixelmatch
-///   does (0.5053 Y² + 0.299 I² + 0.1957 Q², at most 35215), above
+/// - the rows are aligned first, as a text diff aligns lines (row
+///   fingerprints, then matched runs): a band that moved as a whole, even
+///   by one pixel, is a `Shift`; content is compared after aligning;
+/// - a pixel differs when its YIQ distance, weighted as pixelmatch weighs
+///   it (0.5053 Y² + 0.299 I² + 0.1957 Q², at most 35215), is above
 ///   `threshold`² of its largest;
-/// - of those, pixels explained by anti-aliasing in either picture are
-///   left out (`AntiAliasing.c`), unless `countAntiAliased`;
-/// - pictures of different sizes are compared on their common area (the
-///   top-left); the rest of the larger one differs;
-/// - `ignore` rectangles are left out last.
+/// - a differing pixel explained by anti-aliasing (pixelmatch's test), or
+///   that matches within the threshold a pixel one away in the other
+///   picture (and the other's pixel one in this one), is `noise`; the
+///   rest is `pixels`, the real change; with `countAntiAliased` every
+///   differing pixel is real;
+/// - pictures of different sizes are compared on their aligned common
+///   part (the common width);
+/// - `raw` is pixelmatch's count for the pictures as they are (its
+///   published method: the first darkest and brightest neighbour), plus
+///   the rest of the larger picture;
+/// - `ignore` rectangles (in the current picture) are left out of all.
 public struct Difference: Sendable {
-    /// Pixels counted as differing.
+    /// Pixels that really changed.
     public let pixels: Int
+    /// What pixelmatch counts for the same pair and threshold.
+    public let raw: Int
+    /// Differing pixels that anti-aliasing or sub-pixel placement explains.
+    public let noise: Int
+    /// The bands that moved, in the baseline's order.
+    public let shifts: [Shift]
+    /// A fingerprint of the real change (where it is, and both pictures'
+    /// pixels there): equal for the same change in two pairs; nil when
+    /// nothing really changed.
+    public var change: UInt64? = nil
+    /// Where the real change is in the current picture: the bounding box
+    /// of `pixels` (nil when nothing really changed).
+    public var changeBox: PixelRect? = nil
+    /// Where the differing pixels are, changed or explained (nil: none).
+    public var differingBox: PixelRect? { box }
     /// The area compared: the largest width and height of the two.
     public let width: Int
     public let height: Int
     public let sameSize: Bool
-    /// Where the counted pixels are: the mask's bounding box (nil when
-    /// none is counted), and the mask inside it, 255 where a pixel is
-    /// counted, 0 elsewhere. Small for a small change, so that a run can
-    /// keep it until it draws the pair's cell.
+    /// Where the changed and explained pixels are in the current picture:
+    /// the bounding box (nil when none), and the mask inside it, 255 where
+    /// a pixel changed, 128 where it differs explained, 0 elsewhere. Small
+    /// for a small change, so that a run can keep it until it draws the
+    /// pair's cell.
     let box: PixelRect?
     let boxMask: FullPicture?
 
@@ -59,87 +97,90 @@ public struct Difference: Sendable {
     static let yiq: [Double] = [0.29889531, 0.58662247, 0.11448223,
                                 0.59597799, -0.27417610, -0.32180189,
                                 0.21147017, -0.52261711, 0.31114694]
-    static let weights: [Double] = [0.5053, 0.299, 0.1957]
-    /// The largest weighted YIQ distance (black against white).
-    static let largest = 35215.0
 
     public static func compare(_ baseline: FullPicture, _ current: FullPicture,
                                options: DifferenceOptions) throws -> Difference {
         let (a, b) = (baseline.image, current.image)
-        let commonWidth = min(a.width, b.width), commonHeight = min(a.height, b.height)
         let width = max(a.width, b.width), height = max(a.height, b.height)
-        if a.width == b.width, a.height == b.height, a.hasSamePixels(as: b) {
-            // The same pixels in other bytes (another encoder, other metadata).
-            return Difference(pixels: 0, width: width, height: height, sameSize: true, box: nil, boxMask: nil)
-        }
-        // Only where the pictures differ at all (their rows compared as
-        // bytes first): the distance of each pixel there, then
-        // anti-aliasing at the pixels it counts (their neighbours read from
-        // the whole pictures); a small change costs a small area.
-        let box = a.differingBox(b, width: commonWidth, height: commonHeight)
-        let inBox = try box.map { try counted(a, b, in: $0, commonWidth: commonWidth, commonHeight: commonHeight,
-                                              options: options) }
         let sameSize = a.width == b.width && a.height == b.height
-        if sameSize, options.ignore.isEmpty {
-            // Nothing is counted outside the box: the mask is what it holds.
-            guard let box, let inBox, let found = try inBox.boundingBox() else {
-                return Difference(pixels: 0, width: width, height: height, sameSize: true, box: nil, boxMask: nil)
+        if sameSize, a.hasSamePixels(as: b) {
+            // The same pixels in other bytes (another encoder, other metadata).
+            return Difference(pixels: 0, raw: 0, noise: 0, shifts: [], width: width, height: height,
+                              sameSize: true, box: nil, boxMask: nil)
+        }
+        let ignore = options.ignore.flatMap { [Int32($0.x), Int32($0.y), Int32($0.width), Int32($0.height)] }
+        var found = cvips_diff_result()
+        var shifts = [cvips_shift](repeating: cvips_shift(), count: 64)
+        let status = cvips_diff_analyse(a.pointer, b.pointer, options.threshold, options.countAntiAliased ? 1 : 0,
+                                        ignore, Int32(options.ignore.count), &shifts, 64, &found)
+        defer { free(found.mask) }
+        guard status == 0 else { throw VipsError.fromLibvips(.operation, "cannot compare the pictures") }
+        var box: PixelRect?, boxMask: FullPicture?
+        if found.box_width > 0, let mask = found.mask {
+            let rect = PixelRect(x: Int(found.box_x), y: Int(found.box_y), width: Int(found.box_width),
+                                 height: Int(found.box_height))
+            guard let copied = cvips_image_new_from_memory_copy(mask, rect.width * rect.height, Int32(rect.width),
+                                                                Int32(rect.height), 1) else {
+                throw VipsError.fromLibvips(.operation, "cannot hold the mask")
             }
-            let pixels = Int((try inBox.mean() / 255 * Double(box.width * box.height)).rounded())
-            let kept = try inBox.cropped(x: found.x, y: found.y, width: found.width, height: found.height).inMemory()
-            return Difference(pixels: pixels, width: width, height: height, sameSize: true,
-                              box: PixelRect(x: box.x + found.x, y: box.y + found.y, width: found.width,
-                                             height: found.height),
-                              boxMask: FullPicture(kept))
+            (box, boxMask) = (rect, FullPicture(Image(owning: copied)))
         }
-        let commonMask = try box.map { box in
-            try inBox!.embedded(x: box.x, y: box.y, width: commonWidth, height: commonHeight, copyEdge: false,
-                                background: 0).inMemory()
-        } ?? Image.constant(width: commonWidth, height: commonHeight, value: 0).inMemory()
-        var mask = commonMask
-        if width != commonWidth || height != commonHeight {
-            mask = try commonMask.embedded(x: 0, y: 0, width: width, height: height, copyEdge: false, background: 255)
-                .inMemory()
+        let moved = shifts.prefix(Int(min(found.shift_count, 64))).map {
+            Shift(y: Int($0.y), height: Int($0.height), dy: Int($0.dy), dx: Int($0.dx))
         }
-        for rect in options.ignore {
-            guard cvips_draw_rect(mask.pointer, 0, Int32(rect.x), Int32(rect.y), Int32(rect.width),
-                                  Int32(rect.height)) == 0 else {
-                throw VipsError.fromLibvips(.operation, "cannot leave out \(rect)")
-            }
+        var difference = Difference(pixels: Int(found.pixels), raw: Int(found.raw), noise: Int(found.noise),
+                                    shifts: moved, width: width, height: height, sameSize: sameSize, box: box,
+                                    boxMask: boxMask)
+        difference.change = found.change_hash == 0 ? nil : found.change_hash
+        if found.change_width > 0 {
+            difference.changeBox = PixelRect(x: Int(found.change_x), y: Int(found.change_y),
+                                             width: Int(found.change_width), height: Int(found.change_height))
         }
-        let pixels = Int((try mask.mean() / 255 * Double(width) * Double(height)).rounded())
-        let maskBox = pixels == 0 ? nil : try mask.boundingBox()
-        let boxMask = try maskBox.map {
-            FullPicture(try mask.cropped(x: $0.x, y: $0.y, width: $0.width, height: $0.height).inMemory())
-        }
-        return Difference(pixels: pixels, width: width, height: height, sameSize: sameSize, box: maskBox,
-                          boxMask: boxMask)
-    }
-
-    /// 255 where a pixel of `box` (in the common area) is counted: its
-    /// distance over the threshold, and not explained by anti-aliasing
-    /// (in C, over the counted pixels alone: `AntiAliasing.c`) unless
-    /// `countAntiAliased`.
-    private static func counted(_ a: Image, _ b: Image, in box: PixelRect, commonWidth: Int, commonHeight: Int,
-                                options: DifferenceOptions) throws -> Image {
-        let crop = { (image: Image) in try image.cropped(x: box.x, y: box.y, width: box.width, height: box.height) }
-        let yiq = try crop(a).minus(crop(b)).recombined(yiq, rows: 3)
-        let distance = try yiq.times(yiq).recombined(weights, rows: 1)
-        let inBox = try distance.more(largest * options.threshold * options.threshold).inMemory()
-        guard !options.countAntiAliased else { return inBox }
-        guard cvips_clear_anti_aliased(a.pointer, b.pointer, Int32(commonWidth), Int32(commonHeight), inBox.pointer,
-                                       Int32(box.x), Int32(box.y)) == 0 else {
-            throw VipsError.fromLibvips(.operation, "cannot look for anti-aliasing")
-        }
-        return inBox
+        return difference
     }
 
     /// The difference picture, shrunk to fit inside `width` x `height`: the
-    /// pixels counted in red over a faded grey copy of `current`. A
-    /// differing pixel stays red however far it is shrunk. `current` is
-    /// shrunk first, then faded: the grey is made of the small picture.
+    /// pixels changed in red, those explained in yellow, over a faded grey
+    /// copy of `current`, the bands that moved tinted blue where they are
+    /// now. A changed pixel stays red however far it is shrunk. `current`
+    /// is shrunk first, then faded: the grey is made of the small picture.
     public func picture(of current: FullPicture, width: Int, height: Int) throws -> PixelBuffer {
         let scale = min(1, Double(width) / Double(self.width), Double(height) / Double(self.height))
+        return try FullPicture.fitted(marked(current, scale: scale), width: width, height: height)
+    }
+
+    /// The part `region` of the difference picture (at full size; outside
+    /// the picture, white), shrunk to fit inside `width` x `height`.
+    public func picture(of current: FullPicture, region: PixelRect, width: Int, height: Int) throws -> PixelBuffer {
+        try FullPicture.fitted(marked(current, scale: 1).embedded(x: -region.x, y: -region.y, width: region.width,
+                                                                  height: region.height, copyEdge: false, background: 255),
+                               width: width, height: height)
+    }
+
+    /// The difference picture at full size, written to `descriptor` in the
+    /// format of `suffix` (".png") as libvips makes it, a strip at a time:
+    /// a tall page is never held whole.
+    public func write(of current: FullPicture, to descriptor: Int32, suffix: String) throws {
+        try Self.save(marked(current, scale: 1), to: descriptor, suffix: suffix)
+    }
+
+    /// A `width` x `height` picture all marked red (an added or removed
+    /// pair's difference), written as `write` writes.
+    public static func writeAllMarked(width: Int, height: Int, to descriptor: Int32, suffix: String) throws {
+        let full = try Image.constant(width: width, height: height, value: 255)
+        let none = try Image.constant(width: width, height: height, value: 0)
+        try save(full.apply(.operation, "cannot join") { cvips_bandjoin2($0, none.pointer, $1) }
+                    .apply(.operation, "cannot join") { cvips_bandjoin2($0, none.pointer, $1) },
+                 to: descriptor, suffix: suffix)
+    }
+
+    private static func save(_ image: Image, to descriptor: Int32, suffix: String) throws {
+        guard cvips_save_to_descriptor(image.pointer, descriptor, suffix) == 0 else {
+            throw VipsError.fromLibvips(.operation, "cannot write the difference picture")
+        }
+    }
+
+    private func marked(_ current: FullPicture, scale: Double) throws -> Image {
         func shrunk(_ image: Image) throws -> Image {
             scale >= 1 ? image : try image.apply(.operation, "cannot resize") { cvips_shrink($0, $1, 1 / scale, 1 / scale) }
         }
@@ -147,15 +188,41 @@ public struct Difference: Sendable {
                                                       copyEdge: false, background: 255))
             .recombined(Array(Self.yiq.prefix(3)), rows: 1).linear(0.25, 191.25, uchar: true)
         let w = faded.width, h = faded.height
-        let greys = try faded.apply(.operation, "cannot join") { cvips_bandjoin3($0, $1) }
-        guard let box, let boxMask else { return try FullPicture.fitted(greys, width: width, height: height) }
-        let marks = try shrunk(boxMask.image.embedded(x: box.x, y: box.y, width: self.width, height: self.height,
-                                                      copyEdge: false, background: 0))
+        var greys = try faded.apply(.operation, "cannot join") { cvips_bandjoin3($0, $1) }
+        if let moved = try movedRows(height: h, scale: scale) {
+            let green = try faded.linear(0.88, 0, uchar: true)
+            let tint = try faded.linear(0.8, 0, uchar: true).apply(.operation, "cannot join") {
+                cvips_bandjoin2($0, green.pointer, $1)
+            }.apply(.operation, "cannot join") { cvips_bandjoin2($0, faded.pointer, $1) }
+            greys = try moved.embedded(x: 0, y: 0, width: w, height: h, copyEdge: true).more(0).choosing(tint, greys)
+        }
+        guard let box, let boxMask else { return greys }
+        func marks(_ least: Double) throws -> Image {
+            try shrunk(boxMask.image.more(least).embedded(x: box.x, y: box.y, width: self.width, height: self.height,
+                                                          copyEdge: false, background: 0)).more(0)
+        }
         let full = try Image.constant(width: w, height: h, value: 255), none = try Image.constant(width: w, height: h, value: 0)
         let red = try full.apply(.operation, "cannot join") { cvips_bandjoin2($0, none.pointer, $1) }
             .apply(.operation, "cannot join") { cvips_bandjoin2($0, none.pointer, $1) }
-        let marked = try marks.more(0).choosing(red, greys)
-        return try FullPicture.fitted(marked, width: width, height: height)
+        let yellow = try full.apply(.operation, "cannot join") { cvips_bandjoin2($0, full.pointer, $1) }
+            .apply(.operation, "cannot join") { cvips_bandjoin2($0, none.pointer, $1) }
+        return try marks(191).choosing(red, marks(0).choosing(yellow, greys))
+    }
+
+    /// A one-pixel-wide column `height` high, 255 on the rows where a moved
+    /// band is now (at `scale`), 0 elsewhere; nil when none moved.
+    private func movedRows(height: Int, scale: Double) throws -> Image? {
+        guard !shifts.isEmpty else { return nil }
+        var rows = [UInt8](repeating: 0, count: height)
+        for shift in shifts {
+            let top = Int((Double(shift.y + shift.dy) * scale).rounded(.down))
+            let bottom = Int((Double(shift.y + shift.dy + shift.height) * scale).rounded(.up))
+            for row in max(0, top)..<min(height, max(top, bottom)) { rows[row] = 255 }
+        }
+        guard let column = cvips_image_new_from_memory_copy(rows, height, 1, Int32(height), 1) else {
+            throw VipsError.fromLibvips(.operation, "cannot mark the moved bands")
+        }
+        return Image(owning: column)
     }
 
     /// The counted pixels as a picture: white where counted, black elsewhere (tests).
@@ -163,6 +230,6 @@ public struct Difference: Sendable {
         let mask = try box.map { box in
             try boxMask!.image.embedded(x: box.x, y: box.y, width: width, height: height, copyEdge: false, background: 0)
         } ?? Image.constant(width: width, height: height, value: 0)
-        return try ImageFile.materialise(mask.apply(.operation, "cannot join") { cvips_bandjoin3($0, $1) })
+        return try ImageFile.materialise(mask.more(191).apply(.operation, "cannot join") { cvips_bandjoin3($0, $1) })
     }
 }

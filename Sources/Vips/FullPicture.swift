@@ -36,6 +36,13 @@ public final class FullPicture: @unchecked Sendable {  // a libvips memory image
         try Self.fitted(image, width: width, height: height)
     }
 
+    /// The part `region` of the picture (outside it, white), shrunk to fit
+    /// inside `width` x `height` (never enlarged).
+    public func fitted(region: PixelRect, width: Int, height: Int) throws -> PixelBuffer {
+        try Self.fitted(image.embedded(x: -region.x, y: -region.y, width: region.width, height: region.height,
+                                       copyEdge: false, background: 255), width: width, height: height)
+    }
+
     static func fitted(_ image: Image, width: Int, height: Int) throws -> PixelBuffer {
         let scale = min(1, Double(width) / Double(image.width), Double(height) / Double(image.height))
         var shrunk = scale >= 1 ? image : try image.apply(.operation, "cannot resize") {

@@ -156,7 +156,8 @@ struct CollageOptions: ParsableArguments {
         let diff = diffArguments
         request.diff = diff.diff.map { arguments.input($0) }
         (request.threshold, request.countAntiAliased, request.ignore) = (diff.threshold, diff.countAa, diff.ignore)
-        (request.tolerance, request.junit) = (diff.tolerance, diff.junit.map(PathName.init))
+        (request.tolerance, request.junit, request.failOn) = (diff.tolerance, diff.junit.map(PathName.init), diff.failOn)
+        (request.diffImages, request.markdown) = (diff.diffImages.map(PathName.init), diff.markdown.map(PathName.init))
         return request
     }
 }

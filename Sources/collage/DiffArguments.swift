@@ -27,8 +27,23 @@ struct DiffArguments: ParsableArguments {
                                valueName: "N|N%"))
     var tolerance: String?
 
-    @Option(help: ArgumentHelp("With --diff: write a JUnit XML report, one test case per pair, a failure for each that differs.",
+    @Option(help: ArgumentHelp("With --diff: write a JUnit XML report, one test case per pair, a failure for each whose status fails the run.",
                                valueName: "PATH"),
             completion: .file(extensions: ["xml"]))
     var junit: String?
+
+    @Option(help: ArgumentHelp("With --diff: the statuses that make the run exit 1, among changed, resized, shifted, "
+                               + "added, removed and noise (default: changed,shifted,resized,added,removed).",
+                               valueName: "LIST"))
+    var failOn: String?
+
+    @Option(help: ArgumentHelp("With --diff: write each differing pair's full-size difference picture at its path below DIR.",
+                               valueName: "DIR"),
+            completion: .directory)
+    var diffImages: String?
+
+    @Option(help: ArgumentHelp("With --diff: write a GitHub-flavoured Markdown summary (for a pull request or "
+                               + "$GITHUB_STEP_SUMMARY), its links relative to PATH.", valueName: "PATH"),
+            completion: .file(extensions: ["md"]))
+    var markdown: String?
 }

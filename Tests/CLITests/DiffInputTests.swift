@@ -71,7 +71,7 @@ final class DiffInputTests: CLITestCase {
     }
 
     /// --threshold, --ignore, --tolerance and --count-aa from the command line;
-    /// different sizes are changed, with "size".
+    /// different sizes are resized, with "size".
     func testOptionsChangeTheCount() throws {
         pair("dots.png", shot(), shot([(1, 1), (30, 20), (31, 20)]))
         pair("wide.png", shot(), shot(width: 80))
@@ -82,16 +82,44 @@ final class DiffInputTests: CLITestCase {
         }
         let plain = try pixels([])
         XCTAssertEqual(plain["shots/dots.png"]?["pixels"] as? Int, 3)
-        XCTAssertEqual(plain["shots/wide.png"]?["pixels"] as? Int, 16 * 48)
+        XCTAssertEqual(plain["shots/wide.png"]?["pixels"] as? Int, 0, "compared on the common part, which is the same")
         XCTAssertEqual(plain["shots/wide.png"]?["size"] as? String, "64x48 -> 80x48")
-        XCTAssertEqual(plain["shots/wide.png"]?["status"] as? String, "changed")
+        XCTAssertEqual(plain["shots/wide.png"]?["status"] as? String, "resized", "the common part is the same")
         XCTAssertEqual(try pixels(["--ignore", "0,0,5,5", "--ignore", "30,20,1,1"])["shots/dots.png"]?["pixels"] as? Int, 1)
         XCTAssertEqual(try pixels(["--threshold", "1"])["shots/dots.png"]?["pixels"] as? Int, 0)
         XCTAssertEqual(try pixels(["--tolerance", "3"])["shots/dots.png"]?["status"] as? String, "unchanged")
         XCTAssertEqual(try pixels(["--tolerance", "2"])["shots/dots.png"]?["status"] as? String, "changed")
         XCTAssertEqual(try pixels(["--tolerance", "1%"])["shots/dots.png"]?["status"] as? String, "unchanged")
-        XCTAssertEqual(try pixels(["--tolerance", "50%"])["shots/wide.png"]?["status"] as? String, "changed",
-                       "a size change is a change whatever the tolerance")
+        XCTAssertEqual(try pixels(["--tolerance", "50%"])["shots/wide.png"]?["status"] as? String, "resized",
+                       "a size change is told whatever the tolerance")
+    }
+
+    /// Sub-pixel edges are noise, which does not fail unless --fail-on
+    /// lists it; --fail-on without changed lets a change pass; a status
+    /// that is not one is a usage error.
+    func testFailOn() throws {
+        func edge(_ at: Double) -> [UInt8] {
+            let pixels = PixelBuffer(width: 64, height: 48) { x, _ in
+                let value = UInt8((255 * (1 - min(1, max(0, at - Double(x))))).rounded())
+                return RGB(red: value, green: value, blue: value)
+            }
+            return try! Encoder.encode(pixels, suffix: ".png", orientation: nil).bytes
+        }
+        pair("edge.png", edge(20.3), edge(20.6))
+        let plain = try collage(["--diff", "base", "--json", "--junit", "j.xml", "shots", "-o", "d.png"])
+        XCTAssertEqual(plain.status, 0, plain.summary)
+        XCTAssertEqual(events(jsonEvents(plain), "compared").map { $0["status"] as? String }, ["noise"])
+        XCTAssertFalse(exists("d.png"), "nothing fails: nothing written")
+        XCTAssertTrue(String(decoding: try XCTUnwrap(contents("j.xml")), as: UTF8.self).contains("failures=\"0\""))
+        let listed = try collage(["--diff", "base", "--json", "--fail-on", "noise,changed", "shots", "-o", "d.png"])
+        XCTAssertEqual(listed.status, 1, listed.summary)
+        XCTAssertTrue(exists("d.png"))
+        pair("dot.png", shot(), shot([(5, 5)]))
+        XCTAssertEqual(try collage(["--diff", "base", "--fail-on", "added,removed", "shots", "-o", "e.png"]).status, 0)
+        XCTAssertEqual(try collage(["--diff", "base", "shots", "-o", "e.png"]).status, 1)
+        assertFailure(try collage(["--diff", "base", "--fail-on", "changed,moved", "shots", "-o", "d.png"]), status: 64,
+                      mentions: ["--fail-on", "moved"])
+        assertFailure(try collage(["--fail-on", "changed", "shots", "-o", "d.png"]), status: 64, mentions: ["--diff"])
     }
 
     /// The page links each cell's baseline third to the baseline's file and

@@ -42,12 +42,14 @@ final class DiffTests: CLITestCase {
         XCTAssertEqual(json.status, 0, json.summary)
         XCTAssertEqual(compared(json).values.map { $0["status"] as? String }, ["unchanged", "unchanged"])
         let summary = events(jsonEvents(json), "summary")[0]
-        XCTAssertEqual(summary["compared"] as? [String: Int], ["changed": 0, "unchanged": 2, "added": 0, "removed": 0])
+        XCTAssertEqual(summary["compared"] as? [String: Int], ["changed": 0, "resized": 0, "shifted": 0, "added": 0,
+                                                                     "removed": 0, "noise": 0, "unchanged": 2])
         XCTAssertEqual(EventSchema.streamProblems(jsonEvents(json), status: json.status), [])
     }
 
     /// One pixel changed at (40, 30): found there, counted once, drawn red
-    /// in the difference third of the sheet; status 1, one line on stderr.
+    /// in the difference panel and the page panel of its cell; status 1,
+    /// one line on stderr.
     func testOnePixelChangeIsFoundAndShownInRed() throws {
         makeFolder("base"); makeFolder("shots")
         write(screenshot(), to: "base/a.png"); write(screenshot(dots: [(40, 30)]), to: "shots/a.png")
@@ -58,14 +60,18 @@ final class DiffTests: CLITestCase {
         XCTAssertTrue(plain.stderrText.contains("1 changed"), plain.stderrText)
         guard let sheet = decoded("diff.png") else { return }
         XCTAssertEqual(sheet.width, 600)
-        // The cell is three 64x48 pictures side by side, scaled up to nothing (never enlarged):
-        // red shows only in the last third.
+        // The cell is the changed region with its context (48x48) as baseline | current |
+        // difference, and the whole page small beside it: red shows in the difference panel
+        // (the third of four) and in the page panel.
         var reds: [(Int, Int)] = []
         for y in 0..<sheet.height { for x in 0..<sheet.width where sheet.pixel(x: x, y: y).distance(to: Self.red) < 30 {
             reds.append((x, y))
         } }
-        XCTAssertEqual(reds.count, 1, "one red pixel: \(reds)")
-        if let (x, _) = reds.first { XCTAssertGreaterThan(x, 400, "in the difference third") }
+        XCTAssertEqual(reds.count, 2, "one red pixel in each of two panels: \(reds)")
+        if reds.count == 2 {
+            XCTAssertGreaterThan(reds[0].0, 300, "in the difference panel")
+            XCTAssertGreaterThan(reds[1].0, 450, "in the page panel")
+        }
         let result = try diff()
         XCTAssertEqual(result.status, 1)
         let event = compared(result)["shots/a.png"]
@@ -98,7 +104,8 @@ final class DiffTests: CLITestCase {
     }
 
     /// Added and removed pairs, names that are not UTF-8, in the walk's
-    /// order whatever the folders hold; the most changed first on the sheet.
+    /// order whatever the folders hold; on the sheets, changed pairs first
+    /// (most real change first), then added, then removed.
     func testAddedRemovedAndByteNamesInWalkOrder() throws {
         for folder in ["base", "shots", "base/sub", "shots/sub"] { makeFolder(folder) }
         let odd = b("caf") + [0xE9] + b(".png")
@@ -115,9 +122,9 @@ final class DiffTests: CLITestCase {
                        [b("shots/a.png"), b("shots/") + odd, b("shots/same.png"), b("shots/sub/gone.png"), b("shots/sub/new.png")])
         XCTAssertEqual(pairs.map { $0["status"] as? String }, ["changed", "changed", "unchanged", "removed", "added"])
         XCTAssertEqual(pairs.count > 1 ? pathBytes(pairs[1], "baseline") : nil, b("base/") + odd)
-        // Most changed first: added and removed (all of it), then 2 pixels, then 1.
+        // Changed first, most real change first (2 pixels, then 1), then added, then removed.
         XCTAssertEqual(events(all, "written").map { ($0["images"] as? [String]) ?? [] },
-                       [["shots/sub/new.png", "shots/sub/gone.png"], ["shots/caf\u{FFFD}.png", "shots/a.png"]])
+                       [["shots/caf\u{FFFD}.png", "shots/a.png"], ["shots/sub/new.png", "shots/sub/gone.png"]])
         XCTAssertTrue(exists("diff-0001.png") && exists("diff-0002.png"))
         for event in all { XCTAssertEqual(EventSchema.problems(event), [], EventSchema.text(event)) }
     }

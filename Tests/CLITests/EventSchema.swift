@@ -2,7 +2,7 @@ import Foundation
 
 /// The `--json` events table of docs/json-events.md, as a validator.
 enum EventSchema {
-    enum Kind { case string, int, number, strings, rects, counts, statuses }
+    enum Kind { case string, int, number, strings, rects, counts, statuses, shifts }
 
     /// Required fields of each event (besides `event`).
     static let required: [String: [String: Kind]] = [
@@ -18,7 +18,8 @@ enum EventSchema {
         "group": ["group": .string, "images": .int],
         "planned": ["output": .string, "images": .strings, "width": .int, "height": .int, "sheet": .int],
         "notice": ["message": .string],
-        "compared": ["path": .string, "baseline": .string, "status": .string, "pixels": .int, "percent": .number],
+        "compared": ["path": .string, "baseline": .string, "status": .string, "pixels": .int, "percent": .number,
+                     "raw": .int],
         "flagged": ["path": .string, "reason": .string],
         "summary": ["written": .int, "used": .int, "rejected": .int, "failed": .int, "unchanged": .int,
                     "planned": .int, "paired": .int, "passed_over": .counts, "status": .int],
@@ -30,7 +31,7 @@ enum EventSchema {
         "planned": ["rects": .rects, "labels": .strings, "group": .string],
         "written": ["group": .string],
         "summary": ["message": .string, "shard": .string, "flagged": .int, "compared": .statuses],
-        "compared": ["size": .string],
+        "compared": ["size": .string, "shift": .shifts, "group": .int],
         "flagged": ["of": .string],
     ]
 
@@ -38,7 +39,7 @@ enum EventSchema {
     static let pathFields: Set<String> = ["path", "output", "images", "of", "with", "baseline"]
 
     /// The statuses the summary's `compared` counts (`--diff`), every one always there.
-    static let pairStatuses: Set<String> = ["changed", "unchanged", "added", "removed"]
+    static let pairStatuses: Set<String> = ["changed", "resized", "shifted", "added", "removed", "noise", "unchanged"]
 
     /// The kinds the summary's `passed_over` counts, every one always there.
     static let passedOverKinds: Set<String> = ["empty", "not_image", "sidecar", "video", "raw"]
@@ -66,6 +67,11 @@ enum EventSchema {
         case .statuses:
             guard let counts = value as? [String: Any] else { return false }
             return Set(counts.keys) == pairStatuses && counts.values.allSatisfy { matches($0, .int) }
+        case .shifts:
+            return (value as? [[String: Any]])?.allSatisfy { band in
+                ["y", "height", "dy"].allSatisfy { matches(band[$0], .int) }
+                    && Set(band.keys).isSubset(of: ["y", "height", "dy", "dx"]) && (band["dx"].map { matches($0, .int) } ?? true)
+            } ?? false
         case .rects:
             return (value as? [Any])?.allSatisfy { ($0 as? [Any]).map { $0.count == 4 && $0.allSatisfy { matches($0, .int) } } ?? false } ?? false
         }

@@ -103,17 +103,20 @@ final class DifferenceTests: XCTestCase {
         }.pixels, 0)
     }
 
-    /// 40x30 against 50x30: the common 40x30 is the same, the 10x30 rest differs.
-    func testDifferentSizesCountTheRest() throws {
+    /// 40x30 against 50x30: compared on the common part, which is the
+    /// same, nothing changed; pixelmatch's count (`raw`) holds the 10x30 rest.
+    func testDifferentSizesAreComparedOnTheCommonPart() throws {
         let small = try picture(white), wide = try picture(size: (50, 30), white)
         let difference = try compare(small, wide)
         XCTAssertFalse(difference.sameSize)
         XCTAssertEqual(difference.total, 50 * 30)
-        XCTAssertEqual(difference.pixels, 10 * 30)
-        XCTAssertEqual(try compare(wide, small).pixels, 10 * 30)
+        XCTAssertEqual(difference.pixels, 0)
+        XCTAssertEqual(difference.raw, 10 * 30)
+        XCTAssertEqual(try compare(wide, small).raw, 10 * 30)
         let tall = try picture(size: (30, 40), white)
-        XCTAssertEqual(try compare(small, tall).pixels, 40 * 40 - 30 * 30)
-        XCTAssertEqual(try compare(small, wide) { $0.ignore = [PixelRect(x: 40, y: 0, width: 10, height: 30)] }.pixels, 0)
+        XCTAssertEqual(try compare(small, tall).raw, 40 * 40 - 30 * 30)
+        let marked = try picture(size: (50, 30)) { x, y in x == 3 && y == 4 ? .black : .white }
+        XCTAssertEqual(try compare(small, marked).pixels, 1, "a change in the common part is counted")
     }
 
     /// Red where counted, over a faded grey copy of the current picture.

@@ -102,6 +102,9 @@ int cvips_bandjoin3(VipsImage *in, VipsImage **out);
 /// Encode to a g_malloc'd buffer; `suffix` picks the saver and may carry
 /// options, as in ".jpg[Q=90]". Free the buffer with g_free.
 int cvips_write_to_buffer(VipsImage *in, const char *suffix, void **buf, size_t *len);
+/// Writes `in` to the open file `descriptor` in the format of `suffix`
+/// (".png"), as libvips streams it; the descriptor stays open. 0, or -1.
+int cvips_save_to_descriptor(VipsImage *in, int descriptor, const char *suffix);
 
 /// Load a whole image from a buffer (tests and tools read back pixels).
 VipsImage *cvips_image_new_from_buffer(const void *buf, size_t len);
@@ -181,12 +184,43 @@ int cvips_same_pixels(VipsImage *left, VipsImage *right);
 /// when either is not an 8-bit memory image of the same bands.
 int cvips_differing_box(VipsImage *left, VipsImage *right, int width, int height,
                         int *x, int *y, int *box_width, int *box_height);
-/// Of the pixels `counted` marks (255; a one-band 8-bit memory image placed
-/// at left_x, top_y in the top-left width x height of two 3-band 8-bit
-/// memory pictures), clears those whose difference anti-aliasing explains
-/// in either picture (AntiAliasing.c). 0, or -1 for images not so.
-int cvips_clear_anti_aliased(VipsImage *left, VipsImage *right, int width, int height, VipsImage *counted,
-                             int left_x, int top_y);
+/// A band of the baseline that moved: rows y to y + height - 1, found
+/// dy rows lower and dx pixels further right in the current picture.
+typedef struct { int y, height, dy, dx; } cvips_shift;
+
+/// What analysing a pair found (cvips_diff_analyse).
+typedef struct {
+    /// pixelmatch's count on the pictures as they are (common top-left
+    /// area; the rest of the larger one counted whole).
+    long long raw;
+    /// The pixels that changed, after aligning moved bands, not explained
+    /// by anti-aliasing or by a matching pixel one away in the other.
+    long long pixels;
+    /// The differing pixels that anti-aliasing or a neighbour explains.
+    long long noise;
+    /// Where `pixels` and `noise` are in the current picture; 0 wide: none.
+    int box_x, box_y, box_width, box_height;
+    /// The moved bands found (the first max_shifts written).
+    int shift_count;
+    /// A fingerprint of the real change: where its pixels are, and the
+    /// pixels of both pictures in their bounding box (0 when none).
+    unsigned long long change_hash;
+    /// The bounding box of the changed pixels alone (`pixels`), in the
+    /// current picture; 0 wide when none.
+    int change_x, change_y, change_width, change_height;
+    /// box_width x box_height bytes, 255 changed, 128 explained, 0 else;
+    /// malloc'ed, the caller frees it.
+    unsigned char *mask;
+} cvips_diff_result;
+
+/// Analyses baseline against current (3-band 8-bit memory pictures): rows
+/// aligned as a text diff aligns lines (RowAlignment.c), what remains
+/// judged as pixelmatch judges it with the neighbour rule for noise
+/// (PixelMatch.c), over the common width. `ignore` holds ignore_count
+/// rectangles x, y, w, h in the current picture. 0, or -1.
+int cvips_diff_analyse(VipsImage *baseline, VipsImage *current, double threshold, int count_aa,
+                       const int *ignore, int ignore_count, cvips_shift *shifts, int max_shifts,
+                       cvips_diff_result *result);
 int cvips_project(VipsImage *in, VipsImage **columns, VipsImage **rows);
 
 #endif

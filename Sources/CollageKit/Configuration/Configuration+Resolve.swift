@@ -117,6 +117,8 @@ extension Configuration {
             for rect in try rectangles() { settings.ignore(x: rect.x, y: rect.y, width: rect.width, height: rect.height) }
             if let tolerance, let value = Tolerance(tolerance) { settings.tolerance = value }
             settings.junit = junit
+            if let statuses = try failingStatuses() { settings.failOn = statuses }
+            (settings.diffImages, settings.markdown) = (diffImages, markdown)
             configuration.diff = settings
         }
         // Camera rolls.

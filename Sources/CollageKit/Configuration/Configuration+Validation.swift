@@ -160,7 +160,9 @@ extension Configuration {
     private func validateDiff() throws(ConfigurationError) {
         guard let diff else {
             let used = [("--threshold", threshold != nil), ("--count-aa", countAntiAliased), ("--ignore", !ignore.isEmpty),
-                        ("--tolerance", tolerance != nil), ("--junit", junit != nil)].filter(\.1).map(\.0)
+                        ("--tolerance", tolerance != nil), ("--junit", junit != nil),
+                        ("--fail-on", failOn != nil), ("--diff-images", diffImages != nil),
+                        ("--markdown", markdown != nil)].filter(\.1).map(\.0)
             if let first = used.first { throw ConfigurationError("\(first) is an option of --diff BASELINE") }
             return
         }
@@ -173,6 +175,9 @@ extension Configuration {
             throw ConfigurationError("--tolerance takes a number of pixels (12) or a percentage (0.5%), not '\(tolerance)'")
         }
         if junit?.bytes.isEmpty == true { throw ConfigurationError("--junit needs a path") }
+        _ = try failingStatuses()
+        if diffImages?.bytes.isEmpty == true { throw ConfigurationError("--diff-images needs a folder") }
+        if markdown?.bytes.isEmpty == true { throw ConfigurationError("--markdown needs a path") }
         for (name, used) in [("--per-folder", perFolder), ("--watch", watch), ("--dry-run", dryRun)] where used {
             throw ConfigurationError("--diff and \(name) cannot be used together")
         }

@@ -72,4 +72,19 @@ extension Configuration {
         }
         return rectangles
     }
+
+    /// `--fail-on LIST`: the statuses named (comma-separated; `unchanged`
+    /// is not one that can fail), or nil without it.
+    func failingStatuses() throws(ConfigurationError) -> Set<PairStatus>? {
+        guard let failOn else { return nil }
+        let named = PairStatus.allCases.filter { $0 != .unchanged }.map(\.rawValue)
+        var statuses: Set<PairStatus> = []
+        for word in failOn.split(separator: ",", omittingEmptySubsequences: false).map({ $0.filter { $0 != " " } }) {
+            guard let status = PairStatus(rawValue: String(word)), status != .unchanged else {
+                throw ConfigurationError("--fail-on takes statuses among \(named.joined(separator: ",")); not '\(word)'")
+            }
+            statuses.insert(status)
+        }
+        return statuses
+    }
 }

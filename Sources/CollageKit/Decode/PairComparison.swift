@@ -1,3 +1,4 @@
+import Dispatch
 import FileFacts
 import Vips
 
@@ -31,6 +32,9 @@ struct PairComparison: Sendable {
     var instrumentation: (any StageInstrumentation)? = nil
     /// The changed pairs' differences, for their cells.
     let kept = KeptDifferences(limit: 32 << 20)
+    /// `--diff-images`: writes the picture of the pair named by the path
+    /// with the body given (handed the open file); where it went, or nil.
+    var pictures: (@Sendable (PathName, (Int32) throws -> Void) -> PathName?)? = nil
 
     /// Opens both sides; a side that fails its header check is reported
     /// `failed` (even what a collage would pass over as not an image or too
@@ -62,9 +66,10 @@ struct PairComparison: Sendable {
     }
 
     /// What comparing holds while it runs: each side's decoder and its
-    /// whole picture (3 bytes a pixel), and the comparison's own images in
-    /// memory (the mask, and for anti-aliasing two brightness pictures in
-    /// float and the flat areas: about 10 bytes a pixel).
+    /// whole picture (3 bytes a pixel), and the comparison's own memory
+    /// (the mask over the differing box, at most a byte a pixel, and the
+    /// rows' alignment), counted as before at 10 bytes a pixel: an
+    /// overestimate that keeps the window's old margin.
     static func cost(_ opened: OpenedPair) -> WorkCost {
         guard !opened.identical, !opened.unreadable else { return .free }
         let sides = [opened.current, opened.baseline].compactMap { $0?.header }
@@ -80,14 +85,41 @@ struct PairComparison: Sendable {
     }
 
     func compare(_ opened: OpenedPair) -> PairOutcome {
+        let started = DispatchTime.now().uptimeNanoseconds
+        let outcome = comparing(opened)
+        guard case .compared(var compared) = outcome else { return outcome }
+        compared.seconds = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9
+        return .compared(compared)
+    }
+
+    private func comparing(_ opened: OpenedPair) -> PairOutcome {
         let pair = opened.pair
         let sides = [opened.current, opened.baseline].compactMap { $0?.header }
-        func compared(_ status: PairStatus, _ pixels: Int = 0, _ percent: Double = 0, size: String? = nil) -> PairOutcome {
+        func compared(_ status: PairStatus, _ pixels: Int = 0, _ percent: Double = 0, size: String? = nil,
+                      _ difference: Difference? = nil, after: FullPicture? = nil) -> PairOutcome {
             var compared = ComparedPair(path: pair.current, baseline: pair.baseline, relative: pair.relative,
                                         status: status, pixels: pixels, percent: percent, size: size)
             compared.shape = ImageShape(width: sides.map(\.displayedWidth).max() ?? 1,
                                         height: sides.map(\.displayedHeight).max() ?? 1)
+            (compared.raw, compared.shifts) = (difference?.raw ?? 0, difference?.shifts ?? [])
+            compared.change = status == .changed ? difference?.change : nil
+            compared.region = difference.flatMap { Self.region(status, $0) }
+            compared.fails = settings.failOn.contains(status)
+            if status != .unchanged { compared.differencePicture = picture(difference, after) }
             return .compared(compared)
+        }
+        /// `--diff-images`: the difference picture, or for an added or
+        /// removed pair its picture's size all marked.
+        func picture(_ difference: Difference?, _ after: FullPicture?) -> PathName? {
+            guard let pictures else { return nil }
+            return pictures(pair.relative) { descriptor in
+                if let difference, let after {
+                    try difference.write(of: after, to: descriptor, suffix: ".png")
+                } else if let header = (opened.current ?? opened.baseline)?.header {
+                    try Difference.writeAllMarked(width: header.displayedWidth, height: header.displayedHeight,
+                                                  to: descriptor, suffix: ".png")
+                }
+            }
         }
         if opened.identical { return compared(.unchanged) }
         if opened.unreadable { return .failed(pair, []) }
@@ -95,18 +127,43 @@ struct PairComparison: Sendable {
             return compared(.removed, opened.baseline.map(\.header.pixelCount) ?? 0, 100)
         }
         guard let baseline = opened.baseline else { return compared(.added, current.header.pixelCount, 100) }
-        let pictures = [baseline, current].map(decode)
-        guard case .success(let before) = pictures[0], case .success(let after) = pictures[1] else {
-            return .failed(pair, pictures.compactMap { if case .failure(let failure) = $0 { failure } else { nil } })
+        let decoded = [baseline, current].map(decode)
+        guard case .success(let before) = decoded[0], case .success(let after) = decoded[1] else {
+            return .failed(pair, decoded.compactMap { if case .failure(let failure) = $0 { failure } else { nil } })
         }
         do {
             let difference = try Difference.compare(before, after, options: settings.difference)
             let size = difference.sameSize ? nil : "\(before.width)x\(before.height) -> \(after.width)x\(after.height)"
-            let changed = size != nil || settings.tolerance.exceeded(by: difference.pixels, of: difference.total)
-            if changed { kept.keep(difference, for: pair.relative) }
-            return compared(changed ? .changed : .unchanged, difference.pixels, difference.percent, size: size)
+            let status = Self.status(of: difference, tolerance: settings.tolerance)
+            if status != .unchanged { kept.keep(difference, for: pair.relative) }
+            return compared(status, difference.pixels, difference.percent, size: size, difference, after: after)
         } catch {
             return .failed(pair, [DecodeFailure(path: pair.current, message: "cannot compare: \(error)")])
+        }
+    }
+
+    /// What a pair both of whose sides were read is: `changed` when more
+    /// than the tolerance really changed; else `resized` when the sizes
+    /// differ, `shifted` when a band moved, `noise` when pixels differ
+    /// that anti-aliasing or a neighbour explains; else `unchanged`.
+    static func status(of difference: Difference, tolerance: Tolerance) -> PairStatus {
+        if tolerance.exceeded(by: difference.pixels, of: difference.total) { return .changed }
+        if !difference.sameSize { return .resized }
+        if !difference.shifts.isEmpty { return .shifted }
+        return difference.noise > 0 ? .noise : .unchanged
+    }
+
+    /// What a cell shows of a pair: the real change; for a shift, 60 rows
+    /// either side of where its first band now starts; the noise.
+    static func region(_ status: PairStatus, _ difference: Difference) -> PixelRect? {
+        switch status {
+        case .changed: return difference.changeBox
+        case .shifted:
+            guard let band = difference.shifts.first else { return nil }
+            let top = max(0, band.y + band.dy - 60)
+            return PixelRect(x: 0, y: top, width: difference.width, height: min(difference.height - top, 120))
+        case .noise: return difference.differingBox
+        default: return nil
         }
     }
 

@@ -133,6 +133,14 @@ private struct EventObject {
             add("pixels", pair.pixels)
             field("percent", (pair.percent * 10_000).rounded() / 10_000)
             if let size = pair.size { add("size", size) }
+            add("raw", pair.raw)
+            if let group = pair.group { add("group", group) }
+            if !pair.shifts.isEmpty {
+                fields.append("\"shift\":[" + pair.shifts.map { shift in
+                    "{\"y\":\(shift.y),\"height\":\(shift.height),\"dy\":\(shift.dy)"
+                        + (shift.dx != 0 ? ",\"dx\":\(shift.dx)}" : "}")
+                }.joined(separator: ",") + "]")
+            }
         case .document(let output, let pages):
             add("event", "document")
             add("output", path: output)

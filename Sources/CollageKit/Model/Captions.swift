@@ -83,7 +83,12 @@ extension Captions {
     /// `index` is its 1-based place among the images the run used; `pair`,
     /// a `--diff` cell's pair (its `{path}` is the path below the roots).
     func labelText(path: PathName, header: ImageHeader, index: Int, pair: ComparedPair? = nil) -> String? {
-        label.map { template in
+        let members = pair?.members ?? 1
+        let moved = pair.map(\.shifts).flatMap { $0.isEmpty ? nil : $0 }.map { shifts in
+            " · " + DiffText.shifts([shifts[0]]) + (shifts.count > 1 ? " (+\(shifts.count - 1) more)" : "")
+        } ?? ""
+        return label.map { template in
+            (members > 1 ? "same change in \(members) screenshots · " : "") +
             template.render { field in
                 if let pair {
                     switch field {
@@ -113,7 +118,7 @@ extension Captions {
                 case "pixels", "percent", "status": ""
                 default: nil
                 }
-            }
+            } + moved
         }
     }
 

@@ -12,6 +12,12 @@ public struct DiffSettings: Sendable {
     public var tolerance = Tolerance.pixels(0)
     /// `--junit PATH`: a JUnit XML report, one test case per pair.
     public var junit: PathName?
+    /// `--fail-on LIST`: the statuses that make the run exit 1.
+    public var failOn = PairStatus.failingByDefault
+    /// `--diff-images DIR`: where each differing pair's difference picture goes.
+    public var diffImages: PathName?
+    /// `--markdown PATH`: a summary in GitHub-flavoured Markdown.
+    public var markdown: PathName?
 
     /// Compare against the folder `baseline`, with every other option at its default.
     public init(baseline: PathName) {
@@ -35,6 +41,7 @@ public struct DiffSettings: Sendable {
         let ignored = difference.ignore.map { "\($0.x),\($0.y),\($0.width),\($0.height)" }.joined(separator: ";")
         return "diff=" + Data(baseline.bytes).base64EncodedString() + " threshold=\(difference.threshold)"
             + " aa=\(difference.countAntiAliased) ignore=\(ignored) tolerance=\(tolerance)"
+            + " fail-on=" + PairStatus.allCases.filter(failOn.contains).map(\.rawValue).joined(separator: ",")
     }
 
     /// `--ignore X,Y,W,H`: one more rectangle left out.
@@ -77,16 +84,27 @@ public enum Tolerance: Sendable, Equatable, CustomStringConvertible {
     }
 }
 
-/// What a pair of `--diff` is.
-public enum PairStatus: String, Sendable, CaseIterable, Comparable {
-    /// Both files are there and more than `--tolerance` pixels differ (or the sizes do).
+/// What a pair of `--diff` is, in the order the sheets show them.
+public enum PairStatus: String, Sendable, CaseIterable, Comparable, Codable {
+    /// Both files are there and more than `--tolerance` pixels really
+    /// changed (after aligning moved bands, noise left out).
     case changed
+    /// The sizes differ, and the aligned common part did not change.
+    case resized
+    /// A band of the page moved, and nothing else changed.
+    case shifted
     /// Only below INPUT: new since the baseline.
     case added
     /// Only below BASELINE: gone since.
     case removed
+    /// Pixels differ, but each is explained by anti-aliasing or sub-pixel
+    /// placement (it matches a pixel one away in the other picture).
+    case noise
     /// The same bytes, or no more than `--tolerance` pixels differ.
     case unchanged
+
+    /// `--fail-on`'s default: all but `noise` (and `unchanged`).
+    public static let failingByDefault: Set<PairStatus> = [.changed, .shifted, .resized, .added, .removed]
 
     public static func < (lhs: PairStatus, rhs: PairStatus) -> Bool {
         allCases.firstIndex(of: lhs)! < allCases.firstIndex(of: rhs)!
@@ -104,8 +122,29 @@ public struct ComparedPair: Sendable, Equatable {
     public let relative: PathName
     /// Whether the pair changed, is new, is gone or is the same.
     public let status: PairStatus
-    /// The pixels counted as differing.
+    /// The pixels that really changed (all of them when added or removed).
     public let pixels: Int
+    /// What pixelmatch counts for the pair (0 when added or removed).
+    public var raw = 0
+    /// The bands that moved.
+    public var shifts: [Shift] = []
+    /// Whether its status is one `--fail-on` lists.
+    public var fails = false
+    /// The number of its change, when it really changed: pairs with the
+    /// same change (same place, same pixels before and after) share it.
+    public var group: Int?
+    /// The fingerprint of its change (`Difference.change`), when changed.
+    var change: UInt64?
+    /// On a sheet: how many pairs its cell stands for (its group's size).
+    var members = 1
+    /// What its cell shows at up to 1:1, in the current picture: the real
+    /// change, the start of the first band that moved, or the noise (nil:
+    /// the whole page).
+    var region: PixelRect?
+    /// How long reading and comparing it took, in seconds (JUnit's `time`).
+    public var seconds = 0.0
+    /// Where `--diff-images` wrote its difference picture.
+    public var differencePicture: PathName?
     /// The share of the compared area that differs, 0 to 100.
     public let percent: Double
     /// Set when the two sizes differ: "1920x1080 -> 1920x1200".
@@ -120,12 +159,11 @@ public struct ComparedPair: Sendable, Equatable {
         (self.pixels, self.percent, self.size) = (pixels, percent, size)
     }
 
-    /// Most changed first: added and removed (all of it differs), then by
-    /// share and count of differing pixels; ties by path.
+    /// The sheets' order: changed (most real change first), resized,
+    /// shifted, added, removed, noise; ties by path.
     public static func moreChanged(_ a: ComparedPair, _ b: ComparedPair) -> Bool {
-        if a.percent != b.percent { return a.percent > b.percent }
-        if a.pixels != b.pixels { return a.pixels > b.pixels }
         if a.status != b.status { return a.status < b.status }
+        if a.status == .changed, a.pixels != b.pixels { return a.pixels > b.pixels }
         return PairOrder.precedes(a.relative.bytes, b.relative.bytes)
     }
 }
@@ -145,46 +183,26 @@ enum PairOrder {
     }
 }
 
-/// How many pairs of each status a run found.
-public struct PairCounts: Sendable, Equatable {
-    /// The pairs `changed`, `unchanged`, `added` and `removed`.
-    public var changed = 0, unchanged = 0, added = 0, removed = 0
-
-    /// No pairs yet.
-    public init() {}
-
-    /// Every pair compared, whatever its status.
-    public var total: Int { changed + unchanged + added + removed }
-    /// Something is new, gone or changed: exit status 1.
-    public var differ: Bool { changed + added + removed > 0 }
-
-    /// One more pair of `status`.
-    public mutating func count(_ status: PairStatus) {
-        switch status {
-        case .changed: changed += 1
-        case .unchanged: unchanged += 1
-        case .added: added += 1
-        case .removed: removed += 1
-        }
-    }
-
-    /// The pairs of `status`.
-    public subscript(status: PairStatus) -> Int {
-        switch status {
-        case .changed: return changed
-        case .unchanged: return unchanged
-        case .added: return added
-        case .removed: return removed
-        }
-    }
-
-    mutating func add(_ other: PairCounts) {
-        changed += other.changed; unchanged += other.unchanged; added += other.added; removed += other.removed
-    }
-}
-
 /// The words of `--diff`'s numbers, shared by captions, lines and reports.
 enum DiffText {
+    /// "changed: 12 pixels differ (0.01%), size 10x10 -> 10x12, shift y 40 +2 px".
+    static func describe(_ pair: ComparedPair) -> String {
+        var message = "\(pair.status.rawValue): \(pair.pixels) pixels differ (\(percent(pair.percent)))"
+        if let size = pair.size { message += ", size \(size)" }
+        if !pair.shifts.isEmpty { message += ", " + shifts(pair.shifts) }
+        return message
+    }
+
+    /// "rows 40-99 moved down 2 px; rows 120-130 moved right 3 px".
+    static func shifts(_ shifts: [Shift]) -> String {
+        shifts.map { shift in
+            var moves: [String] = []
+            if shift.dy != 0 { moves.append("\(shift.dy > 0 ? "down" : "up") \(abs(shift.dy)) px") }
+            if shift.dx != 0 { moves.append("\(shift.dx > 0 ? "right" : "left") \(abs(shift.dx)) px") }
+            return "rows \(shift.y)-\(shift.y + shift.height - 1) moved " + moves.joined(separator: " and ")
+        }.joined(separator: "; ")
+    }
+
     /// "0.05%", "12.5%", "100%": at most four significant decimals, never "0%" for a change.
     static func percent(_ value: Double) -> String {
         if value > 0 && value < 0.0001 { return "<0.0001%" }

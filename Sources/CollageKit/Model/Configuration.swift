@@ -111,6 +111,12 @@ public struct Configuration: Codable, Sendable, Equatable {
     public var tolerance: String?
     /// `--junit PATH`.
     public var junit: PathName?
+    /// `--fail-on LIST`, as given (nil: changed,shifted,resized,added,removed).
+    public var failOn: String?
+    /// `--diff-images DIR`.
+    public var diffImages: PathName?
+    /// `--markdown PATH`.
+    public var markdown: PathName?
     /// `--watch`.
     public var watch = false
     /// `--interval SECONDS` (nil: 2).
@@ -122,7 +128,7 @@ public struct Configuration: Codable, Sendable, Equatable {
         case dpi, margin, allowPortrait, nulSeparated, followLinks, jobs, decodeMemory, maxPixels, quality
         case skipUnchanged, dryRun, requireEven, perFolder, sort, reverse, groupBy, video, raw, exclude, excludeFrom
         case shard, plan, fromPlan, html, flag, failOnFlag, diff, threshold, countAntiAliased, ignore, tolerance
-        case junit, watch, interval
+        case junit, failOn, diffImages, markdown, watch, interval
     }
 
     /// A configuration of `inputs` with no option given.

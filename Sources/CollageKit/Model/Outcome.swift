@@ -121,8 +121,7 @@ enum OutcomeRules {
         }
         if summary.compared.differ {
             let counts = summary.compared
-            return outcome(.differs, "\(counts.changed + counts.added + counts.removed) of \(counts.total) image(s) differ "
-                           + "from the baseline (\(counts.changed) changed, \(counts.added) added, \(counts.removed) removed)")
+            return outcome(.differs, "\(counts.failing) of \(counts.total) image(s) differ from the baseline (\(counts.words))")
         }
         if facts.failOnFlag, summary.flagged > 0 {
             return outcome(.someInputsFailed,

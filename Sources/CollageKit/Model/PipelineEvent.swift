@@ -160,7 +160,7 @@ public struct Summary: Sendable, Equatable {
         case .unchanged(_, let images): unchanged += 1; used += images.count
         case .planned(let sheet): planned += 1; used += sheet.images.count
         case .flagged: flagged += 1
-        case .compared(let pair): compared.count(pair.status)
+        case .compared(let pair): compared.count(pair.status, fails: pair.fails)
         case .placed, .notice, .finished, .document, .group: break
         }
     }

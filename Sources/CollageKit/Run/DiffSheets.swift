@@ -17,22 +17,29 @@ final class DiffSheets: SheetSource {
     let configuration: CollageConfiguration
     let settings: DiffSettings
     let comparison: PairComparison
+    /// `--diff-images DIR`.
+    let pictures: DiffPictures?
 
-    private struct Compared {
+    struct Compared {
         /// Every pair compared, in the walk's order, and those that could not be read.
         var pairs: [ComparedPair] = []
         var unreadable: [JUnitReport.Unreadable] = []
         /// Without `--sheets`: the differing pairs the one sheet left out.
         var leftOut = 0
+        /// Each change's group number, in the order first seen.
+        var groups: [UInt64: Int] = [:]
     }
-    private let compared = Locked(Compared())
+    let compared = Locked(Compared())
 
     init(configuration: CollageConfiguration, instrumentation: RunInstrumentation? = nil) {
         precondition(configuration.diff != nil, "a diff run needs --diff's settings")
         self.configuration = configuration
         settings = configuration.diff!
-        comparison = PairComparison(probe: configuration.probe, settings: configuration.diff!,
-                                    instrumentation: instrumentation)
+        var comparison = PairComparison(probe: configuration.probe, settings: configuration.diff!,
+                                        instrumentation: instrumentation)
+        pictures = configuration.diff!.diffImages.map(DiffPictures.init)
+        if let pictures = pictures { comparison.pictures = { pictures.write($0, $1) } }
+        self.comparison = comparison
     }
 
     /// BASELINE: missing is nothing to compare with (66); not a folder, a usage error.
@@ -100,30 +107,21 @@ final class DiffSheets: SheetSource {
         .eraseToAnyPublisher()
     }
 
-    private func received(_ outcome: PairOutcome, report: (PipelineEvent) -> Void) {
-        switch outcome {
-        case .compared(let pair):
-            compared.withLock { $0.pairs.append(pair) }
-            report(.compared(pair))
-        case .failed(let pair, let failures):
-            for failure in failures { report(.failed(path: failure.path, error: failure.message)) }
-            let message = failures.first?.message ?? "cannot be read"
-            compared.withLock { $0.unreadable.append(JUnitReport.Unreadable(relative: pair.relative, message: message)) }
-        }
-    }
-
     /// One sheet of differing pairs, and its place in the run.
     struct Cut: Sendable {
         let pairs: [ComparedPair]
         let place: SheetPlace
     }
 
-    /// The differing pairs, most changed first, in sheets of `--max`: all
-    /// of them with `--sheets`, else the first. With `--shard`, sheet `k`
+    /// The differing pairs in the sheets' order, in sheets of `--max`: all
+    /// of them with `--sheets`, else the first; none when no pair fails
+    /// (exit status 0 writes nothing). With `--shard`, sheet `k`
     /// of this shard's pairs is the run's `k * N + I + 1`-th.
     private func cut() -> [Cut] {
         compared.withLock { compared in
-            let differing = compared.pairs.filter { $0.status != .unchanged }.sorted(by: ComparedPair.moreChanged)
+            guard compared.pairs.contains(where: \.fails) else { return [] }
+            let differing = Self.grouped(compared.pairs.filter { $0.status != .unchanged }
+                .sorted(by: ComparedPair.moreChanged))
             let cap = configuration.effectiveCap
             var sheets = stride(from: 0, to: differing.count, by: cap).map {
                 Array(differing[$0..<min($0 + cap, differing.count)])
@@ -194,19 +192,6 @@ final class DiffSheets: SheetSource {
     func leftOutNotice(_ tally: Tally) -> String? {
         let left = compared.withLock { $0.leftOut }
         return left > 0 ? "\(left) more differing image(s) left out of the sheet; --sheets shows them all" : nil
-    }
-
-    /// The JUnit report, when the pairs were all compared.
-    func finish(skipped: Bool) -> RunFailure? {
-        guard !skipped, let junit = settings.junit else { return nil }
-        let (pairs, unreadable) = compared.withLock { ($0.pairs, $0.unreadable) }
-        do {
-            _ = try AtomicWriter(stem: junit).write(JUnitReport.xml(pairs, unreadable: unreadable,
-                                                                    baseline: settings.baseline), to: junit)
-            return nil
-        } catch {
-            return error.runFailure(prefix: "--junit: ")
-        }
     }
 
     /// Sheets found unchanged were made because something differed.

@@ -66,19 +66,19 @@ enum Finishing {
 struct PageRecords {
     var sheets: [HTMLIndex.Sheet] = []
     private var placed: [HTMLIndex.Tile] = []
-    /// `--diff`: each compared pair's baseline, by its current path.
-    private var baselines: [PathName: PathName] = [:]
+    /// `--diff`: each compared pair, by its current path.
+    private var pairs: [PathName: ComparedPair] = [:]
 
     mutating func note(_ event: PipelineEvent) {
         switch event {
         case .compared(let pair):
-            baselines[pair.path] = pair.baseline
+            pairs[pair.path] = pair
         case .placed(let path, _, _, let rect, let label, _):
-            if let baseline = baselines[path] {
-                // A diff cell: its baseline third links to the baseline's
-                // file, the current and difference thirds to the current one.
-                let (left, right) = DiffCell.split(rect)
-                placed.append(HTMLIndex.Tile(path: baseline, rect: left, caption: label.map { $0 + " (baseline)" }))
+            if let pair = pairs[path] {
+                // A diff cell: its baseline panel links to the baseline's
+                // file, the current, difference and page panels to the current one.
+                let (left, right) = DiffCell.split(rect, pair)
+                placed.append(HTMLIndex.Tile(path: pair.baseline, rect: left, caption: label.map { $0 + " (baseline)" }))
                 placed.append(HTMLIndex.Tile(path: path, rect: right, caption: label.map { $0 + " (current)" }))
             } else {
                 placed.append(HTMLIndex.Tile(path: path, rect: rect, caption: label))

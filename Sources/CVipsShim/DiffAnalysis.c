@@ -1,0 +1,187 @@
+#include "CVipsShim.h"
+#include "DiffViews.h"
+#include "RowAlignment.h"
+#include <stdlib.h>
+#include <string.h>
+
+/* A pair of pictures analysed (see CVipsShim.h): rows aligned, each row
+ * that is not a match judged pixel by pixel (PixelMatch.c), the counted and
+ * explained pixels kept as a mask over their bounding box in the current
+ * picture, the moved bands listed, and pixelmatch's own count taken on the
+ * pictures as they are. */
+
+static int ignored(const int *ignore, int count, int x, int y) {
+    for (int i = 0; i < count; i++) {
+        const int *r = ignore + 4 * i;
+        if (x >= r[0] && y >= r[1] && x < r[0] + r[2] && y < r[1] + r[3]) return 1;
+    }
+    return 0;
+}
+
+static int usable(VipsImage *image) {
+    return image->data && image->Bands == 3 && image->BandFmt == VIPS_FORMAT_UCHAR;
+}
+
+/* pixelmatch's count over the top-left width x height of both, as they are. */
+static long long plain_count(VipsImage *left, VipsImage *right, int width, int height, const DiffRule *rule,
+                             const int *ignore, int ignore_count) {
+    const unsigned char **rows = malloc(sizeof(*rows) * 2 * (size_t) height);
+    if (!rows) return -1;
+    const unsigned char *a = left->data, *b = right->data;
+    for (int y = 0; y < height; y++) {
+        rows[y] = a + (size_t) y * left->Xsize * 3;
+        rows[height + y] = b + (size_t) y * right->Xsize * 3;
+    }
+    DiffView va = {rows, NULL, width, height, width}, vb = {rows + height, NULL, width, height, width};
+    DiffRule plain = *rule;
+    plain.near_rule = 0;
+    long long count = 0;
+    for (int y = 0; y < height; y++) {
+        if (memcmp(rows[y], rows[height + y], (size_t) width * 3) == 0) continue;
+        for (int x = 0; x < width; x++) {
+            if (ignored(ignore, ignore_count, x, y)) continue;
+            count += diff_judge(&va, &vb, y, x, &plain) == DIFF_COUNTED;
+        }
+    }
+    free(rows);
+    return count;
+}
+
+static uint64_t mix(uint64_t hash, uint64_t value) {
+    hash = (hash ^ value) * 0xFF51AFD7ED558CCDull;
+    return hash ^ (hash >> 29);
+}
+
+/* The real change's fingerprint: the bounding box of the mask's 255s (in
+ * the current picture), which of its pixels changed, and both pictures'
+ * pixels in that box (the baseline's clamped to its size). */
+static uint64_t change_hash(const unsigned char *mask, int mw, int mh, int mx, int my, VipsImage *baseline,
+                            VipsImage *current, cvips_diff_result *result) {
+    int x0 = mw, x1 = -1, y0 = mh, y1 = -1;
+    for (int y = 0; y < mh; y++) {
+        for (int x = 0; x < mw; x++) {
+            if (mask[(size_t) y * mw + x] != 255) continue;
+            if (x < x0) x0 = x;
+            if (x > x1) x1 = x;
+            if (y < y0) y0 = y;
+            y1 = y;
+        }
+    }
+    if (x1 >= 0) {
+        result->change_x = mx + x0, result->change_y = my + y0;
+        result->change_width = x1 - x0 + 1, result->change_height = y1 - y0 + 1;
+    }
+    uint64_t hash = 0x84222325CBF29CE4ull;
+    hash = mix(mix(mix(mix(hash, (uint64_t) (mx + x0)), (uint64_t) (my + y0)), (uint64_t) (x1 - x0)), (uint64_t) (y1 - y0));
+    VipsImage *sides[2] = {baseline, current};
+    for (int y = y0; y <= y1; y++) {
+        for (int x = x0; x <= x1; x++) hash = mix(hash, mask[(size_t) y * mw + x] == 255);
+        for (int side = 0; side < 2; side++) {
+            VipsImage *picture = sides[side];
+            int row = my + y < picture->Ysize ? my + y : picture->Ysize - 1;
+            for (int x = x0; x <= x1; x++) {
+                int column = mx + x < picture->Xsize ? mx + x : picture->Xsize - 1;
+                const unsigned char *p = (const unsigned char *) picture->data + ((size_t) row * picture->Xsize + column) * 3;
+                hash = mix(hash, (uint64_t) p[0] << 16 | (uint64_t) p[1] << 8 | p[2]);
+            }
+        }
+    }
+    return hash ? hash : 1;
+}
+
+int cvips_diff_analyse(VipsImage *baseline, VipsImage *current, double threshold, int count_aa,
+                       const int *ignore, int ignore_count, cvips_shift *shifts, int max_shifts,
+                       cvips_diff_result *result) {
+    memset(result, 0, sizeof(*result));
+    if (!usable(baseline) || !usable(current)) return -1;
+    int aw = baseline->Xsize, ah = baseline->Ysize, bw = current->Xsize, bh = current->Ysize;
+    int width = aw < bw ? aw : bw;
+    const unsigned char *a = baseline->data, *b = current->data;
+    DiffEntry *entries = NULL;
+    int count = 0;
+    if (diff_align(a, aw, ah, b, bw, bh, width, &entries, &count) != 0) return -1;
+    const unsigned char **rows = malloc(sizeof(*rows) * 2 * (size_t) count);
+    int *dx = malloc(sizeof(int) * (size_t) count), *low = malloc(sizeof(int) * 2 * (size_t) count);
+    if (!rows || !dx || !low) {
+        free(entries), free(rows), free(dx), free(low);
+        return -1;
+    }
+    int identity = aw == bw && ah == bh;
+    for (int k = 0; k < count; k++) {
+        rows[k] = a + (size_t) entries[k].a * aw * 3;
+        rows[count + k] = b + (size_t) entries[k].b * bw * 3;
+        dx[k] = entries[k].dx;  /* the baseline is read where the current's pixel came from */
+        identity = identity && entries[k].a == entries[k].b && entries[k].dx == 0 && entries[k].kind <= DIFF_PAIRED;
+    }
+    DiffView va = {rows, dx, width, count, width}, vb = {rows + count, NULL, width, count, width};
+    DiffRule rule = {35215.0 * threshold * threshold, count_aa, 1};
+    /* Pass 1: the counts, and the columns each row's findings span. */
+    long long counted = 0, near = 0, aa = 0;
+    int *high = low + count;
+    int box_x0 = bw, box_x1 = -1, box_y0 = bh, box_y1 = -1;
+    for (int k = 0; k < count; k++) {
+        low[k] = width, high[k] = -1;
+        if (entries[k].kind == DIFF_MATCHED || entries[k].kind == DIFF_FILLER) continue;
+        for (int x = 0; x < width; x++) {
+            if (ignored(ignore, ignore_count, x, entries[k].b)) continue;
+            int judged = diff_judge(&va, &vb, k, x, &rule);
+            if (judged == DIFF_SAME) continue;
+            counted += judged == DIFF_COUNTED, near += judged == DIFF_NEAR, aa += judged == DIFF_ANTI_ALIASED;
+            if (x < low[k]) low[k] = x;
+            high[k] = x;
+        }
+        if (high[k] < 0) continue;
+        if (low[k] < box_x0) box_x0 = low[k];
+        if (high[k] > box_x1) box_x1 = high[k];
+        if (entries[k].b < box_y0) box_y0 = entries[k].b;
+        if (entries[k].b > box_y1) box_y1 = entries[k].b;
+    }
+    result->pixels = counted;
+    result->noise = near + aa;
+    /* Pass 2: the mask over the box, 255 counted, 128 explained. */
+    int status = 0;
+    if (box_x1 >= 0) {
+        int mw = box_x1 - box_x0 + 1, mh = box_y1 - box_y0 + 1;
+        unsigned char *mask = calloc((size_t) mw * mh, 1);
+        if (!mask) status = -1;
+        for (int k = 0; mask && k < count; k++) {
+            unsigned char *row = mask + (size_t) (entries[k].b - box_y0) * mw - box_x0;
+            for (int x = low[k]; x <= high[k]; x++) {
+                if (ignored(ignore, ignore_count, x, entries[k].b)) continue;
+                int judged = diff_judge(&va, &vb, k, x, &rule);
+                unsigned char value = judged == DIFF_COUNTED ? 255 : judged == DIFF_SAME ? 0 : 128;
+                if (value > row[x]) row[x] = value;
+            }
+        }
+        result->mask = mask;
+        if (mask && counted > 0) result->change_hash = change_hash(mask, mw, mh, box_x0, box_y0, baseline, current, result);
+        result->box_x = box_x0, result->box_y = box_y0, result->box_width = mw, result->box_height = mh;
+    }
+    /* The bands that moved: runs of rows of one offset that is not 0. */
+    for (int k = 0; k < count;) {
+        int end = k + 1, kind = entries[k].kind;
+        int dy = entries[k].b - entries[k].a, sideways = entries[k].dx;
+        if (kind <= DIFF_PAIRED) {
+            while (end < count && entries[end].kind <= DIFF_PAIRED && entries[end].b - entries[end].a == dy &&
+                   entries[end].dx == sideways && entries[end].a == entries[end - 1].a + 1) end++;
+            if (dy != 0 || sideways != 0) {
+                if (result->shift_count < max_shifts)
+                    shifts[result->shift_count] = (cvips_shift) {entries[k].a, end - k, dy, sideways};
+                result->shift_count++;
+            }
+        }
+        k = end;
+    }
+    /* pixelmatch's count: the same pass when nothing was aligned, else its own. */
+    int height = ah < bh ? ah : bh;
+    long long rest = (long long) (aw > bw ? aw : bw) * (ah > bh ? ah : bh) - (long long) width * height;
+    long long raw = identity ? counted + near : plain_count(baseline, current, width, height, &rule, ignore, ignore_count);
+    if (raw < 0) status = -1;
+    result->raw = raw + rest;
+    free(entries), free(rows), free(dx), free(low);
+    if (status != 0) {
+        free(result->mask);
+        result->mask = NULL;
+    }
+    return status;
+}

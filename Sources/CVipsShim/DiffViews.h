@@ -1,0 +1,37 @@
+#ifndef DIFF_VIEWS_H
+#define DIFF_VIEWS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* Two pictures seen row by row through an alignment: row k of a view is
+ * rows[k] of its picture, read from column x - dx[k] (clamped to the
+ * picture). Unaligned, row k is the picture's row k and dx is 0: the view
+ * is the picture itself. */
+typedef struct {
+    const unsigned char **rows;
+    const int *dx;          /* NULL: 0 everywhere */
+    int width, height;      /* the view's: the columns and rows compared */
+    int source_width;       /* the picture's width, for clamping */
+} DiffView;
+
+static inline const unsigned char *diff_pixel(const DiffView *view, int k, int x) {
+    int column = view->dx ? x - view->dx[k] : x;
+    column = column < 0 ? 0 : column >= view->source_width ? view->source_width - 1 : column;
+    return view->rows[k] + (size_t) column * 3;
+}
+
+/* How one aligned pixel is judged. */
+enum { DIFF_SAME = 0, DIFF_COUNTED = 1, DIFF_ANTI_ALIASED = 2, DIFF_NEAR = 3 };
+
+typedef struct {
+    double max_delta;     /* 35215 * threshold^2 */
+    int count_aa;         /* --count-aa: every differing pixel counts */
+    int near_rule;        /* 1: a differing pixel that matches a neighbour in the other view is noise */
+} DiffRule;
+
+/* pixelmatch's judgement of pixel (x, k), plus the neighbour rule when
+ * asked: DIFF_SAME, DIFF_COUNTED, DIFF_ANTI_ALIASED or DIFF_NEAR. */
+int diff_judge(const DiffView *a, const DiffView *b, int k, int x, const DiffRule *rule);
+
+#endif

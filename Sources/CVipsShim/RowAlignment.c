@@ -1,0 +1,215 @@
+#include "RowAlignment.h"
+#include <stdlib.h>
+#include <string.h>
+
+/* The rows of two pictures aligned as a text diff aligns lines: each row
+ * is a fingerprint (a hash of its bytes over the common width); rows equal
+ * at the start and at the end are matched first, then, between them, the
+ * rows that occur once on each side are anchors, and the longest run of
+ * anchors in the same order on both sides (patience diff) splits the rest
+ * into smaller ranges, aligned the same way (a range with no such row
+ * takes the rows equal at the offset where most are). A band that moved as a whole
+ * is a run of matched rows whose offset is not 0. The rows left between
+ * matches are paired in order; those left over on one side (inserted or
+ * deleted) are paired with the nearer-alike row beside the gap. A paired
+ * row that equals its partner moved sideways by up to 8 pixels is a
+ * sideways move; a flat row inserted or deleted is room a move made. Costs: a hash a row, and a few passes over the rows. */
+
+typedef struct {
+    const unsigned char *a, *b;
+    size_t a_stride, b_stride, bytes;
+    const uint64_t *ha, *hb;
+    int *match;
+} Aligner;
+
+static uint64_t row_hash(const unsigned char *row, size_t bytes) {
+    uint64_t hash = 0x9E3779B97F4A7C15ull ^ bytes;
+    size_t i = 0;
+    for (; i + 8 <= bytes; i += 8) {
+        uint64_t word;
+        memcpy(&word, row + i, 8);
+        hash = (hash ^ word) * 0xFF51AFD7ED558CCDull;
+        hash ^= hash >> 29;
+    }
+    for (; i < bytes; i++) hash = (hash ^ row[i]) * 0x100000001B3ull;
+    return hash ^ (hash >> 31);
+}
+
+static int equal_rows(const Aligner *s, int i, int j) {
+    return s->ha[i] == s->hb[j] && memcmp(s->a + (size_t) i * s->a_stride, s->b + (size_t) j * s->b_stride, s->bytes) == 0;
+}
+
+typedef struct { uint64_t hash; int count_a, count_b, at_a, at_b; } Slot;
+
+static Slot *slot_for(Slot *table, size_t mask, uint64_t hash) {
+    size_t index = (size_t) hash & mask;
+    while (table[index].count_a + table[index].count_b > 0 && table[index].hash != hash) index = (index + 1) & mask;
+    table[index].hash = hash;
+    return &table[index];
+}
+
+/* No row occurs once on each side (a page of repeated rows): the offset
+ * within 32 rows of the range's own at which most rows are equal gives
+ * the anchors, when at least two are. Their count, written to anchor_a,
+ * anchor_b and chain as the run of anchors. */
+static int voted(const Aligner *s, int a0, int a1, int b0, int b1, int *anchor_a, int *anchor_b, int *chain) {
+    int best = 0, best_offset = 0;
+    for (int step = 0; step <= 64; step++) {  /* 0, 1, -1, 2, -2...: a tie keeps the smaller move */
+        int offset = step % 2 ? (step + 1) / 2 : -step / 2, equal = 0;
+        for (int i = a0; i < a1; i++) {
+            int j = i - a0 + b0 + offset;
+            if (j >= b0 && j < b1 && s->ha[i] == s->hb[j]) equal++;
+        }
+        if (equal > best) best = equal, best_offset = offset;
+    }
+    if (best < 2) return 0;
+    int count = 0;
+    for (int i = a0; i < a1; i++) {
+        int j = i - a0 + b0 + best_offset;
+        if (j >= b0 && j < b1 && equal_rows(s, i, j)) {
+            anchor_a[count] = i, anchor_b[count] = j, chain[count] = count;
+            count++;
+        }
+    }
+    return count;
+}
+
+static void align(Aligner *s, int a0, int a1, int b0, int b1, int depth) {
+    while (a0 < a1 && b0 < b1 && equal_rows(s, a0, b0)) s->match[a0++] = b0++;
+    while (a0 < a1 && b0 < b1 && equal_rows(s, a1 - 1, b1 - 1)) s->match[--a1] = --b1;
+    if (a0 >= a1 || b0 >= b1 || depth > 48) return;
+    size_t size = 16;
+    while (size < 2 * (size_t) (a1 - a0 + b1 - b0)) size <<= 1;
+    Slot *table = calloc(size, sizeof(Slot));
+    int *anchor_a = malloc(sizeof(int) * (size_t) (a1 - a0)), *anchor_b = malloc(sizeof(int) * (size_t) (a1 - a0));
+    int *tails = malloc(sizeof(int) * (size_t) (a1 - a0)), *previous = malloc(sizeof(int) * (size_t) (a1 - a0));
+    if (!table || !anchor_a || !anchor_b || !tails || !previous) goto done;
+    for (int i = a0; i < a1; i++) { Slot *slot = slot_for(table, size - 1, s->ha[i]); slot->count_a++; slot->at_a = i; }
+    for (int j = b0; j < b1; j++) { Slot *slot = slot_for(table, size - 1, s->hb[j]); slot->count_b++; slot->at_b = j; }
+    int anchors = 0;
+    for (int i = a0; i < a1; i++) {
+        Slot *slot = slot_for(table, size - 1, s->ha[i]);
+        if (slot->count_a == 1 && slot->count_b == 1 && equal_rows(s, i, slot->at_b)) {
+            anchor_a[anchors] = i;
+            anchor_b[anchors++] = slot->at_b;
+        }
+    }
+    /* The longest increasing run of anchor_b (patience sorting). */
+    int length = 0;
+    for (int k = 0; k < anchors; k++) {
+        int low = 0, high = length;
+        while (low < high) {
+            int middle = (low + high) / 2;
+            if (anchor_b[tails[middle]] < anchor_b[k]) low = middle + 1; else high = middle;
+        }
+        previous[k] = low > 0 ? tails[low - 1] : -1;
+        tails[low] = k;
+        if (low == length) length++;
+    }
+    int *chain = tails;  /* reused: the run, first to last */
+    for (int k = length > 0 ? tails[length - 1] : -1, at = length - 1; k >= 0; k = previous[k]) chain[at--] = k;
+    if (length == 0) length = voted(s, a0, a1, b0, b1, anchor_a, anchor_b, chain);
+    int from_a = a0, from_b = b0;
+    for (int t = 0; t < length; t++) {
+        int i = anchor_a[chain[t]], j = anchor_b[chain[t]];
+        align(s, from_a, i, from_b, j, depth + 1);
+        s->match[i] = j;
+        from_a = i + 1, from_b = j + 1;
+    }
+    if (length > 0) align(s, from_a, a1, from_b, b1, depth + 1);
+done:
+    free(table), free(anchor_a), free(anchor_b), free(tails), free(previous);
+}
+
+static size_t differing_pixels(const unsigned char *p, const unsigned char *q, int width) {
+    size_t count = 0;
+    for (int x = 0; x < width; x++, p += 3, q += 3) count += p[0] != q[0] || p[1] != q[1] || p[2] != q[2];
+    return count;
+}
+
+static int flat(const unsigned char *row, int width) {
+    for (int x = 1; x < width; x++) {
+        if (memcmp(row, row + (size_t) x * 3, 3) != 0) return 0;
+    }
+    return 1;
+}
+
+/* The sideways move (1 to 8 pixels either way) that makes row q (current)
+ * equal row p (baseline) where they overlap; 0 when none does. */
+static int sideways(const unsigned char *p, const unsigned char *q, int width) {
+    for (int step = 1; step <= 8 && step < width / 2; step++) {
+        for (int sign = 1; sign >= -1; sign -= 2) {
+            int dx = step * sign, from = dx > 0 ? dx : 0, to = dx > 0 ? width : width + dx;
+            if (memcmp(q + (size_t) from * 3, p + (size_t) (from - dx) * 3, (size_t) (to - from) * 3) == 0) return dx;
+        }
+    }
+    return 0;
+}
+
+int diff_align(const unsigned char *a, int a_width, int a_height, const unsigned char *b, int b_width, int b_height,
+               int width, DiffEntry **entries_out, int *count_out) {
+    Aligner s = {a, b, (size_t) a_width * 3, (size_t) b_width * 3, (size_t) width * 3, NULL, NULL, NULL};
+    uint64_t *ha = malloc(sizeof(uint64_t) * (size_t) a_height), *hb = malloc(sizeof(uint64_t) * (size_t) b_height);
+    int *match = malloc(sizeof(int) * (size_t) a_height);
+    DiffEntry *entries = malloc(sizeof(DiffEntry) * ((size_t) a_height + b_height));
+    if (!ha || !hb || !match || !entries) {
+        free(ha), free(hb), free(match), free(entries);
+        return -1;
+    }
+    for (int i = 0; i < a_height; i++) { ha[i] = row_hash(a + (size_t) i * s.a_stride, s.bytes); match[i] = -1; }
+    for (int j = 0; j < b_height; j++) hb[j] = row_hash(b + (size_t) j * s.b_stride, s.bytes);
+    s.ha = ha, s.hb = hb, s.match = match;
+    align(&s, 0, a_height, 0, b_height, 0);
+    int count = 0, i = 0, j = 0;
+#define A_ROW(r) (a + (size_t) (r) * s.a_stride)
+#define B_ROW(r) (b + (size_t) (r) * s.b_stride)
+    while (i < a_height || j < b_height) {
+        int next_i = i;
+        while (next_i < a_height && match[next_i] < 0) next_i++;
+        int next_j = next_i < a_height ? match[next_i] : b_height;
+        int n = next_i - i, m = next_j - j, paired = n < m ? n : m;
+        for (int t = 0; t < paired; t++) {
+            entries[count++] = (DiffEntry) {i + t, j + t, 0, DIFF_PAIRED};
+        }
+        for (int t = paired; t < n; t++) {  /* deleted: beside the rows above or below in the current */
+            int above = j + m - 1, below = next_j < b_height ? next_j : -1, row = above >= 0 ? above : below;
+            if (above >= 0 && below >= 0 &&
+                differing_pixels(A_ROW(i + t), B_ROW(below), width) < differing_pixels(A_ROW(i + t), B_ROW(above), width))
+                row = below;
+            entries[count++] = (DiffEntry) {i + t, row, 0, DIFF_DELETED};
+        }
+        for (int t = paired; t < m; t++) {  /* inserted: beside the rows above or below in the baseline */
+            int above = i + n - 1, below = next_i < a_height ? next_i : -1, row = above >= 0 ? above : below;
+            if (above >= 0 && below >= 0 &&
+                differing_pixels(A_ROW(below), B_ROW(j + t), width) < differing_pixels(A_ROW(above), B_ROW(j + t), width))
+                row = below;
+            entries[count++] = (DiffEntry) {row, j + t, 0, DIFF_INSERTED};
+        }
+        if (next_i >= a_height) break;
+        entries[count++] = (DiffEntry) {next_i, next_j, 0, DIFF_MATCHED};
+        i = next_i + 1, j = next_j + 1;
+    }
+    /* Paired rows equal as they are are matches; flat rows inserted or
+     * deleted are filler; sideways moves are runs of at least two paired
+     * rows equal at the same dx. */
+    for (int k = 0; k < count; k++) {
+        DiffEntry *e = &entries[k];
+        if (e->kind == DIFF_PAIRED && memcmp(A_ROW(e->a), B_ROW(e->b), s.bytes) == 0) e->kind = DIFF_MATCHED;
+        if (e->kind == DIFF_INSERTED && flat(B_ROW(e->b), width)) e->kind = DIFF_FILLER;
+        if (e->kind == DIFF_DELETED && flat(A_ROW(e->a), width)) e->kind = DIFF_FILLER;
+        if (e->kind == DIFF_PAIRED) e->dx = sideways(A_ROW(e->a), B_ROW(e->b), width);
+    }
+    for (int k = 0; k < count;) {
+        int end = k + 1;
+        while (end < count && entries[end].kind == DIFF_PAIRED && entries[k].kind == DIFF_PAIRED &&
+               entries[end].dx == entries[k].dx) end++;
+        if (end - k < 2) entries[k].dx = 0;
+        k = end;
+    }
+#undef A_ROW
+#undef B_ROW
+    free(ha), free(hb), free(match);
+    *entries_out = entries;
+    *count_out = count;
+    return 0;
+}

@@ -1,0 +1,55 @@
+import XCTest
+import Vips
+@testable import CollageKit
+
+/// Readable cells: a pair's region with its context, the panels laid out
+/// for it, and the caption saying how a band moved.
+final class DiffCellTests: XCTestCase {
+    private func pair(_ status: PairStatus, region: PixelRect?, page: (Int, Int) = (1280, 8000),
+                      shifts: [Shift] = []) -> ComparedPair {
+        var pair = ComparedPair(path: PathName("shots/a.png"), baseline: PathName("base/a.png"),
+                                relative: PathName("a.png"), status: status, pixels: 1)
+        pair.shape = ImageShape(width: page.0, height: page.1)
+        (pair.region, pair.shifts) = (region, shifts)
+        return pair
+    }
+
+    /// A 30x10 change on a tall page: the cell is the change with 16 to 64
+    /// pixels of context (at least 48 each way), three times, and the page
+    /// small beside it, not the page.
+    func testCellIsTheRegionWithContextNotThePage() {
+        let changed = pair(.changed, region: PixelRect(x: 600, y: 5000, width: 30, height: 10))
+        XCTAssertEqual(DiffCell.crop(changed), PixelRect(x: 584, y: 4981, width: 62, height: 48))
+        let (widths, height) = DiffCell.panels(changed)
+        XCTAssertEqual(height, 48, "at 1:1, not 8000 rows")
+        XCTAssertEqual(widths, [62, 62, 62, 20], "the tall page beside it, at least a third as wide")
+        XCTAssertEqual(DiffCell.shape(changed), ImageShape(width: 206 + 3 * 2, height: 48))
+        // At the page's edge the context stays inside the page.
+        XCTAssertEqual(DiffCell.crop(pair(.changed, region: PixelRect(x: 0, y: 0, width: 400, height: 200))),
+                       PixelRect(x: 0, y: 0, width: 528, height: 328))
+        // Without a region (added, removed, resized): the whole pictures, a third each.
+        XCTAssertEqual(DiffCell.panels(pair(.added, region: nil)).widths, [1280, 1280, 1280])
+    }
+
+    /// The baseline panel links to the baseline's file: the split is where
+    /// the first panel ends.
+    func testSplitFollowsThePanels() {
+        let changed = pair(.changed, region: PixelRect(x: 600, y: 5000, width: 30, height: 10))
+        let (baseline, current) = DiffCell.split(TileRect(x: 100, y: 10, width: 332, height: 96), changed)
+        XCTAssertEqual(baseline, TileRect(x: 100, y: 10, width: 97, height: 96), "62 of 206, in 332 less 3 gaps of 3")
+        XCTAssertEqual(current.x, 100 + 97 + 3)
+        XCTAssertEqual(current.x + current.width, 432)
+    }
+
+    /// A shifted pair's caption says which band moved and by how much.
+    func testCaptionSaysHowTheBandMoved() throws {
+        var captions = Captions()
+        captions.label = try Template("{path} · {status}", fields: Template.labelFields)
+        let shifted = pair(.shifted, region: nil, shifts: [Shift(y: 80, height: 400, dy: 2, dx: 0),
+                                                           Shift(y: 600, height: 10, dy: 0, dx: -3)])
+        let header = ImageHeader(width: 1280, height: 8000, orientation: 1, format: "diff")
+        XCTAssertEqual(captions.labelText(path: shifted.path, header: header, index: 1, pair: shifted),
+                       "a.png · shifted · rows 80-479 moved down 2 px (+1 more)")
+        XCTAssertEqual(DiffText.shifts([Shift(y: 600, height: 10, dy: 0, dx: -3)]), "rows 600-609 moved left 3 px")
+    }
+}

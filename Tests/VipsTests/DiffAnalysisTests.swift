@@ -1,0 +1,113 @@
+import XCTest
+@testable import Vips
+
+/// What `Difference` tells apart on pages made here: text rendered a hair
+/// to the side (noise), part of a page moved (a shift, found by aligning
+/// rows, compared after aligning), and a real change below a shift.
+final class DiffAnalysisTests: XCTestCase {
+    private let sentences = ["The quick brown fox jumps over the lazy dog", "Pack my box with five dozen liquor jugs",
+                             "Sphinx of black quartz, judge my vow", "How vexingly quick daft zebras jump",
+                             "Release notes: version 2.4 adds a timeline", "Bright vixens jump; dozy fowl quack"]
+
+    /// A 320x400 page: a blue header band 40 rows high (grown by `grow`
+    /// rows), then lines of text, all `scale` times larger and moved `nudge`
+    /// pixels right at that size (a sub-pixel move once shrunk), and a
+    /// block of `block` colour at (100, 300) 30x10 below the text.
+    private func page(grow: Int = 0, nudge: Int = 0, scale: Int = 1, block: RGB? = nil) throws -> FullPicture {
+        let header = RGB(red: 40, green: 80, blue: 200)
+        var pixels = PixelBuffer(width: 320 * scale, height: 400 * scale) { _, y in
+            y < (40 + grow) * scale ? header : .white
+        }
+        for (index, sentence) in sentences.enumerated() {
+            let text = try XCTUnwrap(try TextRenderer.line(sentence, font: "DejaVu Sans", pixelSize: 13 * scale,
+                                                           maxWidth: 300 * scale))
+            let y = (60 + grow + index * 35) * scale
+            pixels.draw(text, x: 10 * scale + nudge, y: y, clip: (0, 0, pixels.width, pixels.height))
+        }
+        if let block {
+            pixels.place(PixelBuffer(width: 30, height: 10, fill: block), x: 100, y: 300 + grow)
+        }
+        let picture = try FullPicture(pixels)
+        return scale == 1 ? picture : try FullPicture(picture.fitted(width: 320, height: 400))
+    }
+
+    private func compare(_ a: FullPicture, _ b: FullPicture) throws -> Difference {
+        try Difference.compare(a, b, options: DifferenceOptions())
+    }
+
+    /// Text drawn 0.25 px further right: pixelmatch counts its edges, but
+    /// each differing pixel matches one a pixel away: noise, nothing real.
+    func testSubPixelTextIsNoise() throws {
+        let difference = try compare(page(scale: 4), page(nudge: 1, scale: 4))
+        XCTAssertGreaterThan(difference.noise, 100, "the text's edges differ")
+        XCTAssertEqual(difference.pixels, 0, "none of them is a real change")
+        XCTAssertEqual(difference.shifts, [])
+        XCTAssertGreaterThan(difference.raw, 0, "pixelmatch counts some")
+        let half = try compare(page(scale: 4), page(nudge: 2, scale: 4))
+        XCTAssertEqual(half.pixels, 0, "half a pixel")
+    }
+
+    /// The noise rules do not hide real changes: a word changed, a thin
+    /// line drawn, a faint dot.
+    func testRealChangesAreNotNoise() throws {
+        let before = try page()
+        var words = try before.pixels()
+        words.place(PixelBuffer(width: 300, height: 20, fill: .white), x: 0, y: 93)
+        let text = try XCTUnwrap(try TextRenderer.line("Pack my box with six dozen liquor jugs", font: "DejaVu Sans",
+                                                       pixelSize: 13, maxWidth: 300))
+        words.draw(text, x: 10, y: 95, clip: (0, 0, 320, 400))
+        XCTAssertGreaterThan(try compare(before, FullPicture(words)).pixels, 20, "a word changed")
+        var line = try before.pixels()
+        line.place(PixelBuffer(width: 200, height: 1, fill: RGB(red: 90, green: 90, blue: 90)), x: 20, y: 270)
+        XCTAssertEqual(try compare(before, FullPicture(line)).pixels, 200, "a thin line drawn")
+    }
+
+    /// The header grew by 2 rows: everything below it moved down 2, one band
+    /// from the header's end, and nothing else changed.
+    func testTwoPixelShiftBelowABandIsAShiftOfExactlyTwo() throws {
+        let difference = try compare(page(), page(grow: 2))
+        XCTAssertEqual(difference.pixels, 0)
+        XCTAssertEqual(difference.shifts.count, 1, "\(difference.shifts)")
+        XCTAssertEqual(difference.shifts.first?.y, 40)
+        XCTAssertEqual(difference.shifts.first?.dy, 2)
+        XCTAssertEqual(difference.shifts.first?.dx, 0)
+        XCTAssertGreaterThan(difference.raw, 1000, "pixelmatch, not aligning, counts the moved text")
+    }
+
+    /// A block recoloured below the shift: the shift is found, and only the
+    /// block's 300 pixels are counted, where they are in the current page.
+    func testRecolourBelowAShiftIsCountedAlone() throws {
+        let difference = try compare(page(block: RGB(red: 220, green: 0, blue: 0)),
+                                     page(grow: 2, block: RGB(red: 0, green: 0, blue: 220)))
+        XCTAssertEqual(difference.pixels, 300)
+        XCTAssertEqual(difference.shifts.map(\.dy), [2])
+        let mask = try difference.maskPixels()
+        XCTAssertEqual(mask.pixel(x: 100, y: 302), .white, "the block's first pixel, 2 rows lower")
+        XCTAssertEqual(mask.pixel(x: 129, y: 311), .white)
+        XCTAssertEqual(mask.pixel(x: 100, y: 301), .black)
+        XCTAssertEqual(mask.pixel(x: 130, y: 302), .black)
+    }
+
+    /// The whole page moved down one row: a shift of 1 (the first white rows
+    /// match where they are; the band starts with the header).
+    func testWholePageMovedByOneRowIsAShift() throws {
+        let before = try page()
+        let original = try before.pixels()
+        let moved = PixelBuffer(width: 320, height: 400) { x, y in y == 0 ? .white : original.pixel(x: x, y: y - 1) }
+        let difference = try compare(before, FullPicture(moved))
+        XCTAssertEqual(difference.pixels, 0)
+        XCTAssertEqual(difference.shifts.map(\.dy), [1])
+    }
+
+    /// Lines of text moved 3 px right: a band with dx 3.
+    func testBandMovedSidewaysIsAShiftWithDx() throws {
+        let before = try page()
+        let original = try before.pixels()
+        let moved = PixelBuffer(width: 320, height: 400) { x, y in
+            (95..<130).contains(y) ? (x < 3 ? .white : original.pixel(x: x - 3, y: y)) : original.pixel(x: x, y: y)
+        }
+        let difference = try compare(before, FullPicture(moved))
+        XCTAssertEqual(difference.pixels, 0)
+        XCTAssertTrue(difference.shifts.contains { $0.dx == 3 && $0.dy == 0 }, "\(difference.shifts)")
+    }
+}
