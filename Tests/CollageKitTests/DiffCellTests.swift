@@ -1,4 +1,5 @@
 import XCTest
+import FileFacts
 import Vips
 @testable import CollageKit
 

@@ -1,3 +1,4 @@
+import FileFacts
 import Glibc
 import Logging
 import XCTest
