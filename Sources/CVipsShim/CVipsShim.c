@@ -23,8 +23,6 @@ void cvips_malloc_pressure(int mmap_threshold) {
     malloc_trim(0);
 }
 
-void cvips_malloc_trim(void) { malloc_trim(0); }
-
 int cvips_init(const char *argv0) { return VIPS_INIT(argv0); }
 
 int cvips_init_with_modules(const char *argv0, const char *const *modules, int count) {

@@ -106,7 +106,7 @@ public enum Vips {
     /// Whether this process asked for the batch allocator
     /// (`tuneAllocatorForBatch`). Only then do runs move glibc's mmap
     /// threshold and trim its arenas as memory tightens and loosens
-    /// (`memoryPressure`, `returnFreedMemory`, `reuseLargeBuffers`): a
+    /// (`memoryPressure`, `reuseLargeBuffers`): a
     /// program that embeds the library and did not ask keeps its allocator
     /// as it set it.
     private static let batchAllocator = Mutex(false)
@@ -123,23 +123,15 @@ public enum Vips {
     /// each giant; always at 16 KiB, 2 s more system time (and 3x the
     /// system time of 240 PNG screenshots, where no giant ever runs). 48 KiB
     /// rather than 16 while heavy: about 1 s less CPU on the 300 photos for
-    /// a few MiB more at the peak (BENCHMARKS.md). A threshold set in the
-    /// environment (MALLOC_MMAP_THRESHOLD_) is left alone.
+    /// a few MiB more at the peak (BENCHMARKS.md). The arenas are trimmed
+    /// once, as memory tightens, not again after each decode that ends
+    /// beside the giant: those trims (26k `madvise` calls over 300 photos)
+    /// cost about 1 s of system time for 6-8 MiB less at the peak
+    /// (BENCHMARKS.md, case 7). A threshold set in the environment
+    /// (MALLOC_MMAP_THRESHOLD_) is left alone.
     public static func memoryPressure(tight: Bool) {
         guard tunesAllocator else { return }
         cvips_malloc_pressure(tight ? tightMmapThreshold : relaxedMmapThreshold)
-    }
-
-    /// Returns to the system the pages the arenas hold free now: called
-    /// while memory is tight, each time a decode beside a giant ends.
-    /// Sampled at the peak of 300 photos (`malloc_info` when the resident
-    /// set passed 148 MiB), the main arena held 10-15 MB free beside the
-    /// giant, freed by the decodes that had ended since it started (their
-    /// smaller buffers stay in the arena). The mmap threshold is not
-    /// touched, so it may be called outside the budget's lock.
-    public static func returnFreedMemory() {
-        guard tunesAllocator else { return }
-        cvips_malloc_trim()
     }
 
     /// For a run whose every decode is a whole picture (`--diff`): each

@@ -44,8 +44,6 @@ int cvips_thumbnail_image(VipsImage *in, VipsImage **out, int width, int height,
 void cvips_tune_malloc(int arena_max, int mmap_threshold);
 /* Sets glibc's mmap threshold and returns the arenas' free pages to the system. */
 void cvips_malloc_pressure(int mmap_threshold);
-/* Returns the arenas' free pages to the system (malloc_trim), nothing else. */
-void cvips_malloc_trim(void);
 
 /// Appends one line, as it is, to libvips' error buffer (vips_error is varargs).
 void cvips_error_append(const char *line);

@@ -78,7 +78,7 @@ final class DecodeBudget: WorkBudget {
     }
 
     func release(_ bytes: Int) {
-        let (waiting, observers, tight) = state.withLock { state in
+        let (waiting, observers) = state.withLock { state in
             state.used -= bytes
             state.running -= 1
             if isHeavy(bytes) {
@@ -86,10 +86,8 @@ final class DecodeBudget: WorkBudget {
                 if state.heavy == 0, tightensAllocator { Vips.memoryPressure(tight: false) }
             }
             defer { state.waiting = [] }
-            return (state.waiting, state.observers, state.heavy > 0 && tightensAllocator)
+            return (state.waiting, state.observers)
         }
-        // Beside a giant, what this decode freed goes back before the next starts.
-        if tight { Vips.returnFreedMemory() }
         for waiter in waiting { waiter.signal() }
         for observer in observers { observer() }
     }
