@@ -68,7 +68,7 @@ extension ImageHeader {
 
     /// What decoding this image to a tile of `width` x `height` holds at
     /// its peak: `decodeBytes`, except for HEIF images decoded small
-    /// (`ImageFile.decodesSmall`), RAW photos (the preview's JPEG
+    /// (`ImageFile.decodesSmall`) or tile by tile (`ImageFile.tiledDecodeBytes`), RAW photos (the preview's JPEG
     /// decoder, reading the preview in place, or unpacking and demosaicing: the raw data, LibRaw's 4-sample
     /// 16-bit working image, its 8-bit output) and videos (the decoder's
     /// frames and one RGB frame).
@@ -88,6 +88,9 @@ extension ImageHeader {
         case .video(let facts)?:
             return Self.workingSet + facts.decoderBytes + width * height * 3
         case nil:
+            if let heifLayout {
+                return Self.workingSet + ImageFile.tiledDecodeBytes(heifLayout, coverWidth: tileWidth, coverHeight: tileHeight)
+            }
             return ImageFile.decodesSmall(self, tileWidth: tileWidth, tileHeight: tileHeight)
                 ? Self.workingSet + shrunkDecodeBytes : decodeBytes
         }
