@@ -116,7 +116,7 @@ struct HEIFItems {
         guard let location = locations[item], location.extents.count == 1, location.extents[0].length <= 64 else { return nil }
         let extent = location.extents[0]
         if location.method == 1 {
-            guard let idat, extent.offset + extent.length <= idat.size - (idat.payload - idat.start) else { return nil }
+            guard let idat, extent.offset <= idat.size - (idat.payload - idat.start) - extent.length else { return nil }
             return Array(bytes[idat.payload + extent.offset..<idat.payload + extent.offset + extent.length])
         }
         return location.method == 0 ? try file.read(extent.offset, extent.length) : nil
@@ -179,7 +179,10 @@ extension HEIFItems {
             configuration: parameterSets, bits: bits, chroma: chroma, transforms: transforms(of: primary),
             colour: tileColour ?? imageColour, imageColour: imageColour ?? tileColour,
             icc: icc(of: primary), maxContentLight: 0, masteringPeak: 0)
-        guard layout.width > 0, layout.height > 0, product(columns, tileWidth) >= layout.width,
+        // Sizes the decoder's 32-bit arithmetic holds (--max-pixels and the buffer limit hold them further).
+        let largest = 1 << 20
+        guard tileWidth <= largest, tileHeight <= largest, layout.width <= largest, layout.height <= largest,
+              layout.width > 0, layout.height > 0, product(columns, tileWidth) >= layout.width,
               product(rows, tileHeight) >= layout.height else { return nil }
         if let clli = property("clli", of: primary) ?? property("clli", of: first), clli.size >= 12 {
             layout.maxContentLight = Double(bytes.be16(clli.payload))
