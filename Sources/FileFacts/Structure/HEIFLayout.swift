@@ -8,15 +8,21 @@
 public struct HEIFLayout: Sendable, Equatable {
     /// One tile's coded data: one run of bytes in the file.
     public struct Extent: Sendable, Equatable {
+        /// Where the bytes start in the file.
         public var offset: Int
+        /// How many bytes.
         public var length: Int
     }
 
     /// An `nclx` colour box (ITU-T H.273 code points).
     public struct Colour: Sendable, Equatable {
+        /// Colour primaries (1 BT.709, 9 BT.2020, 12 Display P3).
         public var primaries: Int
+        /// Transfer characteristics (1 BT.709, 13 sRGB, 16 PQ, 18 HLG).
         public var transfer: Int
+        /// Matrix coefficients (1 BT.709, 5 and 6 BT.601, 9 BT.2020).
         public var matrix: Int
+        /// Full-range samples (else limited: 16-235 for 8 bits).
         public var fullRange: Bool
     }
 
@@ -30,21 +36,28 @@ public struct HEIFLayout: Sendable, Equatable {
         case crop(width: Double, height: Double, horizontalOffset: Double, verticalOffset: Double)
     }
 
-    /// The stored picture: the grid's output size, or the image's extent.
+    /// The stored picture's width: the grid's output size, or the image's extent.
     public var width: Int
+    /// The stored picture's height.
     public var height: Int
+    /// Tiles across.
     public var columns: Int
+    /// Tiles down.
     public var rows: Int
+    /// Each tile's width (its `ispe`).
     public var tileWidth: Int
+    /// Each tile's height.
     public var tileHeight: Int
     /// Row by row.
     public var tiles: [Extent]
     /// The tiles' parameter sets (VPS, SPS, PPS, SEI), each after a 4-byte
     /// big-endian length, as the tiles' own NAL units are.
     public var configuration: [UInt8]
-    /// Luma bits per sample, and the chroma format (0 mono, 1 4:2:0, 2 4:2:2, 3 4:4:4).
+    /// Luma bits per sample.
     public var bits: Int
+    /// The chroma format: 0 mono, 1 4:2:0, 2 4:2:2, 3 4:4:4.
     public var chroma: Int
+    /// The primary image's transformations, in the file's order.
     public var transforms: [Transform]
     /// The tiles' colour box (what libheif converts each with), else the
     /// primary image's; nil: the stream's own.
@@ -53,8 +66,9 @@ public struct HEIFLayout: Sendable, Equatable {
     public var imageColour: Colour?
     /// The primary image's ICC profile (`prof` or `rICC`), empty when none.
     public var icc: [UInt8]
-    /// `clli`'s MaxCLL and `mdcv`'s peak, in cd/m² (0 when absent).
+    /// `clli`'s MaxCLL in cd/m² (0 when absent).
     public var maxContentLight: Double
+    /// `mdcv`'s mastering display peak in cd/m² (0 when absent).
     public var masteringPeak: Double
 
     /// Whether the picture is a grid of tiles (not one picture).
