@@ -548,6 +548,15 @@ int cvips_attach_srgb(VipsImage *image) {
     return 0;
 }
 
+int cvips_rot_quarters(VipsImage *in, VipsImage **out, int quarters) {
+    static const VipsAngle angles[4] = {VIPS_ANGLE_D0, VIPS_ANGLE_D90, VIPS_ANGLE_D180, VIPS_ANGLE_D270};
+    return vips_rot(in, out, angles[quarters & 3], NULL);
+}
+
+int cvips_flip(VipsImage *in, VipsImage **out, int horizontal) {
+    return vips_flip(in, out, horizontal ? VIPS_DIRECTION_HORIZONTAL : VIPS_DIRECTION_VERTICAL, NULL);
+}
+
 int cvips_resize(VipsImage *in, VipsImage **out, double scale) {
     return vips_resize(in, out, scale, NULL);
 }

@@ -31,7 +31,7 @@ public enum FileKind: String, Sendable, CaseIterable {
     /// The stills a RAW photo or a Live Photo's movie is shown by when both
     /// have the same stem in the same folder (the camera's or the phone's
     /// rendering of the shot).
-    public static let stillExtensions: Set<String> = ["jpg", "jpeg", "heic", "heif"]
+    public static let stillExtensions: Set<String> = ["jpg", "jpeg", "heic", "heif", "hif"]
 
     /// The kind of a lower-case extension (without the dot).
     public static func of(extension name: String) -> FileKind {

@@ -28,8 +28,10 @@ public struct ImageFormat: Sendable, Equatable {
         ImageFormat(name: "jxl", extensions: ["jxl"], loader: "VipsForeignLoadJxl", saverSuffix: ".jxl", hasQuality: true),
     ]
 
-    /// Every extension of every format, lower case (the folder walk's filter).
-    public static let inputExtensions: Set<String> = Set(all.flatMap(\.extensions))
+    /// Every extension of every format, lower case (the folder walk's
+    /// filter), and `hif`: the HEIF photos of cameras (Canon, Sony,
+    /// Fujifilm), read, never written.
+    public static let inputExtensions: Set<String> = Set(all.flatMap(\.extensions)).union(["hif"])
 
     /// The format an output extension (any case) asks for, if we write it.
     public static func output(extension name: String) -> ImageFormat? {

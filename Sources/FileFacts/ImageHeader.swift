@@ -24,6 +24,9 @@ public struct ImageHeader: Sendable, Equatable {
     /// What decoding a HEIF image small holds (`ImageFile.shrunkHEIF`),
     /// from `StructureCheck`; 0 when it is not decoded small.
     public var shrunkDecodeBytes: Int = 0
+    /// Where the tiles of a HEIF photo decoded tile by tile are
+    /// (`ImageFile.tiledHEIF`), from `StructureCheck`; nil for the rest.
+    public var heifLayout: HEIFLayout? = nil
     /// What a RAW photo or a video holds besides its size (nil for images).
     public var media: MediaFacts? = nil
 

@@ -61,7 +61,16 @@ extension ImageFile {
     /// bands, in memory. Truncated or corrupt data is an error.
     public static func full(descriptor: Int32, maxBuffer: Int = StructureCheck.bufferLimit) throws -> FullPicture {
         try Vips.start()
-        try refuseCameraMedia(StructureCheck.check(descriptor: descriptor, maxBuffer: maxBuffer))
+        let structure = try StructureCheck.check(descriptor: descriptor, maxBuffer: maxBuffer)
+        try refuseCameraMedia(structure)
+        // A grid is decoded tile by tile for a tile, but whole here (libheif's loader): held to the buffer limit.
+        if let grid = structure.heifLayout, grid.isGrid {
+            let bytes = grid.width * grid.height * 4, limit = max(StructureCheck.bufferLimit, maxBuffer)
+            if bytes > limit {
+                throw VipsError(.tooLarge, "a heif image of \(grid.width)x\(grid.height) needs \(bytes >> 20) MiB at once, "
+                                + "over the \(limit >> 20) MiB a single image may use (--decode-memory raises it)")
+            }
+        }
         let source = try rewound(descriptor)
         let format = try allowedFormat(source)
         let warnings = DecoderWarnings(loader: format)

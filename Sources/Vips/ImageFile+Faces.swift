@@ -45,7 +45,12 @@ extension ImageFile {
         let boxHeight = max(height, Int((uprightHeight * scale).rounded(.up)))
         let pixels = try warnings.during {
             var cover: Image
-            if format == "heif", structure.shrunkDecodeBytes > 0,
+            if format == "heif", let layout = structure.heifLayout {
+                let small = try tiledHEIF(descriptor: descriptor, layout: layout, coverWidth: boxWidth, coverHeight: boxHeight)
+                cover = try small.apply(.load, "cannot decode \(format)") {
+                    cvips_thumbnail_image($0, $1, Int32(boxWidth), Int32(boxHeight), VIPS_INTERESTING_NONE)
+                }
+            } else if format == "heif", structure.shrunkDecodeBytes > 0,
                let small = shrunkHEIF(descriptor: descriptor, coverWidth: boxWidth, coverHeight: boxHeight) {
                 cover = try small.apply(.load, "cannot decode \(format)") {
                     cvips_thumbnail_image($0, $1, Int32(boxWidth), Int32(boxHeight), VIPS_INTERESTING_NONE)

@@ -65,7 +65,7 @@ extension ImageFile {
 extension ImageHeader {
     /// What decoding this image to a tile of `width` x `height` holds at
     /// its peak: `decodeBytes`, except for HEIF images decoded small
-    /// (`ImageFile.decodesSmall`), RAW photos (the preview's JPEG
+    /// (`ImageFile.decodesSmall`) or tile by tile (`ImageFile.tiledDecodeBytes`), RAW photos (the preview's JPEG
     /// decoder, reading the preview in place, or unpacking and demosaicing: the raw data, LibRaw's 4-sample
     /// 16-bit working image, its 8-bit output) and videos (the decoder's
     /// frames and the poster, shrunk to the tile as it is converted).
@@ -87,6 +87,9 @@ extension ImageHeader {
             let poster = min(width * height, 4 * max(1, tileWidth) * max(1, tileHeight))
             return Self.workingSet + facts.decoderBytes + poster * 9
         case nil:
+            if let heifLayout {
+                return Self.workingSet + ImageFile.tiledDecodeBytes(heifLayout, coverWidth: tileWidth, coverHeight: tileHeight)
+            }
             return ImageFile.decodesSmall(self, tileWidth: tileWidth, tileHeight: tileHeight)
                 ? Self.workingSet + shrunkDecodeBytes : decodeBytes
         }

@@ -34,6 +34,7 @@ public enum ImageFile {
                                  dateTaken: image.dateTaken)
         header.takenAt = image.takenAt
         header.shrunkDecodeBytes = structure.shrunkDecodeBytes
+        header.heifLayout = format == "heif" ? structure.heifLayout : nil
         return header
     }
 
@@ -55,7 +56,12 @@ public enum ImageFile {
         let peeked = format == "tiff" || (format == "jpeg" && (header?.bands ?? 4) == 4) ? peek(source) : nil
         return try warnings.during {
             let thumbnail: Image
-            if let header, coverArea(header, width, height) > 8 * Double(width) * Double(height) {
+            if format == "heif", let layout = structure.heifLayout {
+                let small = try tiledHEIF(descriptor: descriptor, layout: layout, coverWidth: width, coverHeight: height)
+                thumbnail = try small.apply(.load, "cannot decode \(format)") {
+                    cvips_thumbnail_image($0, $1, Int32(width), Int32(height), crop.interesting)
+                }
+            } else if let header, coverArea(header, width, height) > 8 * Double(width) * Double(height) {
                 thumbnail = try croppedThumbnail(source, format: format, width: width, height: height, crop: crop,
                                                  warnings)
             } else if !shrinksOnLoad || header.map({ coverArea($0, width, height) > Double($0.width) * Double($0.height) }) == true

@@ -31,6 +31,9 @@ save webp lossy.webp "Q=50"
 save webp lossless.webp "lossless"
 save heif small.heic "Q=30,compression=hevc"
 save heif small.avif "Q=30,compression=av1"
+# A grid of 2x2 HEVC tiles of 512 (as phones write large photos), cut to 1000x600.
+vips copy "$src" "$work/grid-source.png"
+python3 "$(dirname "$0")/../../scripts/lib/heic-grid.py" "$work/grid-source.png" "$corpus/heif/grid.heic" 1000 600 ultrafast
 save jxl small.jxl "Q=50"
 vips copy "$corpus/jxl/small.jxl" "$corpus/jxl/lossless.jxl[lossless]"
 # An animated GIF and WebP: three frames, one above the other.

@@ -136,9 +136,12 @@ final class HEIFSmallDecodeTests: XCTestCase {
         XCTAssertEqual(ImageFile.heifShrunkDecodes, before + 1)
     }
 
-    /// Alpha, 10-bit samples, AV1 and an odd height (which libheif's encoder
-    /// pads and crops back by wrapping the picture in a grid) are libvips'
-    /// loader's, with the tiles they always had.
+    /// Alpha and AV1 are libvips' loader's, with the tiles they always had;
+    /// 10-bit samples and an odd height (which libheif's encoder pads and
+    /// crops back by wrapping the picture in a grid) are decoded tile by
+    /// tile (`ImageFile.tiledHEIF`), within a small mean difference of
+    /// libvips' full decode (measured 1.24 for the odd grid: its box
+    /// factor leaves less to the resize than libvips' thumbnail does).
     func testWhatIsNotDecodedSmallGoesThroughLibvipsLoader() throws {
         let raindrops = samplesDirectory + "/raindrops.jpg"
         let alpha = folder.file("alpha.v"), ten = folder.file("ten.v")
@@ -152,12 +155,14 @@ final class HEIFSmallDecodeTests: XCTestCase {
         try runTool("vips", ["heifsave", files[1].0, files[1].1, "--bitdepth", "10"])
         try runTool("vips", ["heifsave", files[2].0, files[2].1, "--compression", "av1"])
         try runTool("vips", ["heifsave", files[3].0, files[3].1])
-        for heif in files.map(\.1) {
-            let before = ImageFile.heifShrunkDecodes
+        for (index, heif) in files.map(\.1).enumerated() {
+            let before = ImageFile.heifShrunkDecodes, tiledBefore = ImageFile.heifTiledDecodes
             let decoded = try tile(of: heif, width: 120, height: 75)
-            XCTAssertEqual(ImageFile.heifShrunkDecodes, before, "\(heif) is libvips' loader's")
+            XCTAssertEqual(ImageFile.heifShrunkDecodes, before, "\(heif) is not decoded small")
+            let tiled = index == 1 || index == 3
+            XCTAssertEqual(ImageFile.heifTiledDecodes, tiledBefore + (tiled ? 1 : 0), heif)
             XCTAssertTile(decoded, width: 120, height: 75)
-            XCTAssertLessThan(meanDifference(decoded, try libvipsTile(heif, width: 120, height: 75)), 1, heif)
+            XCTAssertLessThan(meanDifference(decoded, try libvipsTile(heif, width: 120, height: 75)), tiled ? 2 : 1, heif)
         }
     }
 

@@ -61,4 +61,68 @@ void chevc_shrunk_free(chevc_shrunk *picture);
 /// How many HEIF images chevc_decode_shrunk has decoded in this process.
 unsigned long chevc_shrunk_decoded(void);
 
+/// One tile's coded data: `length` bytes at `offset` of the file.
+typedef struct {
+    long long offset, length;
+} chevc_extent;
+
+/// A HEIF picture of `columns` x `rows` HEVC tiles of `tile_width` x
+/// `tile_height` (row by row in `tiles`), cropped to `width` x `height`
+/// (a grid's output size; a single picture is a grid of one), with the
+/// tiles' shared parameter sets (each NAL unit after a 4-byte big-endian
+/// length), shrunk by `factor` (1 to 128), of `bits` bits a sample (the
+/// configuration's). `threads`: libde265's worker
+/// threads for a tile of more than a megapixel (a single picture).
+typedef struct {
+    int width, height;
+    int columns, rows, tile_width, tile_height;
+    const chevc_extent *tiles;
+    const unsigned char *configuration;
+    size_t configuration_size;
+    int factor;
+    int bits;
+    int threads;
+} chevc_tiling;
+
+/// Small rows of a picture shrunk as its tiles come: Y, Cb and Cr at full
+/// resolution each (4:4:4, the chroma of a subsampled stream averaged over
+/// the same boxes as the luma), `bits` bits a sample in 16-bit words,
+/// `rows` rows of `width` from `first_row` of the small picture, each
+/// plane's rows `stride` samples apart; `monochrome`: Y alone (the others zero). The colour description
+/// of the first tile's stream (H.273 code points, as libde265 reads them).
+typedef struct {
+    const unsigned short *planes[3];
+    int width, first_row, rows, stride;
+    int bits;
+    int monochrome;
+    int primaries, transfer, matrix, full_range;
+} chevc_band;
+
+/// Takes each band of finished small rows, in order; 0 to go on.
+typedef int (*chevc_rows_sink)(void *context, const chevc_band *band);
+
+/// Decodes the picture of `tiling` from the file open on `descriptor`
+/// (read with pread) one tile at a time, each through a libde265 decoder of
+/// its own, and box-shrinks each as it comes: the small picture is floor
+/// (width / factor) x floor(height / factor) (its size in `out_width`,
+/// `out_height` before the first band), each sample the mean of a factor x
+/// factor box (the centred region of whole boxes, as chevc_decode_shrunk
+/// keeps it). A box that straddles two rows of tiles is finished with the
+/// next row; the rows each row of tiles finishes go to `sink` at once.
+/// What is held here is one tile's picture and the sums of the small rows
+/// one row of tiles reaches: the caller keeps what it makes of the bands.
+/// Returns 0, or -1 with a line in `error`.
+int chevc_decode_tiles(int descriptor, const chevc_tiling *tiling, chevc_rows_sink sink, void *context,
+                       int *out_width, int *out_height, char *error, size_t error_size);
+
+/// How many pictures chevc_decode_tiles has decoded in this process.
+unsigned long chevc_tiled_decoded(void);
+
+/// A band's rows as interleaved R'G'B' of the same depth (3 samples a
+/// pixel, rows packed, width x rows x 3 at `rgb`), converted as libheif
+/// converts a picture: the matrix's Kr and Kb (H.273 `matrix`; BT.601's
+/// for code points it has none for), limited range expanded unless
+/// `full_range`. 0, or -1 for a band it does not take.
+int chevc_ycbcr_to_rgb16(const chevc_band *in, int matrix, int full_range, unsigned short *rgb);
+
 #endif

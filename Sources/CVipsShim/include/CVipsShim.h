@@ -165,6 +165,10 @@ int cvips_to_srgb(VipsImage *in, VipsImage **out, int depth);
 int cvips_attach_srgb(VipsImage *image);
 /// vips_resize by `scale` in both directions, keeping the band format.
 int cvips_resize(VipsImage *in, VipsImage **out, double scale);
+/// vips_rot by `quarters` quarter turns clockwise (0-3).
+int cvips_rot_quarters(VipsImage *in, VipsImage **out, int quarters);
+/// vips_flip: left and right swapped (`horizontal` 1), or top and bottom.
+int cvips_flip(VipsImage *in, VipsImage **out, int horizontal);
 /// The image's XMP packet (libvips' "xmp-data"), not copied, or NULL.
 const void *cvips_xmp(VipsImage *image, size_t *length);
 /// 8-bit RGB pixels (rows packed, malloc'ed) as a new memory image that

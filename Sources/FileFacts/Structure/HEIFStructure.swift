@@ -39,6 +39,12 @@ enum HEIFStructure {
     private static func meta(_ bytes: [UInt8], _ file: FileBytes, _ limits: Limits) throws -> StructureCheck.Summary {
         var summary = StructureCheck.Summary()
         var shrinkable = true
+        // A grid decoded tile by tile never holds the whole picture: only
+        // --max-pixels holds its extent, and each tile's is held to the
+        // buffer limit (the tiles' ispe is listed too).
+        let layout = HEIFLayout.read(bytes, file)
+        let tiledGrid = layout.flatMap { $0.isGrid ? ($0.width, $0.height) : nil }
+        summary.heifLayout = layout
         let header = try BMFFBox(bytes, local: 0, at: 0, parentEnd: bytes.count, file: file)
         for child in try BMFFBox.children(bytes, from: header.payload + 4, to: bytes.count, file: file) {
             switch child.type {
@@ -67,6 +73,7 @@ enum HEIFStructure {
                         guard item.size >= item.payload - item.start + 12 else { throw corrupt("heif", "an ispe box too short") }
                         let width = bytes.be32(item.payload + 4), height = bytes.be32(item.payload + 8)
                         try limits.pixels("heif image", width, height)
+                        if let tiledGrid, tiledGrid == (width, height) { continue }
                         // libheif decodes an image whole: planes, then RGB.
                         let decoded = product(width, height, 4)
                         try limits.buffer("a heif image of \(width)x\(height)", decoded)

@@ -28,6 +28,9 @@ public enum StructureCheck {
         /// What a HEIF image decoded small holds (`ImageFile.shrunkHEIF`):
         /// 0 unless every image is 8-bit HEVC and none a grid.
         public var shrunkDecodeBytes: Int = 0
+        /// A HEIF photo decoded tile by tile (`HEIFLayout`): a grid of HEVC
+        /// tiles, or one HEVC picture deeper than 8 bits or of HDR colour.
+        public var heifLayout: HEIFLayout? = nil
         /// The format checked: given, or sniffed ("raw" and "video" too).
         public var format: String?
         /// A JPEG's size, from its frame header (0 for other formats).

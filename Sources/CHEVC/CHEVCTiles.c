@@ -1,0 +1,274 @@
+// A HEIF picture decoded tile by tile and shrunk as it comes (see
+// chevc_decode_tiles in CHEVC.h).
+#include "CHEVC.h"
+
+#include <libde265/de265.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static atomic_ulong tiled_decoded;
+
+unsigned long chevc_tiled_decoded(void) { return atomic_load(&tiled_decoded); }
+
+static int fail(char *error, size_t size, const char *message) {
+    if (error && size) snprintf(error, size, "%s", message);
+    return -1;
+}
+
+// NAL units each after a 4-byte big-endian length, pushed to the decoder.
+static bool push_units(de265_decoder_context *context, const uint8_t *bytes, size_t size) {
+    size_t at = 0;
+    while (at < size) {
+        if (size - at < 4) return false;
+        uint32_t length = (uint32_t)bytes[at] << 24 | (uint32_t)bytes[at + 1] << 16 | (uint32_t)bytes[at + 2] << 8 | bytes[at + 3];
+        at += 4;
+        if (length > size - at || de265_push_NAL(context, bytes + at, length, 0, NULL) != DE265_OK) return false;
+        at += length;
+    }
+    return true;
+}
+
+// One tile's picture: its parameter sets and coded data through a decoder
+// of its own (a tile is a picture of its own, as libheif decodes it).
+static de265_decoder_context *decode_tile(int descriptor, const chevc_tiling *tiling, int index, int threads,
+                                          const struct de265_image **picture, char *error, size_t error_size) {
+    chevc_extent extent = tiling->tiles[index];
+    if (extent.offset < 0 || extent.length <= 0 || extent.length > (1LL << 30)) {
+        fail(error, error_size, "a tile's data out of range");
+        return NULL;
+    }
+    uint8_t *data = malloc((size_t)extent.length);
+    if (!data) {
+        fail(error, error_size, "out of memory");
+        return NULL;
+    }
+    size_t done = 0;
+    while (done < (size_t)extent.length) {
+        ssize_t got = pread(descriptor, data + done, (size_t)extent.length - done, (off_t)(extent.offset + (long long)done));
+        if (got <= 0) break;
+        done += (size_t)got;
+    }
+    de265_decoder_context *context = de265_new_decoder();
+    if (!context) {
+        free(data);
+        fail(error, error_size, "libde265 could not start a decoder");
+        return NULL;
+    }
+    if (threads > 0) de265_start_worker_threads(context, threads);
+    bool pushed = done == (size_t)extent.length && push_units(context, tiling->configuration, tiling->configuration_size)
+                  && push_units(context, data, done);
+    free(data);
+    if (!pushed) {
+        de265_free_decoder(context);
+        fail(error, error_size, done == (size_t)extent.length ? "a tile's NAL units are cut short" : "a tile's data cannot be read");
+        return NULL;
+    }
+    de265_flush_data(context);
+    int more;
+    *picture = NULL;
+    do {
+        more = 0;
+        de265_error status = de265_decode(context, &more);
+        if (status != DE265_OK && status != DE265_ERROR_WAITING_FOR_INPUT_DATA) break;
+        *picture = de265_get_next_picture(context);
+    } while (!*picture && more);
+    if (!*picture) {
+        de265_free_decoder(context);
+        fail(error, error_size, "libde265 decoded no picture from a tile");
+        return NULL;
+    }
+    return context;
+}
+
+// The deepest samples a tiling's pictures may have: 8 bits or 16.
+static int out_bits_max(const chevc_tiling *tiling) { return tiling->bits > 8 ? tiling->bits : 8; }
+
+// One source row's samples of a tile added to the sums of the small
+// row's boxes (`columns`: each sample's box, -1 outside the boxes; `shift`:
+// the plane's horizontal subsampling).
+static void add_row(uint16_t *narrow, uint32_t *wide_sums, const uint8_t *from, bool wide, const int *columns,
+                    int count, int shift) {
+    for (int i = 0; i < count; i++) {
+        int column = columns[i];
+        if (column < 0) continue;
+        int tx = i >> shift;
+        uint32_t value = wide ? ((const uint16_t *)from)[tx] : from[tx];
+        if (narrow) narrow[column] = (uint16_t)(narrow[column] + value);
+        else wide_sums[column] += value;
+    }
+}
+
+int chevc_decode_tiles(int descriptor, const chevc_tiling *tiling, chevc_rows_sink sink, void *context,
+                       int *out_width, int *out_height, char *error, size_t error_size) {
+    chevc_band band_storage, *out = &band_storage;
+    memset(out, 0, sizeof *out);
+    const int f = tiling->factor, width = tiling->width, height = tiling->height;
+    if (f < 1 || f > 128 || width <= 0 || height <= 0 || tiling->columns <= 0 || tiling->rows <= 0
+        || tiling->tile_width <= 0 || tiling->tile_height <= 0 || !tiling->tiles
+        || (long long)tiling->columns * tiling->tile_width < width || (long long)tiling->rows * tiling->tile_height < height)
+        return fail(error, error_size, "a tiling that does not cover its picture");
+    const int small_width = width / f, small_height = height / f;
+    if (small_width < 1 || small_height < 1) return fail(error, error_size, "a picture too small to shrink");
+    const int left = (width - small_width * f) / 2 & ~1, top = (height - small_height * f) / 2 & ~1;
+    // The sums of the small rows a row of tiles reaches (those it ends,
+    // and the one it leaves part done for the next row), row by row, each
+    // row its three planes' in turn. 16-bit where a box's sum fits (an
+    // 8-bit picture shrunk up to 16 times, 10-bit 8 times, any picture
+    // not shrunk), the rows then finished in place; else 32-bit, and the
+    // finished rows apart.
+    const int window = tiling->tile_height / f + 2;
+    const int narrow = ((long long)f * f << out_bits_max(tiling)) <= 65536;
+    const size_t row_samples = (size_t)small_width * 3;
+    void *sums = calloc((size_t)window * row_samples, narrow ? sizeof(uint16_t) : sizeof(uint32_t));
+    int *columns = malloc((size_t)tiling->tile_width * sizeof *columns);
+    uint16_t *rows_out = narrow ? sums : malloc((size_t)window * row_samples * sizeof *rows_out);
+    if (!sums || !columns || !rows_out) {
+        free(sums);
+        free(columns);
+        if (!narrow) free(rows_out);
+        return fail(error, error_size, "out of memory");
+    }
+    for (int p = 0; p < 3; p++) out->planes[p] = rows_out + (size_t)p * (size_t)small_width;
+    out->stride = (int)row_samples;
+    out->width = small_width;
+    *out_width = small_width;
+    *out_height = small_height;
+    const int threads = (long long)tiling->tile_width * tiling->tile_height > (1 << 20) ? tiling->threads : 0;
+    int base = 0;  // the small row sums[0] holds
+    const uint32_t count = (uint32_t)(f * f);
+    int result = 0;
+    for (int r = 0; r < tiling->rows && result == 0; r++) {
+        const int y0 = r * tiling->tile_height, y1 = y0 + tiling->tile_height < height ? y0 + tiling->tile_height : height;
+        if (y0 >= height) break;
+        for (int c = 0; c < tiling->columns && result == 0; c++) {
+            const int x0 = c * tiling->tile_width;
+            if (x0 >= width) break;
+            const int x1 = x0 + tiling->tile_width < width ? x0 + tiling->tile_width : width;
+            const struct de265_image *picture;
+            de265_decoder_context *context = decode_tile(descriptor, tiling, r * tiling->columns + c, threads, &picture,
+                                                         error, error_size);
+            if (!context) {
+                result = -1;
+                break;
+            }
+            const enum de265_chroma format = de265_get_chroma_format(picture);
+            const int bits = de265_get_bits_per_pixel(picture, 0);
+            const int mono = format == de265_chroma_mono;
+            if (r == 0 && c == 0) {
+                out->bits = bits;
+                out->monochrome = mono;
+                out->primaries = de265_get_image_colour_primaries(picture);
+                out->transfer = de265_get_image_transfer_characteristics(picture);
+                out->matrix = de265_get_image_matrix_coefficients(picture);
+                out->full_range = de265_get_image_full_range_flag(picture);
+            }
+            if (bits != out->bits || mono != out->monochrome || bits < 8 || bits > out_bits_max(tiling)
+                || de265_get_image_width(picture, 0) < x1 - x0 || de265_get_image_height(picture, 0) < y1 - y0) {
+                de265_free_decoder(context);
+                result = fail(error, error_size, "a tile unlike the others, or smaller than its place");
+                break;
+            }
+            const int shift_x = format == de265_chroma_420 || format == de265_chroma_422 ? 1 : 0;
+            const int shift_y = format == de265_chroma_420 ? 1 : 0;
+            for (int x = x0; x < x1; x++) columns[x - x0] = x < left || x >= left + small_width * f ? -1 : (x - left) / f;
+            const uint8_t *planes[3];
+            int strides[3];
+            for (int p = 0; p < (mono ? 1 : 3); p++) planes[p] = de265_get_image_plane(picture, p, &strides[p]);
+            const bool wide = bits > 8;
+            for (int y = y0; y < y1; y++) {
+                if (y < top || y >= top + small_height * f) continue;
+                const int row = (y - top) / f - base;
+                const int ty = y - y0, cy = ty >> shift_y;
+                for (int p = 0; p < (mono ? 1 : 3); p++) {
+                    size_t at = ((size_t)row * 3 + (size_t)p) * (size_t)small_width;
+                    const uint8_t *from = planes[p] + (size_t)(p ? cy : ty) * (size_t)strides[p];
+                    const int sx = p ? shift_x : 0;
+                    if (narrow) add_row((uint16_t *)sums + at, NULL, from, wide, columns, x1 - x0, sx);
+                    else add_row(NULL, (uint32_t *)sums + at, from, wide, columns, x1 - x0, sx);
+                }
+            }
+            de265_release_next_picture(context);
+            de265_free_decoder(context);
+        }
+        if (result) break;
+        // The small rows this row of tiles finished: out, and the sums moved up.
+        int done = y1 >= height ? small_height : (y1 - top) / f;
+        if (done > small_height) done = small_height;
+        const size_t finished = done > base ? (size_t)(done - base) * row_samples : 0;
+        for (size_t i = 0; i < finished; i++) {
+            uint32_t sum = narrow ? ((uint16_t *)sums)[i] : ((uint32_t *)sums)[i];
+            rows_out[i] = (uint16_t)((sum + count / 2) / count);
+        }
+        if (done > base) {
+            out->first_row = base;
+            out->rows = done - base;
+            if (sink(context, out) != 0) {
+                result = fail(error, error_size, "the picture's colour cannot be converted");
+                break;
+            }
+        }
+        if (done > base) {
+            const size_t size = narrow ? sizeof(uint16_t) : sizeof(uint32_t);
+            const size_t kept = (size_t)(window - (done - base)) * row_samples;
+            uint8_t *bytes = sums;
+            memmove(bytes, bytes + finished * size, kept * size);
+            memset(bytes + kept * size, 0, finished * size);
+            base = done;
+        }
+    }
+    free(sums);
+    free(columns);
+    if (!narrow) free(rows_out);
+    if (result == 0 && base < small_height) result = fail(error, error_size, "the tiles do not cover the picture");
+    if (result == 0) atomic_fetch_add(&tiled_decoded, 1);
+    return result;
+}
+
+// libheif's YCbCr to R'G'B' (its colour conversion of 1.15): Kr and Kb by
+// the matrix's code point (BT.601's when it names none of these), limited
+// range expanded, rounded and clipped to the samples' range.
+int chevc_ycbcr_to_rgb16(const chevc_band *in, int matrix, int full_range, unsigned short *rgb) {
+    if (!in->planes[0] || in->bits < 8 || in->bits > 16 || in->rows < 0) return -1;
+    double kr = 0.299, kb = 0.114;
+    switch (matrix) {
+    case 1: kr = 0.2126; kb = 0.0722; break;
+    case 4: kr = 0.30; kb = 0.11; break;
+    case 7: kr = 0.212; kb = 0.087; break;
+    case 9: case 10: kr = 0.2627; kb = 0.0593; break;
+    default: break;
+    }
+    const double r_cr = 2 * (1 - kr), b_cb = 2 * (1 - kb);
+    const double g_cb = 2 * kb * (1 - kb) / (kb + kr - 1), g_cr = 2 * kr * (1 - kr) / (kb + kr - 1);
+    const double top = (double)((1 << in->bits) - 1), half = (double)(1 << (in->bits - 1));
+    const double offset = (double)(16 << (in->bits - 8));
+    for (size_t o = 0; o < (size_t)in->rows * (size_t)in->width; o++) {
+        const size_t i = o / (size_t)in->width * (size_t)in->stride + o % (size_t)in->width;
+        double y = in->planes[0][i], cb = in->monochrome ? 0 : in->planes[1][i] - half,
+               cr = in->monochrome ? 0 : in->planes[2][i] - half;
+        double out[3];
+        if (matrix == 0 && !in->monochrome) {
+            out[0] = in->planes[2][i];
+            out[1] = y;
+            out[2] = in->planes[1][i];
+        } else {
+            if (!full_range) {
+                y = (y - offset) * 1.1689;
+                cb *= 1.1429;
+                cr *= 1.1429;
+            }
+            out[0] = y + r_cr * cr;
+            out[1] = y + g_cb * cb + g_cr * cr;
+            out[2] = y + b_cb * cb;
+        }
+        for (int c = 0; c < 3; c++) {
+            double v = out[c] + 0.5;
+            rgb[o * 3 + c] = (uint16_t)(v < 0 ? 0 : v > top ? top : v);
+        }
+    }
+    return 0;
+}

@@ -1,0 +1,118 @@
+import CollageTestSupport
+import XCTest
+@testable import Vips
+
+/// HEIF grids and deep or HDR pictures decoded tile by tile
+/// (`ImageFile.tiledHEIF`), made as phones and cameras write them
+/// (`GridHEIF`: x265 tiles in a grid of our own writing): a 48 MP grid
+/// within the budget and close to libvips' full decode of it, upright as
+/// its irot says; a camera's 10-bit 4:2:2 picture and a PQ one close to the
+/// photo they were made from (the PQ one tone-mapped, where libvips' own
+/// decode shows it grey and dull).
+final class HEIFTiledTests: XCTestCase {
+    private var folder: TemporaryDirectory!
+
+    override func setUpWithError() throws {
+        try Vips.start()
+        folder = try TemporaryDirectory()
+    }
+
+    override func tearDown() { folder = nil }
+
+    private func grid(_ grid: GridHEIF, named name: String, photo: String = "raindrops") throws -> String {
+        let path = folder.file(name)
+        try grid.write(from: samplesDirectory + "/\(photo).jpg", to: path, scratch: folder.path)
+        return path
+    }
+
+    private func tile(of path: String, width: Int, height: Int) throws -> PixelBuffer {
+        try withDescriptor(path) { descriptor in
+            let header = try ImageFile.header(descriptor: descriptor)
+            return try ImageFile.tile(descriptor: descriptor, width: width, height: height, background: .white, header: header)
+        }
+    }
+
+    /// libvips' thumbnail (the `vips` command) of `path`, cover then centre crop.
+    private func reference(_ path: String, width: Int, height: Int, force: Bool = false) throws -> PixelBuffer {
+        let png = folder.file("reference-\(width)x\(height)-\((path as NSString).lastPathComponent).png")
+        try runTool("vips", ["thumbnail", path, png, "\(width)", "--height", "\(height)", "--size", force ? "force" : "both",
+                             "--crop", "centre"])
+        return try ImageFile.decode(bytes: readBytes(png))
+    }
+
+    private func meanDifference(_ a: PixelBuffer, _ b: PixelBuffer) -> Double {
+        var total = 0
+        for y in 0..<a.height {
+            for x in 0..<a.width {
+                let p = a.pixel(x: x, y: y), q = b.pixel(x: x, y: y)
+                total += abs(Int(p.red) - Int(q.red)) + abs(Int(p.green) - Int(q.green)) + abs(Int(p.blue) - Int(q.blue))
+            }
+        }
+        return Double(total) / Double(a.width * a.height * 3)
+    }
+
+    /// An iPhone's 48 MP grid (8064x6048, 16x12 tiles of 512, the last
+    /// column cut): its header is not too large for the default budget,
+    /// a 600x450 tile is counted under 16 MiB (two fit the 116 MiB budget), and
+    /// the tile is libvips' full decode's within a small mean difference.
+    func test48MegapixelGridIsDecodedTileByTileCloseToAFullDecode() throws {
+        let heic = try grid(GridHEIF(width: 8064, height: 6048), named: "48mp.heic")
+        let header = try withDescriptor(heic) { try ImageFile.header(descriptor: $0) }
+        XCTAssertEqual([header.width, header.height], [8064, 6048])
+        let layout = try XCTUnwrap(header.heifLayout)
+        XCTAssertEqual([layout.columns, layout.rows, layout.tileWidth], [16, 12, 512])
+        XCTAssertLessThan(header.decodeBytes(forTile: 600, 450), 16 << 20, "counted about 11 MiB")
+        let before = ImageFile.heifTiledDecodes
+        let tiled = try tile(of: heic, width: 600, height: 450)
+        XCTAssertEqual(ImageFile.heifTiledDecodes, before + 1)
+        XCTAssertTile(tiled, width: 600, height: 450)
+        let difference = meanDifference(tiled, try reference(heic, width: 600, height: 450))
+        print("48 MP grid: mean difference \(difference)")
+        XCTAssertLessThan(difference, 2)
+    }
+
+    /// An irot on the grid turns the small picture as libheif turns the
+    /// whole one: the header shows it portrait, the tile matches.
+    func testAQuarterTurnedGridIsUpright() throws {
+        var turned = GridHEIF(width: 2048, height: 1536)
+        turned.quarterTurns = 1
+        let heic = try grid(turned, named: "turned.heic")
+        let header = try withDescriptor(heic) { try ImageFile.header(descriptor: $0) }
+        XCTAssertEqual([header.displayedWidth, header.displayedHeight], [1536, 2048])
+        let tiled = try tile(of: heic, width: 150, height: 200)
+        XCTAssertLessThan(meanDifference(tiled, try reference(heic, width: 150, height: 200)), 2)
+    }
+
+    /// A camera's 10-bit 4:2:2 picture in tiles (as Sony's `.hif`, which
+    /// libvips 8.14 fails on), BT.601 full range: the photo it was made of.
+    func testTenBitFourTwoTwoIsThePhoto() throws {
+        var sony = GridHEIF(width: 2048, height: 1536)
+        sony.bits = 10
+        sony.chroma = "422"
+        sony.colour = (1, 13, 6, true)
+        let hif = try grid(sony, named: "camera.hif")
+        let tiled = try tile(of: hif, width: 400, height: 300)
+        let photo = try reference(samplesDirectory + "/raindrops.jpg", width: 400, height: 300, force: true)
+        let difference = meanDifference(tiled, photo)
+        print("10-bit 4:2:2: mean difference \(difference)")
+        XCTAssertLessThan(difference, 3)
+    }
+
+    /// A PQ BT.2020 picture whose white is at 203 cd/m² (the photo
+    /// converted by zimg): tone-mapped, it is close to the photo; shown as
+    /// its samples are (libvips' own decode) it is far off.
+    func testPQPictureIsToneMappedCloseToThePhoto() throws {
+        var pq = GridHEIF(width: 2048, height: 1536)
+        pq.bits = 10
+        pq.colour = (9, 16, 9, true)
+        pq.filters = ["format=gbrpf32le", "zscale=tin=iec61966-2-1:min=gbr:pin=bt709:rin=full:t=smpte2084:m=bt2020nc:p=bt2020:r=full:npl=203"]
+        let heic = try grid(pq, named: "pq.heic")
+        let tiled = try tile(of: heic, width: 400, height: 300)
+        let photo = try reference(samplesDirectory + "/raindrops.jpg", width: 400, height: 300, force: true)
+        let mapped = meanDifference(tiled, photo)
+        let untouched = meanDifference(try reference(heic, width: 400, height: 300), photo)
+        print("PQ: mean difference \(mapped) tone-mapped, \(untouched) as libvips shows it")
+        XCTAssertLessThan(mapped, 8)
+        XCTAssertGreaterThan(untouched, 2 * mapped)
+    }
+}
