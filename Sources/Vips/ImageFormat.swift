@@ -28,8 +28,13 @@ public struct ImageFormat: Sendable, Equatable {
         ImageFormat(name: "jxl", extensions: ["jxl"], loader: "VipsForeignLoadJxl", saverSuffix: ".jxl", hasQuality: true),
     ]
 
+    /// Extensions of files read and never written: MPO (stereo cameras,
+    /// some cameras' JPEGs) is a JPEG with more pictures after its first;
+    /// the JPEG loader shows the first.
+    public static let readOnlyExtensions: Set<String> = ["mpo"]
+
     /// Every extension of every format, lower case (the folder walk's filter).
-    public static let inputExtensions: Set<String> = Set(all.flatMap(\.extensions))
+    public static let inputExtensions: Set<String> = Set(all.flatMap(\.extensions)).union(readOnlyExtensions)
 
     /// The format an output extension (any case) asks for, if we write it.
     public static func output(extension name: String) -> ImageFormat? {

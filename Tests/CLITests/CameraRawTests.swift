@@ -1,0 +1,67 @@
+import CollageTestSupport
+import Foundation
+import Glibc
+import Vips
+import XCTest
+
+/// RAW photos that LibRaw alone would lose, and MPO, through the binary:
+/// a lossy DNG is placed from its raw data; a RAW whose every path fails
+/// is `failed`, counted, saying why (never "no eligible image" with
+/// nothing failed); an MPO is an image a folder scan takes.
+final class CameraRawTests: CLITestCase {
+    private func jpeg(_ width: Int, _ height: Int, _ colour: RGB) throws -> [UInt8] {
+        try Encoder.encode(PixelBuffer(width: width, height: height, fill: colour), suffix: ".jpg").bytes
+    }
+
+    /// Two hours old: no longer a file being copied.
+    private func settle(_ relative: String) {
+        setModificationTime(relative, seconds: Int(time(nil)) - 7200)
+    }
+
+    func testALossyDNGIsPlacedFromItsRawData() throws {
+        var dng = DNGFile()
+        dng.lossy = true
+        dng.preview = try jpeg(160, 100, .black)
+        write(dng.bytes, to: "lossy.dng")
+        for extra in [[String](), ["--raw", "full"]] {
+            let result = try collage(["lossy.dng", "--size", "600x400", "--json", "-o", "sheet.png"] + extra)
+            XCTAssertEqual(result.status, 0, "\(extra): \(result.summary)")
+            let placed = events(jsonEvents(result), "placed").first
+            XCTAssertEqual(placed?["source"] as? String, "raw", "\(extra)")
+            guard let sheet = decoded("sheet.png"), let placed, let x = placed["x"] as? Int, let y = placed["y"] as? Int,
+                  let width = placed["width"] as? Int, let height = placed["height"] as? Int else { continue }
+            XCTAssertColour(sheet.pixel(x: x + width / 4, y: y + height / 2), dng.colour, tolerance: 30, "\(extra)")
+            XCTAssertColour(sheet.pixel(x: x + 3 * width / 4, y: y + height / 2), .white, tolerance: 12, "\(extra)")
+        }
+    }
+
+    /// Its preview covers the tile it is decoded ahead for, not the larger
+    /// frame it gets alone on the sheet; its raw data is cut short.
+    func testARawWhoseEveryPathFailsIsCountedAsFailed() throws {
+        var dng = DNGFile()
+        dng.preview = try jpeg(800, 600, .black)
+        let bytes = dng.bytes
+        write(Array(bytes.prefix(bytes.count - 100_000)), to: "cut.dng")
+        settle("cut.dng")
+        let result = try collage(["cut.dng", "--json", "-o", "sheet.jpg"])
+        XCTAssertEqual(result.status, 66, result.summary)
+        let all = jsonEvents(result)
+        let failed = events(all, "failed")
+        XCTAssertEqual(failed.count, 1, result.summary)
+        XCTAssertTrue((failed.first?["error"] as? String)?.contains("truncated raw data") ?? false, "\(failed)")
+        XCTAssertEqual(events(all, "summary").first?["failed"] as? Int, 1, result.summary)
+        XCTAssertTrue(result.stderrText.contains("no eligible image found (1 failed)"), result.stderrText)
+    }
+
+    func testAnMPOIsAnImageItsFirstPictureShown() throws {
+        let first = try jpeg(300, 200, RGB(red: 30, green: 160, blue: 60))
+        let second = try jpeg(300, 200, RGB(red: 200, green: 30, blue: 30))
+        try FileManager.default.createDirectory(atPath: path("roll"), withIntermediateDirectories: true)
+        write(first + second, to: "roll/stereo.MPO")
+        let result = try collage(["roll", "--size", "300x200", "--json", "-o", "sheet.png"])
+        XCTAssertEqual(result.status, 0, result.summary)
+        XCTAssertEqual(events(jsonEvents(result), "placed").count, 1, result.summary)
+        guard let sheet = decoded("sheet.png") else { return }
+        XCTAssertColour(sheet.pixel(x: 150, y: 100), RGB(red: 30, green: 160, blue: 60), tolerance: 10, "the first picture")
+    }
+}
