@@ -195,8 +195,10 @@ struct CVipsCapture {
     gint references;
     GMutex lock;
     GString *text;
-    /* libvips' error messages written while this capture was current. */
+    /* libvips' error messages written while this capture was current, and
+     * whether it ever had any. */
     GString *errors;
+    gboolean errored;
 };
 
 static _Thread_local CVipsCapture *cvips_current = NULL;
@@ -244,6 +246,20 @@ char *cvips_capture_text(CVipsCapture *capture) {
 
 CVipsCapture *cvips_capture_current(void) { return cvips_current; }
 
+void cvips_capture_forget_errors(CVipsCapture *capture) {
+    g_mutex_lock(&capture->lock);
+    g_string_truncate(capture->errors, 0);
+    capture->errored = FALSE;
+    g_mutex_unlock(&capture->lock);
+}
+
+int cvips_capture_errored(CVipsCapture *capture) {
+    g_mutex_lock(&capture->lock);
+    int errored = capture->errored;
+    g_mutex_unlock(&capture->lock);
+    return errored;
+}
+
 char *cvips_capture_take_errors(CVipsCapture *capture) {
     g_mutex_lock(&capture->lock);
     char *errors = capture->errors->len ? g_strdup(capture->errors->str) : NULL;
@@ -276,6 +292,7 @@ void vips_verror(const char *domain, const char *fmt, va_list ap) {
         g_string_append_len(capture->errors, message, MIN(strlen(message), CVIPS_CAPTURE_MAX));
         g_string_append_c(capture->errors, '\n');
     }
+    capture->errored = TRUE;
     g_mutex_unlock(&capture->lock);
     g_free(message);
 }

@@ -9,9 +9,11 @@ import Synchronization
 /// calling thread and on libvips' workers computing its pixels) libvips'
 /// messages go to that image's capture, never to the shared buffer
 /// (`vips_verror` in CVipsShim.c), and its failure reads its capture alone.
-/// Elsewhere the buffer is read and cleared under one lock; a line a loader
-/// wrote (its domain names it) is kept for an image of that format, and
-/// lines of other loaders wait here for theirs.
+/// What libvips writes on the threads of its own pool (some loaders decode
+/// there, where no capture is current) still goes to the buffer, which is
+/// read, when an image's capture had nothing, and cleared under one lock;
+/// a line a loader wrote (its domain names it) is kept for an image of that
+/// format, and lines of other loaders wait here for theirs.
 enum LibvipsErrors {
     /// Domains each loader writes its errors under, lowercased prefixes.
     private static let domains: [String: [String]] = [
@@ -35,7 +37,10 @@ enum LibvipsErrors {
     /// or to no loader (libvips' own operations); other loaders' lines are
     /// kept for them. With `loader`, also the lines kept for it.
     static func take(for loader: String?) -> [Substring] {
-        if let capture = cvips_capture_current() { return captured(capture) }
+        // An image's own messages, when its capture had any; else those
+        // libvips wrote on threads of its own pool (where no capture is
+        // current), which only their domain attributes.
+        if let capture = cvips_capture_current(), cvips_capture_errored(capture) != 0 { return captured(capture) }
         return waiting.withLock { waiting in
             var text = ""
             if let raw = vips_error_buffer_copy() {
@@ -61,7 +66,9 @@ enum LibvipsErrors {
     static func drop(linesContaining fragment: String) {
         if let capture = cvips_capture_current() {
             // The image's own messages: the others go back to its capture.
-            for line in captured(capture) where !line.contains(fragment) { cvips_error_append(String(line)) }
+            let kept = captured(capture).filter { !$0.contains(fragment) }
+            cvips_capture_forget_errors(capture)
+            for line in kept { cvips_error_append(String(line)) }
             return
         }
         waiting.withLock { waiting in
