@@ -13,11 +13,6 @@ final class CameraRawTests: CLITestCase {
         try Encoder.encode(PixelBuffer(width: width, height: height, fill: colour), suffix: ".jpg").bytes
     }
 
-    /// Two hours old: no longer a file being copied.
-    private func settle(_ relative: String) {
-        setModificationTime(relative, seconds: Int(time(nil)) - 7200)
-    }
-
     func testALossyDNGIsPlacedFromItsRawData() throws {
         var dng = DNGFile()
         dng.lossy = true
@@ -63,5 +58,39 @@ final class CameraRawTests: CLITestCase {
         XCTAssertEqual(events(jsonEvents(result), "placed").count, 1, result.summary)
         guard let sheet = decoded("sheet.png") else { return }
         XCTAssertColour(sheet.pixel(x: 150, y: 100), RGB(red: 30, green: 160, blue: 60), tolerance: 10, "the first picture")
+    }
+
+    /// A file cut short and modified just now is still being copied:
+    /// passed over, named in a notice, the run as if it was not there, and
+    /// not recorded for --skip-unchanged; two hours old, it is failed.
+    func testAFileStillBeingCopiedIsPassedOverThenFailedOnceOld() throws {
+        let whole = try Encoder.encode(PixelBuffer(width: 400, height: 300) { x, y in
+            RGB(red: UInt8(truncatingIfNeeded: x &* 7 ^ y), green: UInt8(truncatingIfNeeded: y &* 3), blue: 90)
+        }, suffix: ".jpg").bytes
+        try FileManager.default.createDirectory(atPath: path("roll"), withIntermediateDirectories: true)
+        writeImage(.white, to: "roll/a.png")
+        write(Array(whole.prefix(whole.count / 2)), to: "roll/b.jpg")
+        let copying = try collage(["roll", "--json", "--skip-unchanged", "-o", "sheet.png"])
+        XCTAssertEqual(copying.status, 0, copying.summary)
+        let all = jsonEvents(copying)
+        XCTAssertTrue(events(all, "failed").isEmpty, copying.summary)
+        XCTAssertTrue(events(all, "notice").contains {
+            ($0["message"] as? String)?.hasPrefix("roll/b.jpg: still being written") == true
+        }, copying.summary)
+        let summary = events(all, "summary").first
+        XCTAssertEqual((summary?["passed_over"] as? [String: Any])?["being_written"] as? Int, 1, copying.summary)
+        XCTAssertEqual(events(all, "written").first?["images"] as? [String], ["roll/a.png"])
+        // Under -v, named; cron (no -v, not a terminal) hears nothing of it.
+        let verbose = try collage(["roll", "-v", "-o", "verbose.png"])
+        XCTAssertEqual(verbose.status, 0, verbose.summary)
+        XCTAssertTrue(verbose.stderrText.contains("roll/b.jpg: still being written"), verbose.stderrText)
+        // Not recorded: the next run does not find the output unchanged.
+        let again = try collage(["roll", "--json", "--skip-unchanged", "-o", "sheet.png"])
+        XCTAssertTrue(events(jsonEvents(again), "unchanged").isEmpty, again.summary)
+        // Two hours old, the same file is failed.
+        settle("roll/b.jpg")
+        let old = try collage(["roll", "--json", "-o", "old.png"])
+        XCTAssertEqual(old.status, 65, old.summary)
+        XCTAssertEqual(events(jsonEvents(old), "failed").first?["path"] as? String, "roll/b.jpg", old.summary)
     }
 }

@@ -41,7 +41,7 @@ enum EventSchema {
     static let pairStatuses: Set<String> = ["changed", "unchanged", "added", "removed"]
 
     /// The kinds the summary's `passed_over` counts, every one always there.
-    static let passedOverKinds: Set<String> = ["empty", "not_image", "sidecar", "video", "raw"]
+    static let passedOverKinds: Set<String> = ["empty", "not_image", "sidecar", "video", "raw", "being_written"]
 
     static func text(_ event: [String: Any]) -> String {
         (try? JSONSerialization.data(withJSONObject: event, options: [.sortedKeys]))
