@@ -31,7 +31,11 @@ public:
         size_t want = size * nmemb, done = 0;
         unsigned char *out = static_cast<unsigned char *>(ptr);
         while (done < want) {
-            if (pos_ >= size_) { hitEnd_ = true; break; }
+            // A JPEG decoder's source (lossy DNG tiles) asks for a buffer's
+            // worth and takes what there is: its last tile ending at the end
+            // of the file is a short read, not truncation; asking again
+            // there, with nothing left, is (the decoder wants more data).
+            if (pos_ >= size_) { if (done == 0 || !jpeg_) hitEnd_ = true; break; }
             if (!fill()) break;
             size_t offset = (size_t)(pos_ - blockStart_);
             size_t n = blockLength_ - offset;
@@ -90,11 +94,18 @@ public:
     }
 
     int eof() override { return pos_ >= size_; }
+
+    // LibRaw's JPEG source over this stream (lossy DNG): reads from here on
+    // are a decoder's buffer fills (see read).
+    int jpeg_src(void *jpegdata) override {
+        jpeg_ = true;
+        return LibRaw_abstract_datastream::jpeg_src(jpegdata);
+    }
     void *make_jas_stream() override { return nullptr; }  // JPEG 2000 (RED) is not read
 
     unsigned long long delivered() const { return delivered_; }
     bool hitEnd() const { return hitEnd_; }
-    void resetEnd() { hitEnd_ = false; }
+    void resetEnd() { hitEnd_ = false; jpeg_ = false; }
 
 private:
     // Makes the block hold pos_; false when nothing can be read there.
@@ -135,7 +146,13 @@ private:
     unsigned long long delivered_ = 0;
     unsigned long long limit_;
     bool hitEnd_ = false;
+    bool jpeg_ = false;
 };
+
+// LibRaw's own data-error handler prints to stderr ("unknown file:
+// Unexpected end of file"); the stream already knows a read past the end,
+// and a failure is said once, by the caller.
+void quiet(void *, const char *, const int) {}
 
 void say(char *error, size_t size, const char *message) {
     if (error && size) snprintf(error, size, "%s", message);
@@ -161,6 +178,7 @@ static craw_file *open_stream(BoundedStream *stream, unsigned max_memory_mb, cha
     }
     file->stream = stream;
     file->raw.imgdata.params.max_raw_memory_mb = max_memory_mb;
+    file->raw.set_dataerror_handler(quiet, nullptr);
     int status = file->raw.open_datastream(stream);
     if (status != LIBRAW_SUCCESS) {
         say(error, error_size, libraw_strerror(status));

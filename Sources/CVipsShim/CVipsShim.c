@@ -193,6 +193,10 @@ struct CVipsCapture {
     gint references;
     GMutex lock;
     GString *text;
+    /* libvips' error messages written while this capture was current, and
+     * whether it ever had any. */
+    GString *errors;
+    gboolean errored;
 };
 
 static _Thread_local CVipsCapture *cvips_current = NULL;
@@ -206,6 +210,7 @@ CVipsCapture *cvips_capture_new(void) {
     capture->references = 1;
     g_mutex_init(&capture->lock);
     capture->text = g_string_new(NULL);
+    capture->errors = g_string_new(NULL);
     return capture;
 }
 
@@ -217,6 +222,7 @@ static CVipsCapture *cvips_capture_ref(CVipsCapture *capture) {
 void cvips_capture_unref(CVipsCapture *capture) {
     if (!capture || !g_atomic_int_dec_and_test(&capture->references)) return;
     g_string_free(capture->text, TRUE);
+    g_string_free(capture->errors, TRUE);
     g_mutex_clear(&capture->lock);
     g_free(capture);
 }
@@ -234,6 +240,59 @@ char *cvips_capture_text(CVipsCapture *capture) {
     char *text = capture->text->len ? g_strdup(capture->text->str) : NULL;
     g_mutex_unlock(&capture->lock);
     return text;
+}
+
+CVipsCapture *cvips_capture_current(void) { return cvips_current; }
+
+void cvips_capture_forget_errors(CVipsCapture *capture) {
+    g_mutex_lock(&capture->lock);
+    g_string_truncate(capture->errors, 0);
+    capture->errored = FALSE;
+    g_mutex_unlock(&capture->lock);
+}
+
+int cvips_capture_errored(CVipsCapture *capture) {
+    g_mutex_lock(&capture->lock);
+    int errored = capture->errored;
+    g_mutex_unlock(&capture->lock);
+    return errored;
+}
+
+char *cvips_capture_take_errors(CVipsCapture *capture) {
+    g_mutex_lock(&capture->lock);
+    char *errors = capture->errors->len ? g_strdup(capture->errors->str) : NULL;
+    g_string_truncate(capture->errors, 0);
+    g_mutex_unlock(&capture->lock);
+    return errors;
+}
+
+/* libvips' error buffer is one for the process: an image's decoder writes
+ * its reason there, and another image failing at the same moment could
+ * read it as its own. This definition of vips_verror takes the place of
+ * libvips' own (the dynamic linker binds libvips' calls, which go through
+ * its PLT, to the executable's definition; vips_error and
+ * vips_error_system call it): a message written on a thread where a
+ * capture is current (an image being read: the calling thread, and
+ * libvips' workers computing that image's pixels) goes to that capture
+ * only; any other goes to libvips' buffer, as libvips would write it. */
+void vips_verror(const char *domain, const char *fmt, va_list ap) {
+    CVipsCapture *capture = cvips_current;
+    if (!capture) {
+        static void (*libvips_verror)(const char *, const char *, va_list) = NULL;
+        if (!libvips_verror) libvips_verror = (void (*)(const char *, const char *, va_list)) dlsym(RTLD_NEXT, "vips_verror");
+        if (libvips_verror) libvips_verror(domain, fmt, ap);
+        return;
+    }
+    char *message = g_strdup_vprintf(fmt, ap);
+    g_mutex_lock(&capture->lock);
+    if (capture->errors->len < CVIPS_CAPTURE_MAX) {
+        if (domain) g_string_append_printf(capture->errors, "%s: ", domain);
+        g_string_append_len(capture->errors, message, MIN(strlen(message), CVIPS_CAPTURE_MAX));
+        g_string_append_c(capture->errors, '\n');
+    }
+    capture->errored = TRUE;
+    g_mutex_unlock(&capture->lock);
+    g_free(message);
 }
 
 static void cvips_log(const gchar *domain, GLogLevelFlags level, const gchar *message, gpointer data) {

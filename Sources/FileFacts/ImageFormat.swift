@@ -28,10 +28,14 @@ public struct ImageFormat: Sendable, Equatable {
         ImageFormat(name: "jxl", extensions: ["jxl"], loader: "VipsForeignLoadJxl", saverSuffix: ".jxl", hasQuality: true),
     ]
 
-    /// Every extension of every format, lower case (the folder walk's
-    /// filter), and `hif`: the HEIF photos of cameras (Canon, Sony,
-    /// Fujifilm), read, never written.
-    public static let inputExtensions: Set<String> = Set(all.flatMap(\.extensions)).union(["hif"])
+    /// Extensions of files read and never written: `hif`, the HEIF photos
+    /// of cameras (Canon, Sony, Fujifilm), and MPO (stereo cameras, some
+    /// cameras' JPEGs), a JPEG with more pictures after its first; the JPEG
+    /// loader shows the first.
+    public static let readOnlyExtensions: Set<String> = ["hif", "mpo"]
+
+    /// Every extension of every format, lower case (the folder walk's filter).
+    public static let inputExtensions: Set<String> = Set(all.flatMap(\.extensions)).union(readOnlyExtensions)
 
     /// The format an output extension (any case) asks for, if we write it.
     public static func output(extension name: String) -> ImageFormat? {

@@ -1,3 +1,5 @@
+import FileFacts
+
 /// What the header of a RAW photo or a video says besides its size: what
 /// the `Media` target read with LibRaw or FFmpeg, and what decoding it to a
 /// tile of a given size holds.
@@ -7,6 +9,12 @@ public enum MediaFacts: Sendable, Equatable {
 }
 
 public struct RawFacts: Sendable, Equatable {
+    /// Every embedded JPEG preview that can be used (LibRaw's and those the
+    /// file's structure points to), smallest first; none with `--raw full`.
+    public var previews: [EmbeddedJPEG] = []
+    /// Why the raw data cannot give a picture, when that is known before
+    /// decoding it (LibRaw cannot read the file; its data is cut short).
+    public var rawProblem: String?
     /// The largest embedded JPEG preview, as stored (its frame header): 0 x 0
     /// when there is none that can be used, or with `--raw full`.
     public var previewWidth = 0
@@ -73,6 +81,17 @@ extension ImageHeader {
         guard case .raw(let facts)? = media else { return 0 }
         let pixels = half ? (width / 2) * (height / 2) : width * height
         return Self.workingSet + facts.rawBytes + pixels * (8 + 3) + (half ? 0 : 8 << 20)
+    }
+
+    /// A RAW photo's previews that cover a tile of `width` x `height`
+    /// (displayed) without being enlarged, smallest first.
+    public func previews(covering tileWidth: Int, _ tileHeight: Int) -> [EmbeddedJPEG] {
+        guard case .raw(let facts)? = media else { return [] }
+        let quarter = orientation >= 5
+        return facts.previews.filter {
+            let (shownWidth, shownHeight) = quarter ? ($0.height, $0.width) : ($0.width, $0.height)
+            return shownWidth >= tileWidth && shownHeight >= tileHeight
+        }
     }
 
     /// A video's length in seconds (nil for pictures).

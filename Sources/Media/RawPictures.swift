@@ -3,42 +3,63 @@ import Raw
 import Vips
 
 /// RAW photos: the header from LibRaw's identify (size, LibRaw's flip,
-/// capture date, the embedded preview checked as a JPEG of its own), the
-/// tile from the largest preview when it covers the tile, else from the
-/// raw data demosaiced at the smallest scale that covers it (half size, or
-/// full). Never from a preview smaller than the tile.
+/// capture date) and from the file's own structure (`StructureCheck.rawLayout`:
+/// every embedded JPEG preview, each checked as a JPEG of its own; and,
+/// when LibRaw cannot read the file, its orientation and date). The tile
+/// comes from the previews that cover it, smallest first, the next when
+/// one fails to decode; else from the raw data demosaiced at the smallest
+/// scale that covers it (half size, or full). Never from a preview smaller
+/// than the tile, and never from raw data that develops into nothing.
 enum RawPictures {
     static func header(descriptor: Int32, maxPixels: Int, maxBuffer: Int, usePreview: Bool) throws -> ImageHeader {
         // The TIFF-based RAWs' directories: in the file, no loop (RawStructure).
         try StructureCheck.check(descriptor: descriptor, maxPixels: maxPixels, maxBuffer: maxBuffer)
-        let file = try open(descriptor, maxBuffer)
-        let info = file.info
+        let walked = StructureCheck.rawLayout(descriptor: descriptor, maxPixels: maxPixels, maxBuffer: maxBuffer)
         var facts = RawFacts()
-        facts.hasRawData = info.hasRawData && info.width > 0 && info.height > 0
-        facts.rawBytes = product(info.rawWidth, info.rawHeight, max(1, info.rawSamples), 2)
-        if facts.hasRawData {
-            try limit(info.width, info.height, "raw image", maxPixels)
-            try limit(info.rawWidth, info.rawHeight, "raw data", maxPixels)
+        var info: RawInfo?
+        do {
+            info = try RawFile(descriptor: descriptor, maxMemory: maxBuffer).info
+        } catch {
+            facts.rawProblem = "LibRaw cannot read it (\(error.message))"
         }
-        if usePreview, let preview = info.preview,
-           let jpeg = try? StructureCheck.checkJPEG(descriptor: descriptor, offset: preview.offset, length: preview.length,
-                                                    maxPixels: maxPixels, maxBuffer: maxBuffer),
-           jpeg.width > 0, jpeg.height > 0 {
-            facts.previewWidth = jpeg.width
-            facts.previewHeight = jpeg.height
-            facts.previewOffset = preview.offset
-            facts.previewBytes = preview.length
-            facts.previewBufferBytes = jpeg.bufferBytes
+        if let info {
+            facts.hasRawData = info.hasRawData && info.width > 0 && info.height > 0
+            facts.rawBytes = product(info.rawWidth, info.rawHeight, max(1, info.rawSamples), 2)
+            if facts.hasRawData {
+                try limit(info.width, info.height, "raw image", maxPixels)
+                try limit(info.rawWidth, info.rawHeight, "raw data", maxPixels)
+            }
+            // Known before decoding it: the raw data is not all in the file (`develop` says so).
+            facts.rawProblem = walked.rawDataProblem
         }
-        guard facts.hasRawData || facts.previewWidth > 0 else {
-            throw VipsError(.load, "a RAW photo with neither a JPEG preview nor raw data LibRaw can decode")
+        if usePreview {
+            var previews = walked.previews
+            if let preview = info?.preview, !previews.contains(where: { $0.offset == preview.offset }),
+               let jpeg = try? StructureCheck.checkJPEG(descriptor: descriptor, offset: preview.offset,
+                                                        length: preview.length, maxPixels: maxPixels, maxBuffer: maxBuffer),
+               jpeg.width > 0, jpeg.height > 0 {
+                previews.append(EmbeddedJPEG(offset: preview.offset, length: preview.length, width: jpeg.width,
+                                             height: jpeg.height, bufferBytes: jpeg.bufferBytes))
+            }
+            facts.previews = previews.sorted { ($0.width * $0.height, $0.offset) < ($1.width * $1.height, $1.offset) }
+            if let largest = facts.previews.last {
+                (facts.previewWidth, facts.previewHeight) = (largest.width, largest.height)
+                (facts.previewOffset, facts.previewBytes) = (largest.offset, largest.length)
+                facts.previewBufferBytes = largest.bufferBytes
+            }
         }
-        // Without raw data, the preview is the picture.
-        let width = facts.hasRawData ? info.width : facts.previewWidth
-        let height = facts.hasRawData ? info.height : facts.previewHeight
-        var header = ImageHeader(width: width, height: height, orientation: info.orientation, format: "raw", bands: 3,
-                                 dateTaken: info.dateTaken)
-        header.takenAt = info.timestamp > 0 ? LocalDateTime(epochSeconds: info.timestamp) : nil
+        guard facts.hasRawData || !facts.previews.isEmpty else {
+            let what = usePreview ? "no JPEG preview" : "--raw full"
+            throw VipsError(.load, "a RAW photo with \(what) and no raw data that can be decoded"
+                            + (facts.rawProblem.map { ": \($0)" } ?? ""))
+        }
+        // Without raw data, the largest preview is the picture.
+        let width = facts.hasRawData ? info?.width ?? 0 : facts.previewWidth
+        let height = facts.hasRawData ? info?.height ?? 0 : facts.previewHeight
+        let taken = info.flatMap { $0.timestamp > 0 ? LocalDateTime(epochSeconds: $0.timestamp) : nil } ?? walked.taken
+        var header = ImageHeader(width: width, height: height, orientation: info?.orientation ?? walked.orientation ?? 1,
+                                 format: "raw", bands: 3, dateTaken: info?.dateTaken ?? walked.taken?.dayName)
+        header.takenAt = taken
         header.media = .raw(facts)
         return header
     }
@@ -48,35 +69,48 @@ enum RawPictures {
         guard case .raw(let facts)? = header.media else { preconditionFailure("not a RAW photo's header") }
         guard let source = header.rawSource(forTile: width, height) else {
             throw VipsError(.load, "no preview of at least \(width)x\(height) (the largest is "
-                            + "\(facts.previewWidth)x\(facts.previewHeight)) and no raw data LibRaw can decode")
+                            + "\(facts.previewWidth)x\(facts.previewHeight)) and no raw data that can be decoded"
+                            + (facts.rawProblem.map { ": \($0)" } ?? ""))
         }
         // Again: the file may have changed since its header was read.
         try StructureCheck.check(descriptor: descriptor, maxBuffer: maxBuffer)
+        var problems: [String] = []
+        var half = source == .half
         if source == .preview {
-            do {
-                // The preview is a JPEG of its own, decoded where it lies in
-                // the file (checked again, as the file as a whole was).
-                _ = try StructureCheck.checkJPEG(descriptor: descriptor, offset: facts.previewOffset,
-                                                 length: facts.previewBytes, maxBuffer: maxBuffer)
-                // LibRaw's flip, when it has one, turns the preview; else the preview's own EXIF does.
-                let pixels = try ImageFile.tile(jpegIn: descriptor, offset: facts.previewOffset,
-                                                length: facts.previewBytes, width: width, height: height, crop: crop,
-                                                background: background,
-                                                orientation: header.orientation == 1 ? nil : header.orientation)
-                return MediaTile(pixels: pixels, source: "preview")
-            } catch let error as VipsError where facts.hasRawData {
-                // A preview that is not what it claims: the raw data is the picture.
-                let half = header.rawSource(forTile: width, height, preview: false) == .half
+            for preview in header.previews(covering: width, height) {
                 do {
-                    return try develop(try open(descriptor, maxBuffer), header: header, half: half, width: width,
-                                       height: height, crop: crop, background: background, maxBuffer: maxBuffer)
-                } catch let fallback as VipsError {
-                    throw VipsError(fallback.code, "\(error.message); \(fallback.message)")
+                    return MediaTile(pixels: try previewTile(preview, descriptor: descriptor, width: width, height: height,
+                                                             crop: crop, background: background, header: header,
+                                                             maxBuffer: maxBuffer),
+                                     source: "preview")
+                } catch let error as VipsError {
+                    problems.append("the \(preview.width)x\(preview.height) preview: \(error.message)")
                 }
             }
+            // No preview that covers the tile decodes: the raw data is the picture.
+            guard facts.hasRawData else {
+                throw VipsError(.load, (problems + [facts.rawProblem ?? "no raw data that can be decoded"]).joined(separator: "; "))
+            }
+            half = header.rawSource(forTile: width, height, preview: false) == .half
         }
-        return try develop(try open(descriptor, maxBuffer), header: header, half: source == .half, width: width,
-                           height: height, crop: crop, background: background, maxBuffer: maxBuffer)
+        do {
+            return try develop(try open(descriptor, maxBuffer), header: header, half: half, width: width,
+                               height: height, crop: crop, background: background, maxBuffer: maxBuffer)
+        } catch let error as VipsError where !problems.isEmpty {
+            throw VipsError(error.code, (problems + [error.message]).joined(separator: "; "))
+        }
+    }
+
+    /// One preview, a JPEG of its own decoded where it lies in the file
+    /// (checked again, as the file as a whole was).
+    private static func previewTile(_ preview: EmbeddedJPEG, descriptor: Int32, width: Int, height: Int, crop: CropMode,
+                                    background: RGB, header: ImageHeader, maxBuffer: Int) throws -> PixelBuffer {
+        _ = try StructureCheck.checkJPEG(descriptor: descriptor, offset: preview.offset, length: preview.length,
+                                         maxBuffer: maxBuffer)
+        // The RAW's orientation, when it has one, turns the preview; else the preview's own EXIF does.
+        return try ImageFile.tile(jpegIn: descriptor, offset: preview.offset, length: preview.length, width: width,
+                                  height: height, crop: crop, background: background,
+                                  orientation: header.orientation == 1 ? nil : header.orientation)
     }
 
     private static func develop(_ file: RawFile, header: ImageHeader, half: Bool, width: Int, height: Int,
@@ -87,15 +121,22 @@ enum RawPictures {
                             + "\(bytes >> 20) MiB at once, over the \(maxBuffer >> 20) MiB a single image may use "
                             + "(--decode-memory raises it)")
         }
+        guard case .raw(let facts)? = header.media else { preconditionFailure("not a RAW photo's header") }
+        func failure(_ reason: String) -> VipsError {
+            guard facts.previewWidth > 0 else { return VipsError(.load, "cannot decode the raw data: \(reason)") }
+            return VipsError(.load, "the largest preview (\(facts.previewWidth)x\(facts.previewHeight)) is smaller than "
+                             + "the \(width)x\(height) tile and the raw data cannot be decoded: \(reason)")
+        }
+        if let problem = facts.rawProblem { throw failure(problem) }
         let pixels: RawPixels
         do {
             pixels = try file.develop(half: half)
         } catch {
-            guard case .raw(let facts)? = header.media, facts.previewWidth > 0 else {
-                throw VipsError(.load, "cannot decode the raw data: \(error.message)")
-            }
-            throw VipsError(.load, "the largest preview (\(facts.previewWidth)x\(facts.previewHeight)) is smaller than "
-                            + "the \(width)x\(height) tile and the raw data cannot be decoded: \(error.message)")
+            throw failure(error.message)
+        }
+        // Raw data that is all gone (zeros where the samples were) develops into black.
+        if pixels.withBytes(allZero) {
+            throw failure("it develops into nothing (every pixel black): its samples are missing")
         }
         let tile = try pixels.withBytes { bytes in
             // LibRaw has turned it upright.
@@ -103,6 +144,14 @@ enum RawPictures {
                                width: width, height: height, crop: crop, background: background)
         }
         return MediaTile(pixels: tile, source: "raw")
+    }
+
+    /// Whether every byte is 0, eight at a time.
+    private static func allZero(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        let words = bytes.count / 8
+        for index in 0..<words where bytes.loadUnaligned(fromByteOffset: index * 8, as: UInt64.self) != 0 { return false }
+        for index in words * 8..<bytes.count where bytes[index] != 0 { return false }
+        return true
     }
 
     private static func open(_ descriptor: Int32, _ maxBuffer: Int) throws -> RawFile {

@@ -4,9 +4,16 @@ import Synchronization
 
 /// libvips' error buffer is one for the whole process: when two images
 /// fail at once, the first to read it would take both reasons ("cannot
-/// decode png: VipsJpeg: Corrupt JPEG data"). It is read and cleared under
-/// one lock; a line a loader wrote (its domain names it) is kept for an
-/// image of that format, and lines of other loaders wait here for theirs.
+/// decode png: VipsJpeg: Corrupt JPEG data"), and of two JPEGs, each the
+/// other's. So while an image is read (`DecoderWarnings.during`, on the
+/// calling thread and on libvips' workers computing its pixels) libvips'
+/// messages go to that image's capture, never to the shared buffer
+/// (`vips_verror` in CVipsShim.c), and its failure reads its capture alone.
+/// What libvips writes on the threads of its own pool (some loaders decode
+/// there, where no capture is current) still goes to the buffer, which is
+/// read, when an image's capture had nothing, and cleared under one lock;
+/// a line a loader wrote (its domain names it) is kept for an image of that
+/// format, and lines of other loaders wait here for theirs.
 enum LibvipsErrors {
     /// Domains each loader writes its errors under, lowercased prefixes.
     private static let domains: [String: [String]] = [
@@ -30,7 +37,11 @@ enum LibvipsErrors {
     /// or to no loader (libvips' own operations); other loaders' lines are
     /// kept for them. With `loader`, also the lines kept for it.
     static func take(for loader: String?) -> [Substring] {
-        waiting.withLock { waiting in
+        // An image's own messages, when its capture had any; else those
+        // libvips wrote on threads of its own pool (where no capture is
+        // current), which only their domain attributes.
+        if let capture = cvips_capture_current(), cvips_capture_errored(capture) != 0 { return captured(capture) }
+        return waiting.withLock { waiting in
             var text = ""
             if let raw = vips_error_buffer_copy() {
                 text = String(cString: raw)
@@ -53,6 +64,13 @@ enum LibvipsErrors {
     /// Drops the lines that hold `fragment` (an expected failure, such as
     /// no loader knowing the content); every other line stays for its image.
     static func drop(linesContaining fragment: String) {
+        if let capture = cvips_capture_current() {
+            // The image's own messages: the others go back to its capture.
+            let kept = captured(capture).filter { !$0.contains(fragment) }
+            cvips_capture_forget_errors(capture)
+            for line in kept { cvips_error_append(String(line)) }
+            return
+        }
         waiting.withLock { waiting in
             guard let raw = vips_error_buffer_copy() else { return }
             let text = String(cString: raw)
@@ -65,6 +83,15 @@ enum LibvipsErrors {
                 }
             }
         }
+    }
+}
+
+extension LibvipsErrors {
+    /// The messages written while `capture` was current, taken from it.
+    private static func captured(_ capture: OpaquePointer) -> [Substring] {
+        guard let raw = cvips_capture_take_errors(capture) else { return [] }
+        defer { g_free(raw) }
+        return String(cString: raw).split(separator: "\n")
     }
 }
 

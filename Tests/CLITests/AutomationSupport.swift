@@ -60,6 +60,24 @@ extension CLITestCase {
         XCTAssertEqual(utimensat(AT_FDCWD, path(relative), &times, 0), 0, "utimensat \(relative)")
     }
 
+    /// Makes a file (or every file below a folder) two hours old: a file cut
+    /// short is then `failed`, no longer one still being copied (passed over
+    /// when modified within the last minute).
+    func settle(_ relative: String = "") {
+        let past = Int(time(nil)) - 7200
+        let root = relative.hasPrefix("/") ? relative : path(relative)
+        var isFolder: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: root, isDirectory: &isFolder) else { return }
+        var files = [root]
+        if isFolder.boolValue, let walk = FileManager.default.enumerator(atPath: root) {
+            files = walk.compactMap { ($0 as? String).map { root + "/" + $0 } }
+        }
+        for file in files {
+            var times = [timespec(tv_sec: past, tv_nsec: 0), timespec(tv_sec: past, tv_nsec: 0)]
+            _ = utimensat(AT_FDCWD, file, &times, 0)
+        }
+    }
+
     /// Writes a file the way a careful copy does: to a hidden name beside
     /// it, then renamed over, so a watcher never sees half of it.
     func writeAtomically(_ bytes: [UInt8], to relative: String) {

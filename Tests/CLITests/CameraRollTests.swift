@@ -30,6 +30,7 @@ final class CameraRollTests: CLITestCase {
         // A CR2's first bytes (a TIFF marked "CR"), then nothing that makes sense.
         write([0x49, 0x49, 0x2A, 0x00, 0x10, 0, 0, 0, 0x43, 0x52, 2, 0] + [UInt8](repeating: 0, count: 60), to: "d-junk.cr2")
         writeImage(.white, to: "e.png")
+        settle()
         let result = try collage(["a-preview.dng", "b-raw.dng", "c-cut.dng", "d-junk.cr2", "e.png", "--size", "600x400",
                                   "--label", "{date}", "--json", "-o", "sheet.png"])
         XCTAssertEqual(result.status, 65, result.summary)
@@ -78,6 +79,7 @@ final class CameraRollTests: CLITestCase {
         let whole = try TestMedia.videoBytes(in: path(""), seconds: 4)
         write(Array(whole.prefix(whole.count / 2)), to: "c-cut.mp4")
         write([], to: "d-empty.mov")
+        settle()
         let result = try collage(["a-lead.mp4", "b-upright.mp4", "c-cut.mp4", "d-empty.mov", "--video", "--allow-portrait",
                                   "--size", "800x300", "--label", "{duration}", "--json", "-o", "sheet.png"])
         XCTAssertEqual(result.status, 65, result.summary)

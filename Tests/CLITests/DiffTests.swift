@@ -98,6 +98,7 @@ final class DiffTests: CLITestCase {
         XCTAssertEqual(Set(compared(result).values.compactMap { $0["status"] as? String }), ["unchanged"])
         // The same truncated PNG in other bytes is read, and fails.
         write(Array(screenshot().prefix(61)), to: "shots/cut.png")
+        settle()  // cut short two hours ago: failed, not a file still being copied
         let read = try diff()
         XCTAssertEqual(read.status, 65, read.summary)
         XCTAssertEqual(Set(events(jsonEvents(read), "failed").map { $0["path"] as? String ?? "" }), ["shots/cut.png", "base/cut.png"])
@@ -139,6 +140,7 @@ final class DiffTests: CLITestCase {
         write(screenshot(), to: "base/b & <c>.png"); write(screenshot(), to: "shots/b & <c>.png")
         write(screenshot(), to: "base/cut.png"); write(Array(screenshot().prefix(70)), to: "shots/cut.png")
         write(screenshot(), to: "shots/new.png")
+        settle()  // cut short two hours ago: failed, not a file still being copied
         let result = try diff(["--junit", "report/junit.xml"])
         XCTAssertEqual(result.status, 73, "the report's folder is missing: \(result.summary)")
         makeFolder("report")

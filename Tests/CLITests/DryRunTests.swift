@@ -88,14 +88,17 @@ final class DryRunTests: CLITestCase {
         write(Array(noise.prefix(noise.count * 3 / 10)), to: "in/b-cut.jpg")
         writeImage(palette[1], to: "in/c.png")
 
+        settle()
         let real = try collage(["in", "--json", "-o", "out.jpg"])
         XCTAssertEqual(real.status, 65, real.summary)
         XCTAssertEqual(events(jsonEvents(real), "failed").map { $0["path"] as? String }, ["in/b-cut.jpg"])
         XCTAssertEqual(events(jsonEvents(real), "written").first?["images"] as? [String], ["in/a.png", "in/c.png"])
         XCTAssertEqual(unlink(path("out.jpg")), 0)
 
+        settle()
         let plan = try collage(["in", "--dry-run", "-o", "out.jpg"])
         assertSuccess(plan, stdout: "out.jpg\tin/a.png\nout.jpg\tin/b-cut.jpg\nout.jpg\tin/c.png\n")
+        settle()
         let json = try collage(["in", "--dry-run", "--json", "-o", "out.jpg"])
         let all = assertValidEventStream(json, "dry run over a truncated image")
         XCTAssertEqual(events(all, "planned").first?["images"] as? [String], ["in/a.png", "in/b-cut.jpg", "in/c.png"])

@@ -42,7 +42,7 @@ enum EventSchema {
     static let pairStatuses: Set<String> = ["changed", "resized", "shifted", "added", "removed", "noise", "unchanged"]
 
     /// The kinds the summary's `passed_over` counts, every one always there.
-    static let passedOverKinds: Set<String> = ["empty", "not_image", "sidecar", "video", "raw"]
+    static let passedOverKinds: Set<String> = ["empty", "not_image", "sidecar", "video", "raw", "being_written"]
 
     static func text(_ event: [String: Any]) -> String {
         (try? JSONSerialization.data(withJSONObject: event, options: [.sortedKeys]))

@@ -117,6 +117,7 @@ final class ExitStatusTests: CLITestCase {
         let whole = contents(b(Package.samples + "/dune.jpg"))!
         write(Array(whole.prefix(whole.count / 2)), to: "in/2-truncated.jpg")
 
+        settle()
         let plain = try collage(["in", "--max", "6", "-o", "out.jpg"])
         XCTAssertEqual(plain.status, 65, plain.summary)
         XCTAssertEqual(plain.stdoutText, "out.jpg\n", plain.summary)
@@ -127,6 +128,7 @@ final class ExitStatusTests: CLITestCase {
         guard let picture = decoded("out.jpg") else { return }
         XCTAssertEqual([picture.width, picture.height], [1200, 800])
 
+        settle()
         let json = try collage(["in", "--max", "6", "--json", "-o", "out.jpg"])
         XCTAssertEqual(json.status, 65, json.summary)
         let all = jsonEvents(json)

@@ -167,6 +167,7 @@ final class FuzzTests: CLITestCase {
         let started = monotonicNow()
         for (batch, start) in stride(from: 0, to: names.count, by: batchSize).enumerated() {
             let paths = Array(names[start..<min(names.count, start + batchSize)])
+            settle()
             let run = try measuredCollage(["--json", "--sheets", "--max", "12", "--allow-portrait", "--size", "600x400"]
                                           + paths + ["-o", "out/batch\(batch)-{n}.jpg"], timeout: 90)
             let result = run.result

@@ -52,6 +52,7 @@ final class HardeningImageTests: CLITestCase {
         writeImage(palette[6], to: "in/12-spare.png")  // never needed
         for file in broken { write(file.bytes, to: "in/" + file.name) }
 
+        settle()
         let json = try collage(["in", "--json", "-o", "out.jpg"], timeout: 60)
         XCTAssertEqual(json.status, 65, json.summary)
         let all = jsonEvents(json)
@@ -73,6 +74,7 @@ final class HardeningImageTests: CLITestCase {
         XCTAssertEqual(all.last?["failed"] as? Int, broken.count)
         if let picture = decoded("out.jpg") { assertTiles(picture, Array(palette[0..<6])) }
 
+        settle()
         let plain = try collage(["in", "-o", "plain.jpg"], timeout: 60)
         XCTAssertEqual(plain.status, 65, plain.summary)
         XCTAssertEqual(plain.stdoutText, "plain.jpg\n")

@@ -33,6 +33,7 @@ final class HostileInputTests: CLITestCase {
         for file in Hostile.catalogue { write(file.bytes, to: "hostile/" + file.name) }
         makeFolder("good")
         writeImage(palette[0], to: "good/a.png")
+        settle()
         let run = try measuredCollage(["hostile", "good", "--json", "-v", "-o", "out.png"])
         XCTAssertEqual(run.result.status, 65, run.result.summary)
         let all = jsonEvents(run.result)
@@ -49,6 +50,7 @@ final class HostileInputTests: CLITestCase {
         var figures: [String] = []
         for file in Hostile.catalogue {
             write(file.bytes, to: file.name)
+            settle()
             let run = try measuredCollage([file.name, "--json", "-v", "-o", "out.png"])
             XCTAssertFalse(run.result.timedOut, "\(file.name): hung\n\(run.result.summary)")
             XCTAssertEqual(run.result.status, 66, "\(file.name)\n\(run.result.summary)")

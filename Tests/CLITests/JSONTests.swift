@@ -22,6 +22,7 @@ final class JSONTests: CLITestCase {
                 + "<rect width=\"300\" height=\"200\" fill=\"red\"/></svg>\n"), to: "in/f-svg.jpg")
         writeImage(palette[3], to: "in/g-good.png")
 
+        settle()
         let result = try collage(["in", "--json", "--max-pixels", "660000", "-o", "out.png"])
         XCTAssertEqual(result.status, 65, "an input failed, a collage was written\n\(result.summary)")
         let all = jsonEvents(result)
@@ -66,6 +67,7 @@ final class JSONTests: CLITestCase {
         XCTAssertEqual(lines.count, 2, result.summary)
         XCTAssertEqual(lines.first?.contains("e-truncated.jpg"), true, result.summary)
         XCTAssertFalse(lines.last?.contains("in/") ?? true, "the last line is the overall reason")
+        settle()
         let told = try collage(["in", "--json", "--max-pixels", "660000", "-v", "-o", "out.png"]).stderrLines
         for name in ["c-big.png", "d-text.jpg", "e-truncated.jpg", "f-svg.jpg"] {
             XCTAssertEqual(told.filter { $0.contains(name) && !$0.contains("accepted") }.count, 1,

@@ -89,6 +89,7 @@ final class QuietAndProgressTests: CLITestCase {
         writeImage(palette[0], to: "broken/a.png")
         let noise = try noisyJPEG(width: 300, height: 200)
         write(Array(noise.prefix(noise.count / 3)), to: "broken/b.jpg")
+        settle()
         let result = try collage(["broken", "--quiet", "-o", "out.jpg"])
         XCTAssertEqual(result.status, 65, result.summary)
         XCTAssertEqual(result.stdoutText, "out.jpg\n")

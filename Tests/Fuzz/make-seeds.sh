@@ -11,7 +11,7 @@ corpus="$root/Tests/Fuzz/corpus"
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 rm -rf "$corpus"
-for t in png jpeg tiff gif webp heif jxl sniff raw template options exclude name-date duration path-list state xmp xmp-packet; do mkdir -p "$corpus/$t"; done
+for t in png jpeg tiff gif webp heif jxl sniff raw raw-layout template options exclude name-date duration path-list state xmp xmp-packet; do mkdir -p "$corpus/$t"; done
 
 src="$work/small.v"
 vips thumbnail "$root/samples/dune.jpg" "$src" 16 --height 12 --size force
@@ -50,6 +50,9 @@ vips copy "$src" "$work/preview.jpg[Q=50,strip]"
 python3 "$root/scripts/lib/make-dng.py" "$corpus/raw/preview.dng" --size 16x12 --preview "$work/preview.jpg"
 python3 "$root/scripts/lib/make-dng.py" "$corpus/raw/plain.dng" --size 16x12 --bits 12
 cp "$corpus/raw/preview.dng" "$corpus/sniff/"
+# The walk of a RAW's own structure: the DNG, and a CR3's boxes (scripts/lib/make-cr3.py).
+cp "$corpus/raw/preview.dng" "$corpus/raw-layout/"
+python3 "$root/scripts/lib/make-cr3.py" "$corpus/raw-layout/boxes.cr3" "$work/preview.jpg" "$work/preview.jpg" "$work/preview.jpg"
 
 # Text: the first byte picks the parser or the field set (see Tests/Fuzz/Targets).
 text() { printf '%b' "$3" > "$corpus/$1/$2"; }

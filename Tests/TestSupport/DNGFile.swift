@@ -23,6 +23,15 @@ public struct DNGFile {
     public var bits = 16
     /// IFD0's next-IFD offset pointing back at IFD0 (a loop).
     public var loop = false
+    /// The raw data as a lossy DNG stores it (Compression and
+    /// PhotometricInterpretation 34892): one tile, a baseline JPEG of the
+    /// scene in sRGB (LibRaw linearises it), placed last in the file so that
+    /// its decoder's reads reach the end of the file.
+    public var lossy = false
+    /// A second preview, pointed to by IFD0's JPEGInterchangeFormat (513, 514).
+    public var secondPreview: [UInt8]?
+    /// Raw samples all zero (data gone, as a copy cut short leaves it).
+    public var zeroRaw = false
 
     public init() {}
 
@@ -38,6 +47,7 @@ public struct DNGFile {
         } else {
             ifd0.add(254, long: [1])
         }
+        if let secondPreview { ifd0.add(513, long: [0]); ifd0.add(514, long: [secondPreview.count]) }
         ifd0.add(271, ascii: "Collage"); ifd0.add(272, ascii: "Test DNG")
         ifd0.add(274, short: [orientation])
         if rawData { ifd0.add(330, long: [0]) }
@@ -49,7 +59,15 @@ public struct DNGFile {
         ifd0.add(50778, short: [21])
         ifd0.add(50728, rational: [(1, 1), (1, 1), (1, 1)])
         let top = (1 << bits) - 1
-        if rawData {
+        let payload = !rawData ? [] : lossy ? lossyTile()
+            : zeroRaw ? [UInt8](repeating: 0, count: width * height * 2) : mosaic(top: top)
+        if rawData && lossy {
+            raw.add(254, long: [0]); raw.add(256, long: [width]); raw.add(257, long: [height])
+            raw.add(258, short: [8, 8, 8]); raw.add(259, short: [34892]); raw.add(262, short: [34892])
+            raw.add(277, short: [3]); raw.add(284, short: [1])
+            raw.add(322, long: [width]); raw.add(323, long: [height])
+            raw.add(324, long: [0]); raw.add(325, long: [payload.count])
+        } else if rawData {
             raw.add(254, long: [0]); raw.add(256, long: [width]); raw.add(257, long: [height])
             raw.add(258, short: [16]); raw.add(259, short: [1]); raw.add(262, short: [32803])
             raw.add(273, long: [0]); raw.add(277, short: [1]); raw.add(278, long: [height])
@@ -75,10 +93,12 @@ public struct DNGFile {
             valueAt.append(placed)
         }
         let previewAt = offset + values.count
-        let rawAt = previewAt + (preview.map { $0.count + $0.count % 2 } ?? 0)
+        let secondAt = previewAt + (preview.map { $0.count + $0.count % 2 } ?? 0)
+        let rawAt = secondAt + (secondPreview.map { $0.count + $0.count % 2 } ?? 0)
         var patched = directories
         patched[0].set(273, previewAt)
-        if rawData { patched[0].set(330, at[1]); patched[1].set(273, rawAt) }
+        if secondPreview != nil { patched[0].set(513, secondAt) }
+        if rawData { patched[0].set(330, at[1]); patched[1].set(lossy ? 324 : 273, rawAt) }
         if date != nil { patched[0].set(34665, at[directories.count - 1]) }
         var out: [UInt8] = [0x49, 0x49, 0x2A, 0] + le32(8)
         for (index, directory) in patched.enumerated() {
@@ -91,8 +111,15 @@ public struct DNGFile {
         }
         out += values
         if let preview { out += preview + (preview.count % 2 == 1 ? [0] : []) }
-        if rawData { out += mosaic(top: top) }
+        if let secondPreview { out += secondPreview + (secondPreview.count % 2 == 1 ? [0] : []) }
+        out += payload
         return out
+    }
+
+    /// The scene as a baseline JPEG (sRGB), for a lossy DNG's one tile.
+    private func lossyTile() -> [UInt8] {
+        let scene = PixelBuffer(width: width, height: height) { x, _ in x < width / 2 ? colour : .white }
+        return (try? Encoder.encode(scene, suffix: ".jpg[Q=95,strip]").bytes) ?? []
     }
 
     /// The Bayer mosaic of the scene: R G / G B, linear light.

@@ -167,13 +167,21 @@ final class RawPicturesTests: XCTestCase {
         }
     }
 
-    func testADNGWithoutRawDataIsOneLibRawDoesNotRead() throws {
+    /// LibRaw does not read a DNG without raw data; its preview, found in
+    /// its structure, is the picture; with `--raw full` it fails, saying why.
+    func testADNGWithoutRawDataGivesItsPreview() throws {
         var dng = DNGFile()
         dng.preview = try jpeg(160, 100, green)
         dng.rawData = false
-        XCTAssertThrowsError(try header(try write(dng))) { error in
+        let path = try write(dng)
+        let header = try header(path)
+        XCTAssertEqual([header.width, header.height], [160, 100])
+        let made = try tile(path, 160, 100)
+        XCTAssertEqual(made.source, "preview")
+        XCTAssertColour(made.pixels.pixel(x: 80, y: 50), green, tolerance: 6)
+        XCTAssertThrowsError(try self.header(path, raw: .full)) { error in
             XCTAssertEqual((error as? VipsError)?.code, .load, "failed, not skipped")
-            XCTAssertTrue("\(error)".contains("RAW"), "\(error)")
+            XCTAssertTrue("\(error)".contains("LibRaw cannot read it"), "\(error)")
         }
     }
 
@@ -234,3 +242,4 @@ final class RawPicturesTests: XCTestCase {
         }
     }
 }
+

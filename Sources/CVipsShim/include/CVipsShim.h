@@ -63,6 +63,16 @@ char *cvips_capture_text(CVipsCapture *capture);
 /// Routes libvips' g_warning messages to the thread's current capture
 /// (none: nowhere).
 void cvips_capture_warnings(void);
+/// The capture current on this thread, or NULL.
+CVipsCapture *cvips_capture_current(void);
+/// libvips' error messages written while `capture` was current (see
+/// vips_verror in CVipsShim.c), one a line, and forgets them (free with
+/// g_free), or NULL.
+char *cvips_capture_take_errors(CVipsCapture *capture);
+/// Whether libvips wrote any error message while `capture` was current.
+int cvips_capture_errored(CVipsCapture *capture);
+/// Forgets the messages captured so far, and that there were any.
+void cvips_capture_forget_errors(CVipsCapture *capture);
 /// `in` unchanged, except that its pixels are computed with `capture`
 /// current on whichever thread computes them.
 int cvips_capture_image(VipsImage *in, VipsImage **out, CVipsCapture *capture);

@@ -17,6 +17,13 @@ struct ComposedSheet: Sendable {
     var notices: [String] = []
 }
 
+/// A sheet composed, or none: every image of it failed when decoded again
+/// for its frames (each failure still to report).
+enum Composition: Sendable {
+    case sheet(ComposedSheet)
+    case nothing(failures: [DecodeFailure])
+}
+
 /// One sheet's pixels from its decoded tiles: the layout's frames for the
 /// images the sheet really holds, each tile placed in its frame, encoded.
 ///
@@ -57,8 +64,9 @@ struct SheetComposer: Sendable {
     /// Counts the re-decodes and the tiles they hold, as the run's decodes.
     var instrumentation: (any StageInstrumentation)? = nil
 
-    /// Sheet `sheet`, whose first image is the run's `firstIndex`-th (1-based).
-    func compose(_ decoded: [DecodedTile], sheet: Int, firstIndex: Int) -> Result<ComposedSheet?, VipsError> {
+    /// Sheet `sheet`, whose first image is the run's `firstIndex`-th (1-based);
+    /// `.nothing` with the failures when every image failed to decode again.
+    func compose(_ decoded: [DecodedTile], sheet: Int, firstIndex: Int) -> Result<Composition, VipsError> {
         var tiles = decoded
         var failures: [DecodeFailure] = []
         while !tiles.isEmpty {
@@ -102,15 +110,15 @@ struct SheetComposer: Sendable {
                                        sheet: sheet, on: &pixels)
                     picture = .image(try Encoder.encode(pixels, suffix: suffix, dpi: dpi, tagged: true))
                 }
-                return .success(ComposedSheet(picture: picture, tiles: tiles, frames: frames, labels: labels,
-                                              canvas: sheetCanvas, failures: failures, notices: notices))
+                return .success(.sheet(ComposedSheet(picture: picture, tiles: tiles, frames: frames, labels: labels,
+                                                     canvas: sheetCanvas, failures: failures, notices: notices)))
             } catch let error as VipsError {
                 return .failure(error)
             } catch {
                 return .failure(VipsError(.save, String(describing: error)))
             }
         }
-        return .success(nil)
+        return .success(.nothing(failures: failures))
     }
 
     /// Whether a tile decoded for one frame can be placed in another as it is.

@@ -105,6 +105,7 @@ extension TextReporter {
         case .sidecar: return "a sidecar, not a photo"
         case .empty: return "an empty file"
         case .notImage: return "not an image"
+        case .beingWritten: return "still being written"
         }
     }
 }

@@ -11,6 +11,9 @@ public enum PassedOverKind: String, Sendable, CaseIterable {
     case video
     /// A RAW photo, with `--raw skip`.
     case raw
+    /// A file cut short and modified within the last minute: still being
+    /// copied (`StillBeingWritten`), named in a `notice` of its own.
+    case beingWritten = "being_written"
 }
 
 /// The files passed over, counted by kind.

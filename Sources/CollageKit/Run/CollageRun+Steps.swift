@@ -64,12 +64,14 @@ extension CollageRun {
         owned.withLock { $0.saving = subscription }
     }
 
-    func saved(_ result: Result<SavedSheet?, OutputError>) {
+    func saved(_ result: Result<SaveOutcome, OutputError>) {
         switch result {
-        case .success(let sheet?):
+        case .success(.saved(let sheet)):
             owned.withLock { $0.saved = sheet }
             feed(.saved(.written(full: sheet.record.images.count == configuration.effectiveCap)))
-        case .success(nil):
+        case .success(.nothing(let failures)):
+            // Every image failed when decoded again: each still counts, and says why.
+            reportFailures(failures)
             feed(.saved(.nothing))
         case .failure(let error):
             feed(.saved(error.code == .cancelled ? .cancelled : .failed(error.runFailure)))

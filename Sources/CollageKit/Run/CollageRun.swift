@@ -1,4 +1,5 @@
 import Dispatch
+import Glibc
 import Logging
 @preconcurrency import OpenCombine
 import Synchronization
@@ -141,6 +142,14 @@ final class CollageRun: CollageJob, Sendable {
     }
 
     func report(_ event: PipelineEvent) {
+        if case .failed(let path, let error) = event, let stamp = FileStamp.of(path),
+           StillBeingWritten.applies(message: error, modified: stamp.modified, now: Int64(time(nil))) {
+            // Still being copied: as if it was not there, and not kept for --skip-unchanged.
+            owned.withLock { $0.tally.considered.removeAll { $0.path == path } }
+            report(.passedOver(path: path, kind: .beingWritten))
+            report(.notice(StillBeingWritten.notice(path, error)))
+            return
+        }
         owned.withLock { $0.tally.count(event) }
         hub.send(event)
     }

@@ -30,10 +30,7 @@ extension CollageRun {
     /// A sheet saved while it was the run's: its images' failures when
     /// decoded again, its flags, where each image went, the file, the state.
     func publish(_ sheet: SavedSheet) {
-        for failure in sheet.composed.failures {
-            owned.withLock { $0.tally.decodeFailures += 1 }
-            report(.failed(path: failure.path, error: failure.message))
-        }
+        reportFailures(sheet.composed.failures)
         // A PDF's pages are kept once the PDF is in place (see `finishBook`).
         if configuration.keepsState, sheet.record.page == nil, let stamp = FileStamp.of(sheet.record.output) {
             recordOutput(RunState.Output(path: sheet.record.output, stamp: stamp, images: sheet.record.images))
@@ -52,6 +49,14 @@ extension CollageRun {
         var record = sheet.record
         record.group = configuration.group?.name
         report(.written(record))
+    }
+
+    /// Images that failed when decoded again for their sheet's frames.
+    func reportFailures(_ failures: [DecodeFailure]) {
+        for failure in failures {
+            owned.withLock { $0.tally.decodeFailures += 1 }
+            report(.failed(path: failure.path, error: failure.message))
+        }
     }
 
     func noticeLeftOut() {

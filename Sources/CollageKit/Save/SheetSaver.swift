@@ -7,8 +7,15 @@ struct SavedSheet: Sendable {
     let composed: ComposedSheet
 }
 
-/// Compose and atomic write as one `Future`, whose value is the sheet written (nil when every image of the sheet
-/// failed to decode again, so there was nothing to write).
+/// What saving one sheet came to: the sheet written, or nothing to write
+/// because every image of it failed to decode again (each to report).
+enum SaveOutcome: Sendable {
+    case saved(SavedSheet)
+    case nothing(failures: [DecodeFailure])
+}
+
+/// Compose and atomic write as one `Future`, whose value is the sheet written (or, when every image of the sheet
+/// failed to decode again, their failures: there was nothing to write).
 struct SheetSaver: Sendable {
     let composer: SheetComposer
     let writer: AtomicWriter
@@ -20,7 +27,7 @@ struct SheetSaver: Sendable {
 
     /// `firstIndex`: the run's count of images used before this sheet, plus one.
     func save(_ tiles: [DecodedTile], sheet number: Int, firstIndex: Int,
-              to path: PathName) -> Future<SavedSheet?, OutputError> {
+              to path: PathName) -> Future<SaveOutcome, OutputError> {
         let composer = composer, writer = writer, book = book, instrumentation = instrumentation
         return Future { promise in
             // OpenCombine's promise predates Sendable; it is called once, on `queue`.
@@ -28,13 +35,13 @@ struct SheetSaver: Sendable {
             queue.async {
                 let started = DispatchTime.now()
                 instrumentation.beforeSave(number)
-                let result: Result<SavedSheet?, OutputError>
+                let result: Result<SaveOutcome, OutputError>
                 switch composer.compose(tiles, sheet: number, firstIndex: firstIndex) {
                 case .failure(let error):
                     result = .failure(OutputError(code: .ioError, path: path, message: error.message))
-                case .success(nil):
-                    result = .success(nil)
-                case .success(let composed?):
+                case .success(.nothing(let failures)):
+                    result = .success(.nothing(failures: failures))
+                case .success(.sheet(let composed)):
                     do throws(OutputError) {
                         let images = composed.tiles.map(\.path)
                         var page: Int?
@@ -50,7 +57,7 @@ struct SheetSaver: Sendable {
                                                   bytes: composed.picture.byteCount,
                                                   milliseconds: Int(elapsed / 1_000_000))
                         record.page = page
-                        result = .success(SavedSheet(record: record, composed: composed))
+                        result = .success(.saved(SavedSheet(record: record, composed: composed)))
                     } catch {
                         result = .failure(error)
                     }

@@ -21,6 +21,9 @@ struct FileBytes {
         self.size = Int(info.st_size)
     }
 
+    /// Where this window's offset 0 is in the whole file.
+    var origin: Int { base }
+
     /// The `length` bytes at `offset` of the file, as a file of their own;
     /// nil when they are not all in it.
     func window(_ offset: Int, _ length: Int) -> FileBytes? {

@@ -64,7 +64,7 @@ enum RawStructure {
     /// Walks IFD0's chain and SubIFDs (tag 330) and the EXIF IFD (34665).
     /// Not `strict`: the directories read before a problem (a loop, an
     /// offset past the end), which the strict walk then reports.
-    private static func directories(_ file: FileBytes, limit: Int,
+    static func directories(_ file: FileBytes, limit: Int,
                                     strict: Bool) throws -> [(TIFFDirectory, FileBytes, TIFFLayout)] {
         guard let head = try file.read(0, 16) ?? file.read(0, 8) else { throw truncated("raw", "a header cut short", file) }
         let little = head[0] == 0x49
