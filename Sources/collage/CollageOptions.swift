@@ -143,6 +143,7 @@ struct CollageOptions: ParsableArguments {
         (request.page, request.dpi, request.margin) = (printArguments.page, printArguments.dpi, printArguments.margin)
         (request.sort, request.reverse, request.groupBy) = (timeArguments.sort, timeArguments.reverse, timeArguments.groupBy)
         (request.video, request.raw) = (cameraRoll.video, cameraRoll.raw)
+        (request.frames, request.scenes) = (cameraRoll.frames, cameraRoll.scenes)
         request.exclude = CommandLineBytes.values(of: ["--exclude"], parsed: cameraRoll.excludes).map(PathName.init(bytes:))
         request.excludeFrom = CommandLineBytes.values(of: ["--exclude-from"], parsed: cameraRoll.excludeFrom)
             .map(PathName.init(bytes:))

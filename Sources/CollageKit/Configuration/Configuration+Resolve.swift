@@ -119,9 +119,17 @@ extension Configuration {
             settings.junit = junit
             configuration.diff = settings
         }
+        if let frames {
+            // A sheet of each video: a grid of its frames, timed, under its header.
+            configuration.film = FilmSettings(count: frames, scenes: scenes)
+            configuration.maxImages = frames
+            if layoutName == "auto" { configuration.layoutName = "grid" }
+            if label == nil { configuration.captions.label = FilmSettings.defaultLabel }
+            if title == nil { configuration.captions.title = FilmSettings.defaultTitle }
+        }
         // Camera rolls.
         var rules = ScanRules()
-        rules.video = video
+        rules.video = video || frames != nil
         rules.raw = try rawMode()
         rules.exclusions = exclusions
         configuration.scan = rules

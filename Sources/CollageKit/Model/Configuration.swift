@@ -115,6 +115,10 @@ public struct Configuration: Codable, Sendable, Equatable {
     public var watch = false
     /// `--interval SECONDS` (nil: 2).
     public var interval: Double?
+    /// `--frames N`: a sheet of N frames of each video.
+    public var frames: Int?
+    /// `--scenes`: with `--frames`, the N most distinct shots.
+    public var scenes = false
 
     /// One a property, in the order above.
     enum CodingKeys: String, CodingKey, CaseIterable {
@@ -122,7 +126,7 @@ public struct Configuration: Codable, Sendable, Equatable {
         case dpi, margin, allowPortrait, nulSeparated, followLinks, jobs, decodeMemory, maxPixels, quality
         case skipUnchanged, dryRun, requireEven, perFolder, sort, reverse, groupBy, video, raw, exclude, excludeFrom
         case shard, plan, fromPlan, html, flag, failOnFlag, diff, threshold, countAntiAliased, ignore, tolerance
-        case junit, watch, interval
+        case junit, watch, interval, frames, scenes
     }
 
     /// A configuration of `inputs` with no option given.
@@ -142,7 +146,7 @@ public struct Configuration: Codable, Sendable, Equatable {
     /// Whether the run may make many collages (sheets, one per folder, a
     /// watch, a shard of a job): worth preparing the process for a batch.
     public var makesManyCollages: Bool {
-        (sheets || perFolder || watch || shard != nil || groupBy != nil) && plan == nil
+        (sheets || perFolder || watch || shard != nil || groupBy != nil || frames != nil) && plan == nil
     }
 }
 

@@ -1,0 +1,121 @@
+import CollageTestSupport
+import Foundation
+import Vips
+import XCTest
+
+/// `--frames N` and `--scenes` through the binary: films of static shots
+/// made here with ffmpeg, each shot its own colour with a white box in a
+/// place of its own (so that no frame is flat and each shot has its own
+/// shape), one sheet per video.
+final class FilmTests: CLITestCase {
+    static let colours = [RGB(red: 0xC0, green: 0x20, blue: 0x20), RGB(red: 0x20, green: 0xA0, blue: 0x40),
+                          RGB(red: 0x20, green: 0x40, blue: 0xC0), RGB(red: 0xC0, green: 0xA0, blue: 0x30),
+                          RGB(red: 0x60, green: 0x60, blue: 0x60), RGB(red: 0xA0, green: 0x20, blue: 0xA0),
+                          RGB(red: 0x20, green: 0xA0, blue: 0xA0), RGB(red: 0x80, green: 0x40, blue: 0x10)]
+
+    override func setUpWithError() throws {
+        try super.setUpWithError()
+        guard haveProgram("ffmpeg") else { throw XCTSkip("needs ffmpeg") }
+    }
+
+    /// `shots` static shots of 2 s each (the colours above, in order), with
+    /// a fade from black into the first; `audio`: an AAC stereo track.
+    private func film(_ relative: String, shots: Int, audio: Bool = false) throws {
+        func hex(_ c: RGB) -> String { String(format: "0x%02X%02X%02X", c.red, c.green, c.blue) }
+        var graph = (0..<shots).map { index in
+            "color=c=\(hex(Self.colours[index % Self.colours.count])):s=320x240:r=25:d=2,"
+                + "drawbox=x=\(120 + index % 4 * 50):y=\(20 + index / 4 % 2 * 120):w=60:h=90:c=white:t=fill[s\(index)];"
+        }.joined()
+        graph += (0..<shots).map { "[s\($0)]" }.joined() + "concat=n=\(shots):v=1:a=0,fade=in:d=0.5,format=yuv420p"
+        var arguments = ["-v", "error", "-y", "-filter_complex", graph]
+        if audio { arguments += ["-f", "lavfi", "-i", "sine=f=440:d=\(shots * 2)", "-ac", "2", "-c:a", "aac"] }
+        try TestMedia.run("ffmpeg", arguments + ["-c:v", "libx264", path(relative)])
+    }
+
+    /// The shot each tile of `sheet` shows: the colour at the left of each
+    /// `placed` rectangle, matched to the shots' colours (nil: none).
+    private func shots(_ sheet: String, _ all: [[String: Any]]) throws -> [Int?] {
+        let picture = try XCTUnwrap(decoded(sheet))
+        return events(all, "placed").map { placed in
+            let (x, y, w, h) = (placed["x"] as! Int, placed["y"] as! Int, placed["width"] as! Int, placed["height"] as! Int)
+            let seen = picture.pixel(x: x + w / 8, y: y + h / 2)
+            return Self.colours.firstIndex { $0.distance(to: seen) <= 30 }
+        }
+    }
+
+    func testOneSheetOfNFramesSpreadOverTheFilm() throws {
+        try film("six.mp4", shots: 6, audio: true)
+        let result = try collage(["six.mp4", "--frames", "6", "--json", "-o", "sheet.png"])
+        XCTAssertEqual(result.status, 0, result.summary)
+        let all = assertValidEventStream(result, "film")
+        XCTAssertEqual(events(all, "written").count, 1)
+        XCTAssertEqual(events(all, "written").first?["output"] as? String, "sheet.png")
+        // Spread times 1, 3, 5, 7, 9, 11 s: one tile in each 2-second shot, in order.
+        XCTAssertEqual(try shots("sheet.png", all), [0, 1, 2, 3, 4, 5])
+        let frames = events(all, "frame")
+        XCTAssertEqual(frames.map { $0["cell"] as? Int }, [0, 1, 2, 3, 4, 5])
+        XCTAssertEqual(Set(frames.map { $0["output"] as? String }), ["sheet.png"])
+        XCTAssertEqual(Set(frames.map { $0["path"] as? String }), ["six.mp4"])
+        for (index, frame) in frames.enumerated() {
+            let time = frame["time"] as? Double ?? -1
+            XCTAssertEqual(time, Double(index * 2 + 1), accuracy: 0.6, "near its spread time")
+        }
+        // Each tile captioned with its time.
+        XCTAssertEqual(events(all, "placed").map { $0["label"] as? String }, ["0:01", "0:03", "0:05", "0:07", "0:09", "0:11"])
+    }
+
+    func testScenesShowTheMostDistinctShotsOnceEach() throws {
+        try film("eight.mp4", shots: 8)
+        let result = try collage(["eight.mp4", "--frames", "4", "--scenes", "--json", "-o", "sheet.png"])
+        XCTAssertEqual(result.status, 0, result.summary)
+        let all = assertValidEventStream(result, "scenes")
+        let seen = try shots("sheet.png", all)
+        XCTAssertEqual(seen.count, 4)
+        XCTAssertEqual(Set(seen.compactMap { $0 }).count, 4, "four shots, none twice: \(seen)")
+        XCTAssertEqual(seen.compactMap { $0 }, seen.compactMap { $0 }.sorted(), "in time order")
+    }
+
+    func testAFolderOfVideosGivesASheetEachNamedByStem() throws {
+        makeFolder("films")
+        try film("films/a.mp4", shots: 2)
+        try film("films/b.mov", shots: 3)
+        writeImage(.white, to: "films/still.png")
+        makeFolder("sheets")
+        let result = try collage(["films", "--frames", "2", "--json", "-o", "sheets/{stem}.jpg"])
+        XCTAssertEqual(result.status, 0, result.summary)
+        let all = assertValidEventStream(result, "films")
+        XCTAssertEqual(events(all, "written").compactMap { $0["output"] as? String }, ["sheets/a.jpg", "sheets/b.jpg"])
+        XCTAssertEqual(events(all, "frame").count, 4)
+        XCTAssertTrue(exists("sheets/a.jpg") && exists("sheets/b.jpg"))
+        // With --skip-unchanged the state is kept; a second such run writes nothing.
+        let recorded = try collage(["films", "--frames", "2", "--json", "--skip-unchanged", "-o", "sheets/{stem}.jpg"])
+        let unchanged = try collage(["films", "--frames", "2", "--json", "--skip-unchanged", "-o", "sheets/{stem}.jpg"])
+        XCTAssertEqual(recorded.status, 0, recorded.summary)
+        XCTAssertEqual(unchanged.status, 0, unchanged.summary)
+        XCTAssertEqual(events(jsonEvents(unchanged), "written").count, 0, "unchanged: \(unchanged.summary)")
+        XCTAssertEqual(events(jsonEvents(unchanged), "unchanged").count, 2)
+    }
+
+    func testUsageErrors() throws {
+        try film("a.mp4", shots: 1)
+        try film("b.mp4", shots: 1)
+        for (arguments, mention) in [(["a.mp4", "--frames", "0"], "--frames must be 1"),
+                                     (["a.mp4", "--scenes"], "--scenes"),
+                                     (["a.mp4", "b.mp4", "--frames", "2", "-o", "one.jpg"], "{stem}"),
+                                     (["a.mp4", "--frames", "2", "--sheets", "-o", "{n}.jpg"], "--sheets")] {
+            let result = try collage(arguments)
+            XCTAssertEqual(result.status, 64, "\(arguments): \(result.summary)")
+            XCTAssertTrue(result.stderrText.contains(mention), "\(arguments): \(result.stderrText)")
+        }
+    }
+
+    func testAFileWithNoVideoIsAClearLineAndTheRunGoesOn() throws {
+        try film("a.mp4", shots: 2)
+        try TestMedia.run("ffmpeg", ["-v", "error", "-y", "-f", "lavfi", "-i", "sine=f=440:d=2", "-c:a", "aac", path("tone.m4v")])
+        let result = try collage(["a.mp4", "tone.m4v", "--frames", "2", "--json", "-o", "{stem}.png"])
+        XCTAssertEqual(result.status, 65, result.summary)
+        let all = assertValidEventStream(result, "no video")
+        XCTAssertEqual(events(all, "failed").map { $0["path"] as? String }, ["tone.m4v"])
+        XCTAssertEqual(events(all, "written").map { $0["output"] as? String }, ["a.png"])
+    }
+}
