@@ -60,16 +60,19 @@ extension MediaFile {
     /// `crop` says: its frames spread over the film
     /// (`VideoFile.spreadTimes`), or with `scenes` its `count` most
     /// distinct shots (`VideoFile.sceneTimes`), or with `every` one at each
-    /// multiple of `every` seconds; each the best of a few candidates near
-    /// its time (`VideoFile.frames`), decoded at the cell's size.
+    /// multiple of `every` seconds, or `times` if given; each the best of a
+    /// few candidates near its time (`VideoFile.frames`), decoded at the cell's size.
     public static func filmTiles(descriptor: Int32, count: Int, scenes: Bool = false, every: Double? = nil,
+                                 times given: [Double]? = nil,
                                  cellSize: (Int) -> (width: Int, height: Int), crop: CropMode,
                                  background: RGB) throws -> FilmTiles {
         let video = try openFilm(descriptor, frames: count)
         let info = video.info
         guard info.duration > 0 else { throw VipsError(.load, "its length is unknown or zero") }
         let times: [Double]
-        if let every, every > 0 {
+        if let given {
+            times = given
+        } else if let every, every > 0 {
             times = stride(from: 0.0, to: info.duration, by: every).map { $0 }
         } else if scenes {
             do { times = try video.sceneTimes(count: count) } catch {

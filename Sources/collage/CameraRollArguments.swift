@@ -18,6 +18,17 @@ struct CameraRollArguments: ParsableArguments {
     @Flag(help: ArgumentHelp("With --frames N: the N most distinct shots of each film, in time order."))
     var scenes = false
 
+    @Option(help: ArgumentHelp("Instead of --frames N: a frame of each video at each multiple of SECONDS, over as many "
+                               + "sheets as needed (--max or --tile a sheet, default 25), as seek-bar thumbnails.",
+                               valueName: "SECONDS"))
+    var every: Double?
+
+    @Option(help: ArgumentHelp("With --frames or --every: write WebVTT cues, one per frame, pointing at its tile "
+                               + "(sheet-0001.jpg#xywh=X,Y,W,H), as players read seek-bar sprites ({stem}: the video's name).",
+                               valueName: "PATH"),
+            completion: .file())
+    var vtt: String?
+
     @Option(name: .customLong("raw"),
             help: ArgumentHelp("RAW photos (cr2 cr3 nef arw dng orf rw2 raf ...): preview (the largest embedded "
                                + "preview that fills the tile, else the raw data), full (always the raw data) or "

@@ -119,3 +119,61 @@ final class FilmTests: CLITestCase {
         XCTAssertEqual(events(all, "written").map { $0["output"] as? String }, ["a.png"])
     }
 }
+
+/// `--every SECONDS` and `--vtt PATH`: seek-bar sprites and their cues.
+final class FilmSeekBarTests: CLITestCase {
+    override func setUpWithError() throws {
+        try super.setUpWithError()
+        guard haveProgram("ffmpeg") else { throw XCTSkip("needs ffmpeg") }
+    }
+
+    func testEveryTwoSecondsOverSheetsWithCuesPointingAtEachTile() throws {
+        // Six 2-second shots: frames at 0, 2, …, 10 s, four a sheet.
+        try TestMedia.run("ffmpeg", ["-v", "error", "-y", "-filter_complex",
+                                     (0..<6).map { index in
+                                         let c = FilmTests.colours[index]
+                                         return String(format: "color=c=0x%02X%02X%02X:s=320x240:r=25:d=2,", c.red, c.green, c.blue)
+                                             + "drawbox=x=\(120 + index % 4 * 50):y=20:w=60:h=90:c=white:t=fill[s\(index)];"
+                                     }.joined() + "[s0][s1][s2][s3][s4][s5]concat=n=6:v=1:a=0,format=yuv420p",
+                                     "-c:v", "libx264", path("film.mp4")])
+        makeFolder("thumbs")
+        let result = try collage(["film.mp4", "--every", "2", "--max", "4", "--json", "-o", "thumbs/film-{n}.png",
+                                  "--vtt", "thumbs/film.vtt"])
+        XCTAssertEqual(result.status, 0, result.summary)
+        let all = assertValidEventStream(result, "every")
+        XCTAssertEqual(events(all, "written").compactMap { $0["output"] as? String },
+                       ["thumbs/film-0001.png", "thumbs/film-0002.png"])
+        let placed = events(all, "placed")
+        XCTAssertEqual(placed.count, 6)
+        let vtt = String(decoding: try XCTUnwrap(contents("thumbs/film.vtt"), "the cues"), as: UTF8.self)
+        let blocks = vtt.components(separatedBy: "\n\n")
+        XCTAssertEqual(blocks.first, "WEBVTT")
+        let cues = blocks.dropFirst().map { $0.split(separator: "\n").map(String.init) }
+        XCTAssertEqual(cues.count, 6, vtt)
+        for (index, cue) in cues.enumerated() where cue.count == 2 {
+            let start = String(format: "00:00:%02d.000", index * 2), end = String(format: "00:00:%02d.000", index * 2 + 2)
+            XCTAssertEqual(cue[0], "\(start) --> \(end)")
+            let tile = placed[index]
+            let sheet = index < 4 ? "film-0001.png" : "film-0002.png"
+            XCTAssertEqual(cue[1], "\(sheet)#xywh=\(tile["x"] as! Int),\(tile["y"] as! Int),\(tile["width"] as! Int),\(tile["height"] as! Int)",
+                           "the tile placed, on its sheet, relative to the cues' folder")
+            // The tile shows the shot of its time (the first, at 0 s, too).
+            let picture = try XCTUnwrap(decoded("thumbs/" + sheet))
+            let (x, y, w, h) = (tile["x"] as! Int, tile["y"] as! Int, tile["width"] as! Int, tile["height"] as! Int)
+            XCTAssertColour(picture.pixel(x: x + w / 10, y: y + h * 9 / 10), FilmTests.colours[index], tolerance: 30,
+                            "cue \(index)")
+        }
+    }
+
+    func testUsageErrors() throws {
+        try TestMedia.video(path("a.mp4"), seconds: 2, black: 0)
+        for (arguments, mention) in [(["a.mp4", "--every", "0"], "--every must be"),
+                                     (["a.mp4", "--every", "2", "--frames", "3"], "--every"),
+                                     (["a.mp4", "--vtt", "a.vtt"], "--vtt"),
+                                     (["a.mp4", "a.mp4", "--every", "2", "-o", "{n}.jpg"], "{stem}")] {
+            let result = try collage(arguments)
+            XCTAssertEqual(result.status, 64, "\(arguments): \(result.summary)")
+            XCTAssertTrue(result.stderrText.contains(mention), "\(arguments): \(result.stderrText)")
+        }
+    }
+}

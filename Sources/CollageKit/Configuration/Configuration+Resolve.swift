@@ -119,17 +119,19 @@ extension Configuration {
             settings.junit = junit
             configuration.diff = settings
         }
-        if let frames {
-            // A sheet of each video: a grid of its frames, timed, under its header.
-            configuration.film = FilmSettings(count: frames, scenes: scenes)
-            configuration.maxImages = frames
+        if frames != nil || every != nil {
+            // Sheets of each video: a grid of its frames, timed, under its header.
+            configuration.film = FilmSettings(count: frames ?? max ?? tile?.cells ?? FilmSettings.everyTiles, scenes: scenes,
+                                              every: every, vtt: vtt)
+            configuration.maxImages = configuration.film!.count
+            configuration.sheets = every != nil
             if layoutName == "auto" { configuration.layoutName = "grid" }
             if label == nil { configuration.captions.label = FilmSettings.defaultLabel }
             if title == nil { configuration.captions.title = FilmSettings.defaultTitle }
         }
         // Camera rolls.
         var rules = ScanRules()
-        rules.video = video || frames != nil
+        rules.video = video || frames != nil || every != nil
         rules.raw = try rawMode()
         rules.exclusions = exclusions
         configuration.scan = rules

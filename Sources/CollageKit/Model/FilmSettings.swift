@@ -6,11 +6,19 @@ public struct FilmSettings: Sendable, Equatable {
     public var count: Int
     /// `--scenes`: the N most distinct shots instead of N spread times.
     public var scenes = false
+    /// `--every SECONDS`: a frame at each multiple of it, `count` a sheet.
+    public var every: Double?
+    /// `--vtt PATH`: where each video's WebVTT cues go (`{stem}` its name).
+    public var vtt: PathName?
 
-    /// N frames spread over each film (`scenes`: its most distinct shots).
-    public init(count: Int, scenes: Bool = false) {
-        (self.count, self.scenes) = (count, scenes)
+    /// N frames spread over each film (`scenes`: its most distinct shots;
+    /// `every`: one every so many seconds, `count` a sheet).
+    public init(count: Int, scenes: Bool = false, every: Double? = nil, vtt: PathName? = nil) {
+        (self.count, self.scenes, self.every, self.vtt) = (count, scenes, every, vtt)
     }
+
+    /// The tiles of each `--every` sheet without `--max` or `--tile`.
+    static let everyTiles = 25
 
     /// Each tile's caption without `--label`: its time.
     static let defaultLabel = try? Template("{time}", fields: Template.labelFields)

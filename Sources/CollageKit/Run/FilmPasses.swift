@@ -33,7 +33,8 @@ final class FilmPasses: PassSource {
     func next(report: @escaping @Sendable (PipelineEvent) -> Void) -> (pass: Pass?, othersSkipped: Int) {
         var others = 0
         while let (video, number) = nextVideo(report: report) {
-            let output = FilmOutputs.output(template: configuration.output, video: video, number: number)
+            let output = FilmOutputs.output(template: configuration.output, video: video, number: number,
+                                            sheets: configuration.film?.every != nil)
             if let other = walk.withLock({ $0.outputs[output] }) {
                 report(.failed(path: video, error: "its sheet '\(output)' would replace the one of '\(other)'; use {stem} or {n} in --output"))
                 continue

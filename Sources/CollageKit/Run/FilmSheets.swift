@@ -23,18 +23,47 @@ final class FilmSheets: SheetSource {
         (self.configuration, self.video, self.header) = (configuration, video, header)
     }
 
+    /// `--vtt`: each tile's cue, as its sheet is made.
+    private let cues = Locked(FilmCues())
+
     func sheets(_ context: SheetContext) -> AnyPublisher<CutSheet, Never> {
-        Deferred { [self] in
-            Future<CutSheet?, Never> { promise in
-                nonisolated(unsafe) let promise = promise  // called once, on the shell's queue
-                context.workers.async {
-                    let sheet = self.sheet(context)
-                    context.queue.async { promise(.success(sheet)) }
+        let parts = Publishers.Sequence<[[Double]?], Never>(sequence: parts())
+        return parts.flatMap(maxPublishers: .max(1)) { [self] times in
+            Deferred {
+                Future<CutSheet?, Never> { promise in
+                    nonisolated(unsafe) let promise = promise  // called once, on the shell's queue
+                    context.workers.async {
+                        let sheet = self.sheet(times, context)
+                        context.queue.async { promise(.success(sheet)) }
+                    }
                 }
             }
         }
         .compactMap { $0 }
         .eraseToAnyPublisher()
+    }
+
+    /// The times of each sheet: with `--every`, each multiple of SECONDS
+    /// (from 0) in sheets of `count`; else one sheet whose times are found
+    /// when it is made (nil).
+    private func parts() -> [[Double]?] {
+        guard let every = configuration.film?.every else { return [nil] }
+        let count = Swift.max(1, configuration.film!.count)
+        let times = stride(from: 0.0, to: header.facts.duration, by: every).map { $0 }
+        return stride(from: 0, to: times.count, by: count).map { Array(times[$0..<Swift.min($0 + count, times.count)]) }
+    }
+
+    /// `--vtt`: the cues of the sheets made, written when the run went well.
+    func finish(skipped: Bool) -> RunFailure? {
+        guard !skipped, let template = configuration.film?.vtt else { return nil }
+        let path = FilmCues.path(template: template, video: video)
+        let text = cues.withLock { $0 }.text(duration: header.facts.duration, at: path)
+        do {
+            _ = try AtomicWriter(stem: path).write(text, to: path)
+            return nil
+        } catch {
+            return error.runFailure(prefix: "--vtt: ")
+        }
     }
 
     /// The film's shape as shown: every tile's.
@@ -47,7 +76,7 @@ final class FilmSheets: SheetSource {
         configuration.layout.layOut(Array(repeating: ImageShape(shape), count: count), on: configuration.canvas).frames
     }
 
-    private func sheet(_ context: SheetContext) -> CutSheet? {
+    private func sheet(_ times: [Double]?, _ context: SheetContext) -> CutSheet? {
         let (film, report) = (configuration.film!, context.report)
         if configuration.keepsState, let stamp = FileStamp.of(video) {
             context.consider([RunState.Considered(path: video, stamp: stamp)])
@@ -61,12 +90,12 @@ final class FilmSheets: SheetSource {
         let file = OpenFile(descriptor: descriptor)
         let accepted = shape
         context.queue.async { report(.accepted(path: self.video, header: accepted)) }
-        let planned = frames(film.count)
+        let planned = frames(times?.count ?? film.count)
         let crop = planned.first?.crop ?? .centre
         let cost = planned.reduce(0) { $0 + $1.image.width * $1.image.height * 4 } + (32 << 20)
         let result: Result<FilmTiles, any Error> = context.budget.withBudget(cost) {
             Result {
-                try MediaFile.filmTiles(descriptor: file.descriptor, count: film.count, scenes: film.scenes,
+                try MediaFile.filmTiles(descriptor: file.descriptor, count: film.count, scenes: film.scenes, times: times,
                                         cellSize: { count in
                                             let frame = self.frames(count).first?.image
                                             return (max(1, frame?.width ?? 1), max(1, frame?.height ?? 1))
@@ -94,7 +123,17 @@ final class FilmSheets: SheetSource {
             tile.filmPassedOver = found.passedOver.map { "\($0.reason) at \(Captions.clock($0.time))" }
             return SheetItem(path: video, header: shape, tile: tile)
         }
-        return CutSheet(items: items, place: SheetPlace(number: 1, firstIndex: 1))
+        // Sheet k of an --every film is its k-th part.
+        let number = times.flatMap { part in parts().firstIndex { $0 == part } }.map { $0 + 1 } ?? 1
+        let sheet = OutputNaming(path: configuration.output, sheets: configuration.sheets).path(forSheet: number)
+        cues.withLock { cues in
+            for (index, (found, frame)) in zip(tiles.tiles, laid).enumerated() {
+                // A seek bar's cue starts at the time asked, the frame shown near it.
+                let time = times.map { $0[index] } ?? found.time
+                cues.cues.append(FilmCues.Cue(time: time, sheet: sheet, rect: frame.image))
+            }
+        }
+        return CutSheet(items: items, place: SheetPlace(number: number, firstIndex: (number - 1) * film.count + 1))
     }
 
     func leftOutNotice(_ tally: Tally) -> String? { nil }
