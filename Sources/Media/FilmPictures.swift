@@ -18,6 +18,13 @@ public struct FilmFacts: Sendable, Equatable {
     /// The audio codec's name and channels ("" and 0 without audio).
     public let audioCodec: String
     public let audioChannels: Int
+
+    /// A film's facts, as its stream says them.
+    public init(duration: Double, width: Int, height: Int, frameRate: Double, codec: String, bitRate: Int,
+                audioCodec: String, audioChannels: Int) {
+        (self.duration, self.width, self.height, self.frameRate) = (duration, width, height, frameRate)
+        (self.codec, self.bitRate, self.audioCodec, self.audioChannels) = (codec, bitRate, audioCodec, audioChannels)
+    }
 }
 
 /// A tile of a film's sheet: the frame shown, resized to its cell, and its time.
