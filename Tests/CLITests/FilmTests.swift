@@ -96,6 +96,18 @@ final class FilmTests: CLITestCase {
         XCTAssertEqual(events(jsonEvents(unchanged), "unchanged").count, 2)
     }
 
+    func testShardsShareTheVideosOut() throws {
+        makeFolder("films")
+        for name in ["a", "b", "c", "d"] { try film("films/\(name).mp4", shots: 1) }
+        var written: [String] = []
+        for index in 0..<2 {
+            let result = try collage(["films", "--frames", "1", "--shard", "\(index)/2", "--json", "-o", "{stem}.png"])
+            XCTAssertEqual(result.status, 0, result.summary)
+            written += events(jsonEvents(result), "written").compactMap { $0["output"] as? String }
+        }
+        XCTAssertEqual(written.sorted(), ["a.png", "b.png", "c.png", "d.png"], "each video by one shard")
+    }
+
     func testUsageErrors() throws {
         try film("a.mp4", shots: 1)
         try film("b.mp4", shots: 1)

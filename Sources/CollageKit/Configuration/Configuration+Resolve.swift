@@ -55,8 +55,8 @@ extension Configuration {
     /// `--shard`, read with the batch system's `environment` for `auto`.
     private func resolvedShard(_ environment: [String: String]) throws(ConfigurationError) -> Shard? {
         guard let shard else { return nil }
-        guard sheets || perFolder || groupBy != nil else {
-            throw ConfigurationError("--shard cuts a --sheets, --per-folder or --group-by job into parts; add one of them")
+        guard sheets || perFolder || groupBy != nil || frames != nil || every != nil else {
+            throw ConfigurationError("--shard cuts a --sheets, --per-folder, --group-by or --frames job into parts; add one of them")
         }
         switch Shard.parse(shard, environment: environment) {
         case .success(let value): return value

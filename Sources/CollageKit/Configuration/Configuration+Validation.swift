@@ -74,7 +74,7 @@ extension Configuration {
             throw usage("cannot write '\(outputPath)': the extension must be one of \(ImageFormat.outputExtensionList), pdf")
         }
         if let shard {
-            guard sheets || perFolder || groupBy != nil || frames != nil else {
+            guard sheets || perFolder || groupBy != nil || frames != nil || every != nil else {
                 throw usage("--shard cuts a --sheets, --per-folder, --group-by or --frames job into parts; add one of them")
             }
             // `auto` is read from the environment when the configuration is resolved.
