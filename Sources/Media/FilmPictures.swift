@@ -6,8 +6,9 @@ import Vips
 public struct FilmFacts: Sendable, Equatable {
     /// Its length, in seconds (0 when unknown).
     public let duration: Double
-    /// The frame as shown (turned by its rotation), in pixels.
+    /// The frame's width as shown (turned by its rotation), in pixels.
     public let width: Int
+    /// The frame's height as shown, in pixels.
     public let height: Int
     /// Frames a second (0 when unknown).
     public let frameRate: Double
@@ -15,8 +16,9 @@ public struct FilmFacts: Sendable, Equatable {
     public let codec: String
     /// Bits a second of the whole file (0 when unknown).
     public let bitRate: Int
-    /// The audio codec's name and channels ("" and 0 without audio).
+    /// The audio codec's name ("" without audio).
     public let audioCodec: String
+    /// The audio's channels (0 without audio).
     public let audioChannels: Int
 
     /// A film's facts, as its stream says them.

@@ -25,9 +25,6 @@ public struct FilmSettings: Sendable, Equatable {
     /// Each sheet's title without `--title`: a header like vcsi's.
     static let defaultTitle = try? Template("{file} · {size} · {duration} · {resolution} · {fps} fps · {codec} · "
                                             + "{bitrate} · {audio}", fields: Template.titleFields)
-
-    /// The fields a film's sheet adds to `--title`.
-    static let titleFields = ["file", "size", "resolution", "fps", "codec", "bitrate", "audio"]
 }
 
 /// What a film's header says: its facts and its file's size.

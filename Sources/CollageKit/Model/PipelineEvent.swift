@@ -59,8 +59,9 @@ public struct FilmFramePlaced: Sendable, Equatable {
     public let path: PathName
     /// The time of the frame shown, in seconds.
     public let time: Double
-    /// The sheet it is on, and its 0-based cell there.
+    /// The sheet it is on.
     public let output: PathName
+    /// Its 0-based cell on the sheet.
     public let cell: Int
     /// Candidates near its time not taken: "near-black at 0:01", ...
     public let passedOver: [String]

@@ -27,13 +27,13 @@ final class FilmSheets: SheetSource {
     private let cues = Locked(FilmCues())
 
     func sheets(_ context: SheetContext) -> AnyPublisher<CutSheet, Never> {
-        let parts = Publishers.Sequence<[[Double]?], Never>(sequence: parts())
-        return parts.flatMap(maxPublishers: .max(1)) { [self] times in
+        let parts = Publishers.Sequence<[(Int, [Double]?)], Never>(sequence: Array(parts().enumerated()))
+        return parts.flatMap(maxPublishers: .max(1)) { [self] index, times in
             Deferred {
                 Future<CutSheet?, Never> { promise in
                     nonisolated(unsafe) let promise = promise  // called once, on the shell's queue
                     context.workers.async {
-                        let sheet = self.sheet(times, context)
+                        let sheet = self.sheet(times, number: index + 1, context)
                         context.queue.async { promise(.success(sheet)) }
                     }
                 }
@@ -76,7 +76,8 @@ final class FilmSheets: SheetSource {
         configuration.layout.layOut(Array(repeating: ImageShape(shape), count: count), on: configuration.canvas).frames
     }
 
-    private func sheet(_ times: [Double]?, _ context: SheetContext) -> CutSheet? {
+    /// Sheet `number` (1-based) of the film: its frames at `times`, or found now (nil).
+    private func sheet(_ times: [Double]?, number: Int, _ context: SheetContext) -> CutSheet? {
         let (film, report) = (configuration.film!, context.report)
         if configuration.keepsState, let stamp = FileStamp.of(video) {
             context.consider([RunState.Considered(path: video, stamp: stamp)])
@@ -123,8 +124,6 @@ final class FilmSheets: SheetSource {
             tile.filmPassedOver = found.passedOver.map { "\($0.reason) at \(Captions.clock($0.time))" }
             return SheetItem(path: video, header: shape, tile: tile)
         }
-        // Sheet k of an --every film is its k-th part.
-        let number = times.flatMap { part in parts().firstIndex { $0 == part } }.map { $0 + 1 } ?? 1
         let sheet = OutputNaming(path: configuration.output, sheets: configuration.sheets).path(forSheet: number)
         cues.withLock { cues in
             for (index, (found, frame)) in zip(tiles.tiles, laid).enumerated() {
