@@ -87,7 +87,7 @@ let package = Package(
         .testTarget(name: "VipsTests", dependencies: ["FileFacts", "ProcessPages", "Vips", "Media", "Raw", "Video", "XMP", "ToneMap",
                                                    "CollageTestSupport"], path: "Tests/VipsTests",
                     swiftSettings: [.swiftLanguageMode(.v6)]),
-        .testTarget(name: "CollageKitTests", dependencies: ["CollageKit", "FileFacts", "Vips", "OpenCombine", "CollageTestSupport",
+        .testTarget(name: "CollageKitTests", dependencies: ["CollageKit", "FileFacts", "Media", "Vips", "OpenCombine", "CollageTestSupport",
                                                            .product(name: "Logging", package: "swift-log")],
                     path: "Tests/CollageKitTests",
                     swiftSettings: [.swiftLanguageMode(.v6)]),

@@ -1,13 +1,33 @@
 import ArgumentParser
 import CollageKit
 
-/// Camera rolls: `--video`, `--raw`, `--exclude`, `--exclude-from`. What
+/// Camera rolls: `--video`, `--frames`, `--scenes`, `--raw`, `--exclude`, `--exclude-from`. What
 /// they mean, and the pattern files, are read in CollageKit (`Configuration`,
 /// `ScanRules`, `ExcludePattern`).
 struct CameraRollArguments: ParsableArguments {
     @Flag(help: ArgumentHelp("Consider videos too (mp4 mov m4v 3gp mkv webm avi mts m2ts), each shown by a poster "
                              + "frame; a Live Photo's movie beside its still is shown by the still."))
     var video = false
+
+    @Option(help: ArgumentHelp("Make each video (or each video in a folder) its own sheet of N frames spread over "
+                               + "it, each the best of a few near its time, captioned with its time under a header "
+                               + "of the film's facts (implies --video; name the sheets with {stem} or {n} in -o).",
+                               valueName: "N"))
+    var frames: Int?
+
+    @Flag(help: ArgumentHelp("With --frames N: the N most distinct shots of each film, in time order."))
+    var scenes = false
+
+    @Option(help: ArgumentHelp("Instead of --frames N: a frame of each video at each multiple of SECONDS, over as many "
+                               + "sheets as needed (--max or --tile a sheet, default 25), as seek-bar thumbnails.",
+                               valueName: "SECONDS"))
+    var every: Double?
+
+    @Option(help: ArgumentHelp("With --frames or --every: write WebVTT cues, one per frame, pointing at its tile "
+                               + "(sheet-0001.jpg#xywh=X,Y,W,H), as players read seek-bar sprites ({stem}: the video's name).",
+                               valueName: "PATH"),
+            completion: .file())
+    var vtt: String?
 
     @Option(name: .customLong("raw"),
             help: ArgumentHelp("RAW photos (cr2 cr3 nef arw dng orf rw2 raf ...): preview (the largest embedded "

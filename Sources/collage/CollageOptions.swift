@@ -143,6 +143,9 @@ struct CollageOptions: ParsableArguments {
         (request.page, request.dpi, request.margin) = (printArguments.page, printArguments.dpi, printArguments.margin)
         (request.sort, request.reverse, request.groupBy) = (timeArguments.sort, timeArguments.reverse, timeArguments.groupBy)
         (request.video, request.raw) = (cameraRoll.video, cameraRoll.raw)
+        (request.frames, request.scenes) = (cameraRoll.frames, cameraRoll.scenes)
+        request.every = cameraRoll.every
+        request.vtt = cameraRoll.vtt.map { PathName(bytes: CommandLineBytes.values(of: ["--vtt"], parsed: [$0])[0]) }
         request.exclude = CommandLineBytes.values(of: ["--exclude"], parsed: cameraRoll.excludes).map(PathName.init(bytes:))
         request.excludeFrom = CommandLineBytes.values(of: ["--exclude-from"], parsed: cameraRoll.excludeFrom)
             .map(PathName.init(bytes:))

@@ -34,12 +34,14 @@ struct LayoutArguments: ParsableArguments {
     var crop: CropChoice?
 
     @Option(help: ArgumentHelp("A caption under each image, such as '{name}'. Fields: {name} {stem} {ext} {dir} {path} "
-                               + "{index} {width} {height} {format} {date} {duration} (a video's, 0:42) {group} (with --group-by); {{ and }} are braces.",
+                               + "{index} {width} {height} {format} {date} {duration} (a video's, 0:42) {time} (its frame's) {group} (with --group-by); "
+                               + "{{ and }} are braces.",
                                valueName: "TEMPLATE"))
     var label: String?
 
     @Option(help: ArgumentHelp("A line across the top of each sheet, such as 'Sheet {sheet}: {first} to {last}'. "
-                               + "Fields: {sheet} {count} {first} {last} {date} {group} (with --group-by).", valueName: "TEMPLATE"))
+                               + "Fields: {sheet} {count} {first} {last} {date} {group} (with --group-by); with --frames, the film's "
+                               + "{file} {size} {duration} {resolution} {fps} {codec} {bitrate} {audio}.", valueName: "TEMPLATE"))
     var title: String?
 
     @Option(help: ArgumentHelp("The font of captions and titles, such as 'DejaVu Sans 14' or 'Sans Bold'; "

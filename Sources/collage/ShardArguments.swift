@@ -4,7 +4,7 @@ import CollageKit
 /// `--shard I/N` or `--shard auto`: this run does the I-th of N parts of
 /// the job. Parsing and the rules live in `Shard` and `Configuration`.
 struct ShardArguments: ParsableArguments {
-    @Option(help: ArgumentHelp("Do only part I of N (0 <= I < N) of a --sheets, --per-folder or --group-by job, as one task of "
+    @Option(help: ArgumentHelp("Do only part I of N (0 <= I < N) of a --sheets, --per-folder, --group-by or --frames job, as one task of "
                                + "an array job; N runs with 0/N to N-1/N together write what one run writes. "
                                + "auto takes I and N from Slurm (SLURM_ARRAY_TASK_ID - SLURM_ARRAY_TASK_MIN, "
                                + "SLURM_ARRAY_TASK_COUNT), AWS Batch (AWS_BATCH_JOB_ARRAY_INDEX, AWS_BATCH_JOB_ARRAY_SIZE) "

@@ -21,6 +21,7 @@ enum EventSchema {
         "compared": ["path": .string, "baseline": .string, "status": .string, "pixels": .int, "percent": .number,
                      "raw": .int],
         "flagged": ["path": .string, "reason": .string],
+        "frame": ["path": .string, "time": .number, "output": .string, "cell": .int],
         "summary": ["written": .int, "used": .int, "rejected": .int, "failed": .int, "unchanged": .int,
                     "planned": .int, "paired": .int, "passed_over": .counts, "status": .int],
     ]

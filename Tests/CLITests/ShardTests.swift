@@ -83,7 +83,7 @@ final class ShardTests: CLITestCase {
         makeFolder("out")
         XCTAssertEqual(mkfifo(path("in/blocked.png"), 0o644), 0)
         let cases: [([String], [String: String], String)] = [
-            (["--shard", "0/2"], [:], "--sheets, --per-folder or --group-by"),
+            (["--shard", "0/2"], [:], "--sheets, --per-folder, --group-by or --frames"),
             (["--sheets", "--shard", "2/2"], [:], "less than N"),
             (["--sheets", "--shard", "5/3"], [:], "less than N"),
             (["--sheets", "--shard", "0/0"], [:], "at least 1"),

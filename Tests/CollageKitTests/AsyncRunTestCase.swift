@@ -84,6 +84,7 @@ func kind(_ event: PipelineEvent) -> String {
     case .compared: "compared"
     case .notice: "notice"
     case .document: "document"
+    case .frame: "frame"
     case .finished: "finished"
     }
 }

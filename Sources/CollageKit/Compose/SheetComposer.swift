@@ -91,7 +91,7 @@ struct SheetComposer: Sendable {
             }
             let labels = captions.label == nil ? nil : tiles.indices.map {
                 captions.labelText(path: tiles[$0].path, header: tiles[$0].header, index: firstIndex + $0,
-                                  pair: tiles[$0].comparison) ?? ""
+                                  pair: tiles[$0].comparison, time: tiles[$0].frameTime) ?? ""
             }
             let title = captions.titleText(sheet: sheet, images: tiles.map(\.path))
             do {

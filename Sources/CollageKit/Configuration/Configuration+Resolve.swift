@@ -55,8 +55,8 @@ extension Configuration {
     /// `--shard`, read with the batch system's `environment` for `auto`.
     private func resolvedShard(_ environment: [String: String]) throws(ConfigurationError) -> Shard? {
         guard let shard else { return nil }
-        guard sheets || perFolder || groupBy != nil else {
-            throw ConfigurationError("--shard cuts a --sheets, --per-folder or --group-by job into parts; add one of them")
+        guard sheets || perFolder || groupBy != nil || frames != nil || every != nil else {
+            throw ConfigurationError("--shard cuts a --sheets, --per-folder, --group-by or --frames job into parts; add one of them")
         }
         switch Shard.parse(shard, environment: environment) {
         case .success(let value): return value
@@ -121,9 +121,19 @@ extension Configuration {
             (settings.diffImages, settings.markdown) = (diffImages, markdown)
             configuration.diff = settings
         }
+        if frames != nil || every != nil {
+            // Sheets of each video: a grid of its frames, timed, under its header.
+            configuration.film = FilmSettings(count: frames ?? max ?? tile?.cells ?? FilmSettings.everyTiles, scenes: scenes,
+                                              every: every, vtt: vtt)
+            configuration.maxImages = configuration.film!.count
+            configuration.sheets = every != nil
+            if layoutName == "auto" { configuration.layoutName = "grid" }
+            if label == nil { configuration.captions.label = FilmSettings.defaultLabel }
+            if title == nil { configuration.captions.title = FilmSettings.defaultTitle }
+        }
         // Camera rolls.
         var rules = ScanRules()
-        rules.video = video
+        rules.video = video || frames != nil || every != nil
         rules.raw = try rawMode()
         rules.exclusions = exclusions
         configuration.scan = rules

@@ -65,6 +65,7 @@ extension Configuration {
         try validatePlan()
         try validateTime()
         try validateDiff()
+        try validateFilm()
         guard standardInputs <= 1 else { throw usage("- (standard input) can be given once") }
         guard !outputPath.bytes.isEmpty else { throw usage("--output needs a path") }
         try validatePrint()
@@ -73,8 +74,8 @@ extension Configuration {
             throw usage("cannot write '\(outputPath)': the extension must be one of \(ImageFormat.outputExtensionList), pdf")
         }
         if let shard {
-            guard sheets || perFolder || groupBy != nil else {
-                throw usage("--shard cuts a --sheets, --per-folder or --group-by job into parts; add one of them")
+            guard sheets || perFolder || groupBy != nil || frames != nil || every != nil else {
+                throw usage("--shard cuts a --sheets, --per-folder, --group-by or --frames job into parts; add one of them")
             }
             // `auto` is read from the environment when the configuration is resolved.
             if shard != "auto", case .failure(let error) = Shard.parse(shard, environment: [:]) {

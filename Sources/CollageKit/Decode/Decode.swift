@@ -30,6 +30,8 @@ struct DecodedTile: Sendable {
     var focus: TileFocus? = nil
     /// A `--diff` cell: the pair it shows (its caption's fields).
     var comparison: ComparedPair? = nil
+    /// A `--frames` tile: the candidates near its time not taken, and why.
+    var filmPassedOver: [String]? = nil
 }
 
 /// The resize stage: libvips' thumbnail straight to the frame's size, with

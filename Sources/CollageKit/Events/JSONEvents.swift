@@ -125,6 +125,12 @@ private struct EventObject {
             add("event", "unchanged")
             add("output", path: output)
             add("images", paths: images)
+        case .frame(let frame):
+            add("event", "frame")
+            add("path", path: frame.path)
+            field("time", (frame.time * 1000).rounded() / 1000)
+            add("output", path: frame.output)
+            add("cell", frame.cell)
         case .compared(let pair):
             add("event", "compared")
             add("path", path: pair.path)

@@ -42,6 +42,10 @@ public struct TextReporter {
             logger.warning("\(path): \(error)")
         case .placed:
             break
+        case .frame(let frame):
+            if !frame.passedOver.isEmpty {
+                logger.debug("\(frame.path) at \(Captions.clock(frame.time)): passed over \(frame.passedOver.joined(separator: ", "))")
+            }
         case .flagged(let flag):
             switch flag.reason {
             case .blank: logger.warning("\(flag.path): flagged blank: one flat colour")

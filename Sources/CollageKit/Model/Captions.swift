@@ -18,6 +18,8 @@ public struct Captions: Equatable, Sendable {
     public var pixelsPerPoint = 1.0
     /// `{group}`: the name of the group being made (`--group-by`).
     var group: String?
+    /// `--frames`: the film whose sheet this is (the title's header fields).
+    var film: FilmHeader?
 
     /// No label, no title, the default font at the cell's size, on a screen.
     public init() {}
@@ -82,7 +84,8 @@ extension Captions {
     /// The caption of an image: `--label` with its fields filled in.
     /// `index` is its 1-based place among the images the run used; `pair`,
     /// a `--diff` cell's pair (its `{path}` is the path below the roots).
-    func labelText(path: PathName, header: ImageHeader, index: Int, pair: ComparedPair? = nil) -> String? {
+    func labelText(path: PathName, header: ImageHeader, index: Int, pair: ComparedPair? = nil,
+                   time: Double? = nil) -> String? {
         let members = pair?.members ?? 1
         let moved = pair.map(\.shifts).flatMap { $0.isEmpty ? nil : $0 }.map { shifts in
             " · " + DiffText.shifts([shifts[0]]) + (shifts.count > 1 ? " (+\(shifts.count - 1) more)" : "")
@@ -116,13 +119,15 @@ extension Captions {
                 case "duration": header.duration.map(Self.clock) ?? ""
                 case "group": group ?? ""
                 case "pixels", "percent", "status": ""
+                case "time": time.map(Self.clock) ?? ""
                 default: nil
                 }
             } + moved
         }
     }
 
-    /// The title of sheet `sheet`: `--title` with its fields filled in.
+    /// The title of sheet `sheet`: `--title` with its fields filled in (a
+    /// film's header fields empty on a sheet that is not a film's).
     func titleText(sheet: Int, images: [PathName]) -> String? {
         title.map { template in
             template.render { field in
@@ -133,7 +138,7 @@ extension Captions {
                 case "last": images.last.map { String(decoding: $0.lastComponent, as: UTF8.self) }
                 case "date": Self.today()
                 case "group": group ?? ""
-                default: nil
+                default: film?.field(field) ?? ""
                 }
             }
         }

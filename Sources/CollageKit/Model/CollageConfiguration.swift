@@ -105,6 +105,8 @@ public struct CollageConfiguration: Sendable {
     public var print = PrintSettings()
     /// `--diff BASELINE`: compare INPUT with BASELINE instead of making collages.
     public var diff: DiffSettings?
+    /// `--frames N`: a sheet of each video instead of a collage of the inputs.
+    public var film: FilmSettings?
     /// `--sort`, `--reverse`: the order images are placed in.
     public var sort = ImageOrder.name
     /// `--reverse`: the order turned round (with `--group-by`, the groups too).

@@ -121,6 +121,14 @@ public struct Configuration: Codable, Sendable, Equatable {
     public var watch = false
     /// `--interval SECONDS` (nil: 2).
     public var interval: Double?
+    /// `--frames N`: a sheet of N frames of each video.
+    public var frames: Int?
+    /// `--scenes`: with `--frames`, the N most distinct shots.
+    public var scenes = false
+    /// `--every SECONDS`: a frame of each video at each multiple of SECONDS.
+    public var every: Double?
+    /// `--vtt PATH`: WebVTT cues pointing at each frame's tile.
+    public var vtt: PathName?
 
     /// One a property, in the order above.
     enum CodingKeys: String, CodingKey, CaseIterable {
@@ -128,7 +136,7 @@ public struct Configuration: Codable, Sendable, Equatable {
         case dpi, margin, allowPortrait, nulSeparated, followLinks, jobs, decodeMemory, maxPixels, quality
         case skipUnchanged, dryRun, requireEven, perFolder, sort, reverse, groupBy, video, raw, exclude, excludeFrom
         case shard, plan, fromPlan, html, flag, failOnFlag, diff, threshold, countAntiAliased, ignore, tolerance
-        case junit, failOn, diffImages, markdown, watch, interval
+        case junit, failOn, diffImages, markdown, watch, interval, frames, scenes, every, vtt
     }
 
     /// A configuration of `inputs` with no option given.
@@ -148,7 +156,7 @@ public struct Configuration: Codable, Sendable, Equatable {
     /// Whether the run may make many collages (sheets, one per folder, a
     /// watch, a shard of a job): worth preparing the process for a batch.
     public var makesManyCollages: Bool {
-        (sheets || perFolder || watch || shard != nil || groupBy != nil) && plan == nil
+        (sheets || perFolder || watch || shard != nil || groupBy != nil || frames != nil || every != nil) && plan == nil
     }
 }
 

@@ -47,8 +47,24 @@ public enum PipelineEvent: Sendable {
     case notice(String)
     /// `-o NAME.pdf`: the PDF of the run's pages was put in place.
     case document(output: PathName, pages: Int)
+    /// `--frames`: a film's frame placed on its sheet (sent after its `placed`).
+    case frame(FilmFramePlaced)
     /// The last event: how the run ended, with its counts.
     case finished(RunOutcome)
+}
+
+/// A film's frame on its sheet: where it came from and where it went.
+public struct FilmFramePlaced: Sendable, Equatable {
+    /// The video.
+    public let path: PathName
+    /// The time of the frame shown, in seconds.
+    public let time: Double
+    /// The sheet it is on.
+    public let output: PathName
+    /// Its 0-based cell on the sheet.
+    public let cell: Int
+    /// Candidates near its time not taken: "near-black at 0:01", ...
+    public let passedOver: [String]
 }
 
 /// Where a placed tile's pixels came from (RAW photos, videos) and what decided its crop.
@@ -161,7 +177,7 @@ public struct Summary: Sendable, Equatable {
         case .planned(let sheet): planned += 1; used += sheet.images.count
         case .flagged: flagged += 1
         case .compared(let pair): compared.count(pair.status, fails: pair.fails)
-        case .placed, .notice, .finished, .document, .group: break
+        case .placed, .notice, .finished, .document, .group, .frame: break
         }
     }
 }

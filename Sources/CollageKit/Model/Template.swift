@@ -13,9 +13,10 @@ public struct Template: Equatable, Sendable {
 
     /// The fields of `--label`: each image's own.
     public static let labelFields = ["name", "stem", "ext", "dir", "path", "index", "width", "height", "format", "date", "duration",
-                                     "pixels", "percent", "status", "group"]
+                                     "pixels", "percent", "status", "group", "time"]
     /// The fields of `--title`: each sheet's.
-    public static let titleFields = ["sheet", "count", "first", "last", "date", "group"]
+    public static let titleFields = ["sheet", "count", "first", "last", "date", "group", "file", "size", "duration",
+                                     "resolution", "fps", "codec", "bitrate", "audio"]
 
     /// Why a template cannot be used: the usage error's line, quoting the template.
     public struct ParseError: Error, CustomStringConvertible {

@@ -44,6 +44,10 @@ extension CollageRun {
                            label: sheet.composed.labels?[index],
                            origin: TileOrigin(source: tile.source, duration: tile.header.duration,
                                               frame: tile.frameTime, focus: tile.focus?.focus ?? frame.crop.rawValue)))
+            if let passedOver = tile.filmPassedOver, let time = tile.frameTime {
+                report(.frame(FilmFramePlaced(path: tile.path, time: time, output: sheet.record.output, cell: index,
+                                              passedOver: passedOver)))
+            }
         }
         for notice in sheet.composed.notices { report(.notice(notice)) }
         var record = sheet.record

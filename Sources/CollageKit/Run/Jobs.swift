@@ -22,6 +22,11 @@ public enum Jobs {
                                  instrumentation: instrumentation, logger: logger)
             return JobRun(.single, passes: SinglePass(run), finishing: configuration.htmlPage.map { PageFinishing(page: $0) })
         }
+        if configuration.film != nil {
+            // A run of each video's sheet; the page, of them all.
+            return JobRun(.groups, passes: FilmPasses(configuration, logger: logger),
+                          finishing: configuration.htmlPage.map { PageFinishing(page: $0) })
+        }
         // One checker for the whole job: a duplicate across folders or passes is found too.
         let flagger = Flagger(kinds: configuration.flags)
         let collage: @Sendable (CollageConfiguration) -> CollageJob = {

@@ -1,0 +1,127 @@
+import FileFacts
+import Video
+import Vips
+
+/// What a film's sheet says of it in its header: its stream's facts.
+public struct FilmFacts: Sendable, Equatable {
+    /// Its length, in seconds (0 when unknown).
+    public let duration: Double
+    /// The frame's width as shown (turned by its rotation), in pixels.
+    public let width: Int
+    /// The frame's height as shown, in pixels.
+    public let height: Int
+    /// Frames a second (0 when unknown).
+    public let frameRate: Double
+    /// The video codec's name ("h264", "hevc").
+    public let codec: String
+    /// Bits a second of the whole file (0 when unknown).
+    public let bitRate: Int
+    /// The audio codec's name ("" without audio).
+    public let audioCodec: String
+    /// The audio's channels (0 without audio).
+    public let audioChannels: Int
+
+    /// A film's facts, as its stream says them.
+    public init(duration: Double, width: Int, height: Int, frameRate: Double, codec: String, bitRate: Int,
+                audioCodec: String, audioChannels: Int) {
+        (self.duration, self.width, self.height, self.frameRate) = (duration, width, height, frameRate)
+        (self.codec, self.bitRate, self.audioCodec, self.audioChannels) = (codec, bitRate, audioCodec, audioChannels)
+    }
+}
+
+/// A tile of a film's sheet: the frame shown, resized to its cell, and its time.
+public struct FilmTile: Sendable {
+    /// The frame, at the cell's size, cropped as asked.
+    public let pixels: PixelBuffer
+    /// The time of the frame shown, in seconds.
+    public let time: Double
+    /// Candidates near its time not taken, each with its time and why
+    /// ("near-black", "flat", "blurred").
+    public let passedOver: [(time: Double, reason: String)]
+}
+
+/// A film's tiles, and why they stopped short of those asked, if they did.
+public struct FilmTiles: Sendable {
+    /// The tiles, in time order.
+    public let tiles: [FilmTile]
+    /// FFmpeg's reason there are fewer tiles than asked, or nil.
+    public let stopped: String?
+}
+
+extension MediaFile {
+    /// The wall time a film's sheet may take, per frame asked (seeks and decodes).
+    public static let filmSecondsPerFrame = 2.0
+    /// The most a film's sheet may read, per frame asked.
+    public static let filmBytesPerFrame = 64 << 20
+
+    /// The facts of the video open on `descriptor`, or why it has none.
+    public static func film(descriptor: Int32) throws -> FilmFacts {
+        let info = try openFilm(descriptor, frames: 1).info
+        guard info.width > 0, info.height > 0 else { throw VipsError(.load, "its video stream has no frame size") }
+        let quarter = info.orientation >= 5
+        return FilmFacts(duration: info.duration, width: quarter ? info.height : info.width,
+                         height: quarter ? info.width : info.height, frameRate: info.frameRate, codec: info.codec,
+                         bitRate: info.bitRate, audioCodec: info.audioCodec, audioChannels: info.audioChannels)
+    }
+
+    /// Up to `count` tiles of the film open on `descriptor`, upright, each
+    /// of the size `cellSize` gives for the number of tiles, cropped as
+    /// `crop` says: its frames spread over the film
+    /// (`VideoFile.spreadTimes`), or with `scenes` its `count` most
+    /// distinct shots (`VideoFile.sceneTimes`), or with `every` one at each
+    /// multiple of `every` seconds, or `times` if given; each the best of a
+    /// few candidates near its time (`VideoFile.frames`), decoded at the cell's size.
+    public static func filmTiles(descriptor: Int32, count: Int, scenes: Bool = false, every: Double? = nil,
+                                 times given: [Double]? = nil,
+                                 cellSize: (Int) -> (width: Int, height: Int), crop: CropMode,
+                                 background: RGB) throws -> FilmTiles {
+        let video = try openFilm(descriptor, frames: count)
+        let info = video.info
+        guard info.duration > 0 else { throw VipsError(.load, "its length is unknown or zero") }
+        let times: [Double]
+        if let given {
+            times = given
+        } else if let every, every > 0 {
+            times = stride(from: 0.0, to: info.duration, by: every).map { $0 }
+        } else if scenes {
+            do { times = try video.sceneTimes(count: count) } catch {
+                throw VipsError(.load, "its shots could not be found: \(error.message)")
+            }
+        } else {
+            times = VideoFile.spreadTimes(count: count, duration: info.duration)
+        }
+        let quarter = info.orientation >= 5
+        let (cellWidth, cellHeight) = cellSize(max(1, times.count))
+        // Half the cover size: `frames` decodes at twice it, the cell's own.
+        let found = video.frames(at: times, coverWidth: max(1, (quarter ? cellHeight : cellWidth) / 2),
+                                 coverHeight: max(1, (quarter ? cellWidth : cellHeight) / 2))
+        // A film that stopped short has fewer, larger cells.
+        let (width, height) = found.frames.count == times.count ? (cellWidth, cellHeight)
+            : cellSize(max(1, found.frames.count))
+        var tiles: [FilmTile] = []
+        for frame in found.frames {
+            let pixels = frame.pixels
+            let tile = try pixels.bytes.withUnsafeBytes { bytes in
+                try ImageFile.tile(pixels: bytes, pixelWidth: pixels.width, pixelHeight: pixels.height, bands: 3,
+                                   orientation: info.orientation, width: width, height: height, crop: crop,
+                                   background: background)
+            }
+            tiles.append(FilmTile(pixels: tile, time: frame.time,
+                                  passedOver: frame.passedOver.map { ($0.time, $0.reason.rawValue) }))
+        }
+        return FilmTiles(tiles: tiles, stopped: found.stopped)
+    }
+
+    private static func openFilm(_ descriptor: Int32, frames: Int) throws -> VideoFile {
+        if let missing = VideoFile.unavailable {
+            throw VipsError(.unsupported, "a video, but FFmpeg's libraries are not installed (\(missing))")
+        }
+        let frames = max(1, min(frames, 10_000))
+        do {
+            return try VideoFile(descriptor: descriptor, seconds: VideoPictures.timeLimit + filmSecondsPerFrame * Double(frames),
+                                 maxBytes: VideoPictures.byteLimit + filmBytesPerFrame * frames)
+        } catch {
+            throw VipsError(.load, error.message)
+        }
+    }
+}
