@@ -119,6 +119,12 @@ extension Configuration {
             settings.junit = junit
             if let statuses = try failingStatuses() { settings.failOn = statuses }
             (settings.diffImages, settings.markdown) = (diffImages, markdown)
+            (settings.approve, settings.alternative) = (approve, alternative)
+            if approve != nil {  // nothing is written but the baseline
+                (settings.junit, settings.diffImages, settings.markdown) = (nil, nil, nil)
+                configuration.dryRun = true
+                configuration.htmlPage = nil
+            }
             configuration.diff = settings
         }
         // Camera rolls.

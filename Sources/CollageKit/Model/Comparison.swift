@@ -18,6 +18,11 @@ public struct DiffSettings: Sendable {
     public var diffImages: PathName?
     /// `--markdown PATH`: a summary in GitHub-flavoured Markdown.
     public var markdown: PathName?
+    /// `--approve [PATH...]`: the images that become the baseline (empty:
+    /// every pair that fails); nil when not approving.
+    public var approve: [PathName]?
+    /// `--alternative`: approving keeps the old baseline as `NAME~K.EXT`.
+    public var alternative = false
 
     /// Compare against the folder `baseline`, with every other option at its default.
     public init(baseline: PathName) {
