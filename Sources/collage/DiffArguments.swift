@@ -54,6 +54,12 @@ struct DiffArguments: ParsableArguments {
             completion: .file())
     var approve: [String] = []
 
+    @Option(help: ArgumentHelp("With --diff: options per path, one rule a line: GLOB [threshold=T] [tolerance=N|N%] "
+                               + "[ignore=X,Y,W,H]... [allow=STATUS,...]; the first matching line wins.",
+                               valueName: "FILE"),
+            completion: .file())
+    var rules: String?
+
     /// A bare `--approve`, as `prepared` names it.
     @Flag(name: .customLong("approve-failing"), help: .hidden)
     var approveFailing = false

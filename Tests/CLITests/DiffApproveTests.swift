@@ -190,4 +190,34 @@ final class DiffApproveTests: CLITestCase {
         XCTAssertEqual(contents("base/a.png"), third)
         assertFailure(try collage(["--diff", "base", "--alternative", "shots"]), status: 64, mentions: ["--approve"])
     }
+
+    /// --rules FILE: the first matching line's options replace the command
+    /// line's for its paths (`allow` takes statuses out of --fail-on);
+    /// comments and blank lines; a bad line is a usage error naming it.
+    func testRulesPerPath() throws {
+        for folder in ["base/login", "shots/login", "base/dash", "shots/dash"] { makeFolder(folder) }
+        pair("login/a.png", shot(), shot([(3, 3)]))
+        pair("dash/b.png", shot(), shot([(3, 3)]))
+        write(shot(), to: "shots/c.png")
+        write(b("# per page\n\nlogin/* tolerance=2  # one stray pixel is fine\ndash/** ignore=0,0,10,10\n*.png allow=added\n"),
+              to: "rules")
+        let ruled = try collage(["--diff", "base", "--rules", "rules", "--json", "shots", "-o", "d.png"])
+        XCTAssertEqual(ruled.status, 0, ruled.summary)
+        XCTAssertEqual(statuses(ruled), ["shots/login/a.png": "unchanged", "shots/dash/b.png": "unchanged",
+                                         "shots/c.png": "added"])
+        XCTAssertFalse(exists("d.png"))
+        let plain = try collage(["--diff", "base", "--json", "shots", "-o", "d.png"])
+        XCTAssertEqual(plain.status, 1, plain.summary)
+        XCTAssertEqual(statuses(plain), ["shots/login/a.png": "changed", "shots/dash/b.png": "changed", "shots/c.png": "added"])
+        write(b("login/a.png tolerance=0\nlogin/* tolerance=2\n"), to: "first")
+        let first = try collage(["--diff", "base", "--rules", "first", "--json", "shots", "-o", "d.png"])
+        XCTAssertEqual(statuses(first)["shots/login/a.png"], "changed", "the first matching line wins")
+        write(b("# fine\nlogin/* tolerance=2\ndash/** tolerance=lots\n"), to: "bad")
+        assertFailure(try collage(["--diff", "base", "--rules", "bad", "shots", "-o", "d.png"]), status: 64,
+                      mentions: ["--rules", "line 3", "tolerance"])
+        write(b("login/* colour=red\n"), to: "unknown")
+        assertFailure(try collage(["--diff", "base", "--rules", "unknown", "shots", "-o", "d.png"]), status: 64,
+                      mentions: ["line 1", "colour=red"])
+        assertFailure(try collage(["--rules", "rules", "shots"]), status: 64, mentions: ["--rules", "--diff"])
+    }
 }

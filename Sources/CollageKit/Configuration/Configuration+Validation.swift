@@ -163,7 +163,7 @@ extension Configuration {
                         ("--tolerance", tolerance != nil), ("--junit", junit != nil),
                         ("--fail-on", failOn != nil), ("--diff-images", diffImages != nil),
                         ("--markdown", markdown != nil), ("--approve", approve != nil),
-                        ("--alternative", alternative)].filter(\.1).map(\.0)
+                        ("--alternative", alternative), ("--rules", rules != nil)].filter(\.1).map(\.0)
             if let first = used.first { throw ConfigurationError("\(first) is an option of --diff BASELINE") }
             return
         }
@@ -182,6 +182,7 @@ extension Configuration {
         for (name, used) in [("--per-folder", perFolder), ("--watch", watch)] where used {
             throw ConfigurationError("--diff and \(name) cannot be used together")
         }
+        if rules?.bytes.isEmpty == true { throw ConfigurationError("--rules needs a file") }
         if approve?.contains(where: \.bytes.isEmpty) == true { throw ConfigurationError("--approve: an empty path names no image") }
         if approve != nil, dryRun { throw ConfigurationError("--approve and --dry-run cannot be used together") }
         if alternative, approve == nil { throw ConfigurationError("--alternative keeps the old baseline when approving: add --approve") }

@@ -94,6 +94,7 @@ struct PairComparison: Sendable {
 
     private func comparing(_ opened: OpenedPair) -> PairOutcome {
         let pair = opened.pair
+        let settings = settings.applying(to: pair.relative)  // --rules
         let sides = [opened.current, opened.baseline].compactMap { $0?.header }
         func compared(_ status: PairStatus, _ pixels: Int = 0, _ percent: Double = 0, size: String? = nil,
                       _ difference: Difference? = nil, after: FullPicture? = nil) -> PairOutcome {
@@ -135,7 +136,7 @@ struct PairComparison: Sendable {
             let difference = try Difference.compare(before, after, options: settings.difference)
             let size = difference.sameSize ? nil : "\(before.width)x\(before.height) -> \(after.width)x\(after.height)"
             let status = Self.status(of: difference, tolerance: settings.tolerance)
-            if ![.unchanged, .noise].contains(status), matchesAlternative(pair, after) { return compared(.unchanged) }
+            if ![.unchanged, .noise].contains(status), matchesAlternative(pair, after, settings) { return compared(.unchanged) }
             if status != .unchanged { kept.keep(difference, for: pair.relative) }
             return compared(status, difference.pixels, difference.percent, size: size, difference, after: after)
         } catch {
@@ -146,7 +147,7 @@ struct PairComparison: Sendable {
     /// Whether the current picture matches (`unchanged` or `noise`) one of
     /// the baseline's accepted alternatives (`NAME~K.EXT`); each is read in
     /// turn, and one that cannot be read is passed over.
-    private func matchesAlternative(_ pair: DiffPair, _ after: FullPicture) -> Bool {
+    private func matchesAlternative(_ pair: DiffPair, _ after: FullPicture, _ settings: DiffSettings) -> Bool {
         for path in pair.alternatives {
             if case .success(let a) = OpenFile.open(pair.current), case .success(let b) = OpenFile.open(path),
                a.hasSameBytes(as: b) {

@@ -121,6 +121,8 @@ public struct Configuration: Codable, Sendable, Equatable {
     public var approve: [PathName]?
     /// `--alternative` (with `--approve`).
     public var alternative = false
+    /// `--rules FILE`.
+    public var rules: PathName?
     /// `--watch`.
     public var watch = false
     /// `--interval SECONDS` (nil: 2).
@@ -132,7 +134,7 @@ public struct Configuration: Codable, Sendable, Equatable {
         case dpi, margin, allowPortrait, nulSeparated, followLinks, jobs, decodeMemory, maxPixels, quality
         case skipUnchanged, dryRun, requireEven, perFolder, sort, reverse, groupBy, video, raw, exclude, excludeFrom
         case shard, plan, fromPlan, html, flag, failOnFlag, diff, threshold, countAntiAliased, ignore, tolerance
-        case junit, failOn, diffImages, markdown, approve, alternative, watch, interval
+        case junit, failOn, diffImages, markdown, approve, alternative, rules, watch, interval
     }
 
     /// A configuration of `inputs` with no option given.
