@@ -55,7 +55,7 @@ struct CollageCommand: ParsableCommand {
     static func main() {
         CollageProcess.prepareForBatch()
         do {
-            var command = try parseAsRoot()
+            var command = try parseAsRoot(DiffArguments.prepared(Array(CommandLine.arguments.dropFirst())))
             try command.run()
         } catch {
             let code = exitCode(for: error)

@@ -161,6 +161,8 @@ struct CollageOptions: ParsableArguments {
         (request.threshold, request.countAntiAliased, request.ignore) = (diff.threshold, diff.countAa, diff.ignore)
         (request.tolerance, request.junit, request.failOn) = (diff.tolerance, diff.junit.map(PathName.init), diff.failOn)
         (request.diffImages, request.markdown) = (diff.diffImages.map(PathName.init), diff.markdown.map(PathName.init))
+        request.approve = diff.approve.isEmpty && !diff.approveFailing ? nil : diff.approve.map(PathName.init)
+        (request.alternative, request.rules) = (diff.alternative, diff.rules.map(PathName.init))
         return request
     }
 }

@@ -46,4 +46,39 @@ struct DiffArguments: ParsableArguments {
                                + "$GITHUB_STEP_SUMMARY), its links relative to PATH.", valueName: "PATH"),
             completion: .file(extensions: ["md"]))
     var markdown: String?
+
+    @Option(parsing: .upToNextOption,
+            help: ArgumentHelp("With --diff: make the current images named (none named: every pair that fails) the "
+                               + "baseline, one file at a time, atomically; nothing else is written. Put INPUT before it.",
+                               valueName: "PATH"),
+            completion: .file())
+    var approve: [String] = []
+
+    @Option(help: ArgumentHelp("With --diff: options per path, one rule a line: GLOB [threshold=T] [tolerance=N|N%] "
+                               + "[ignore=X,Y,W,H]... [allow=STATUS,...]; the first matching line wins.",
+                               valueName: "FILE"),
+            completion: .file())
+    var rules: String?
+
+    /// A bare `--approve`, as `prepared` names it.
+    @Flag(name: .customLong("approve-failing"), help: .hidden)
+    var approveFailing = false
+
+    @Flag(help: "With --approve: keep the old baseline as an accepted alternative, NAME~1.png (the next free number).")
+    var alternative = false
+
+    /// The arguments as ArgumentParser reads them: a bare `--approve` (last,
+    /// or before another option), which it would refuse for want of a
+    /// value, becomes `--approve-failing`: approve every pair that fails.
+    static func prepared(_ arguments: [String]) -> [String] {
+        var prepared = arguments
+        for index in prepared.indices {
+            if prepared[index] == "--" { break }
+            let next = index + 1 < prepared.count ? prepared[index + 1] : nil
+            if prepared[index] == "--approve", next.map({ $0.hasPrefix("-") && $0 != "-" }) ?? true {
+                prepared[index] = "--approve-failing"
+            }
+        }
+        return prepared
+    }
 }

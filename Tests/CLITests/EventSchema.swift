@@ -22,6 +22,7 @@ enum EventSchema {
                      "raw": .int],
         "flagged": ["path": .string, "reason": .string],
         "frame": ["path": .string, "time": .number, "output": .string, "cell": .int],
+        "approved": ["path": .string, "baseline": .string, "status": .string],
         "summary": ["written": .int, "used": .int, "rejected": .int, "failed": .int, "unchanged": .int,
                     "planned": .int, "paired": .int, "passed_over": .counts, "status": .int],
     ]
@@ -34,10 +35,11 @@ enum EventSchema {
         "summary": ["message": .string, "shard": .string, "flagged": .int, "compared": .statuses],
         "compared": ["size": .string, "shift": .shifts, "group": .int],
         "flagged": ["of": .string],
+        "approved": ["alternative": .string],
     ]
 
     /// Path fields, which may carry a `_base64` twin when not UTF-8.
-    static let pathFields: Set<String> = ["path", "output", "images", "of", "with", "baseline"]
+    static let pathFields: Set<String> = ["path", "output", "images", "of", "with", "baseline", "alternative"]
 
     /// The statuses the summary's `compared` counts (`--diff`), every one always there.
     static let pairStatuses: Set<String> = ["changed", "resized", "shifted", "added", "removed", "noise", "unchanged"]

@@ -61,8 +61,10 @@ final class HardeningOutputTests: CLITestCase {
     }
 
     /// The output folder is removed while a --sheets run is going (after
-    /// its first sheet was written): the next save fails with 73 and one
-    /// line saying what could not be created; nothing is recreated.
+    /// its first sheet was written, the run held still (SIGSTOP) while the
+    /// folder goes, so that no file of its own is made in it meanwhile):
+    /// the next save fails with 73 and one line saying what could not be
+    /// created; nothing is recreated.
     func testOutputFolderThatVanishesMidRunIs73() throws {
         makeFolder("in")
         write(try ExitStatusTests.bigNoisyJPEG(), to: "in/00.jpg")
@@ -70,11 +72,16 @@ final class HardeningOutputTests: CLITestCase {
         makeFolder("out")
         let process = try start(["in", "--sheets", "--max", "2", "--json", "-o", "out/sheet.jpg"])
         XCTAssertTrue(process.awaitEvent { field($0, "event") == "written" })
+        kill(process.pid, SIGSTOP)
+        let written = listingText("out").filter { !$0.hasPrefix(".") }.count
         _ = try runProcess([b("rm"), b("-rf"), b(path("out"))])
-        let result = process.wait(timeout: 60)
+        kill(process.pid, SIGCONT)
+        let result = process.wait(timeout: 600)
+        XCTAssertLessThan(written, 4, "every sheet was written before the folder went")
         XCTAssertEqual(result.status, 73, result.summary)
         XCTAssertEqual(result.stderrLines.count, 1, result.summary)
-        XCTAssertTrue(result.stderrLines.first?.contains("out/sheet-0002.jpg") == true, result.summary)
+        let next = String(format: "out/sheet-%04d.jpg", written + 1)
+        XCTAssertTrue(result.stderrLines.first?.contains(next) == true, "\(next): \(result.summary)")
         XCTAssertEqual(jsonEvents(result).last?["status"] as? Int, 73)
         XCTAssertFalse(exists("out"), "the vanished folder is not recreated")
     }

@@ -82,6 +82,7 @@ func kind(_ event: PipelineEvent) -> String {
     case .group: "group"
     case .unchanged: "unchanged"
     case .compared: "compared"
+    case .approved: "approved"
     case .notice: "notice"
     case .document: "document"
     case .frame: "frame"

@@ -94,7 +94,7 @@ struct DiffCell: Sendable {
             var panels: [PixelBuffer]
             if let before, let after {
                 let difference = try comparison.kept.take(pair.relative)
-                    ?? Difference.compare(before, after, options: comparison.settings.difference)
+                    ?? Difference.compare(before, after, options: comparison.settings.applying(to: pair.relative).difference)
                 if let crop = Self.crop(pair) {
                     panels = try regionPanels(pair, crop, before, after, difference, inner, innerHeight)
                 } else {

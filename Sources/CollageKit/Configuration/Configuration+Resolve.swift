@@ -119,6 +119,13 @@ extension Configuration {
             settings.junit = junit
             if let statuses = try failingStatuses() { settings.failOn = statuses }
             (settings.diffImages, settings.markdown) = (diffImages, markdown)
+            (settings.approve, settings.alternative) = (approve, alternative)
+            if let rules { (settings.rules, settings.rulesText) = try Self.diffRules(rules) }
+            if approve != nil {  // nothing is written but the baseline
+                (settings.junit, settings.diffImages, settings.markdown) = (nil, nil, nil)
+                configuration.dryRun = true
+                configuration.htmlPage = nil
+            }
             configuration.diff = settings
         }
         if frames != nil || every != nil {
@@ -193,5 +200,20 @@ extension Configuration {
 
     private func fields() throws -> [String: JSONValue] {
         try JSONDecoder().decode([String: JSONValue].self, from: JSONEncoder().encode(self))
+    }
+
+    /// `--rules FILE` read: its rules and its bytes; a line that is not a
+    /// rule is a usage error naming it.
+    static func diffRules(_ file: PathName) throws(ConfigurationError) -> ([DiffRule], [UInt8]) {
+        let bytes: [UInt8]
+        switch FileContents.read(file, limit: 16 << 20) {
+        case .success(let contents): bytes = contents
+        case .failure(let failure): throw ConfigurationError("--rules: cannot read '\(file)': \(failure)")
+        }
+        do {
+            return (try DiffRule.rules(fromFile: bytes), bytes)
+        } catch {
+            throw ConfigurationError("--rules '\(file)' line \(error.line): \(error.message)")
+        }
     }
 }

@@ -163,7 +163,8 @@ extension Configuration {
             let used = [("--threshold", threshold != nil), ("--count-aa", countAntiAliased), ("--ignore", !ignore.isEmpty),
                         ("--tolerance", tolerance != nil), ("--junit", junit != nil),
                         ("--fail-on", failOn != nil), ("--diff-images", diffImages != nil),
-                        ("--markdown", markdown != nil)].filter(\.1).map(\.0)
+                        ("--markdown", markdown != nil), ("--approve", approve != nil),
+                        ("--alternative", alternative), ("--rules", rules != nil)].filter(\.1).map(\.0)
             if let first = used.first { throw ConfigurationError("\(first) is an option of --diff BASELINE") }
             return
         }
@@ -179,9 +180,13 @@ extension Configuration {
         _ = try failingStatuses()
         if diffImages?.bytes.isEmpty == true { throw ConfigurationError("--diff-images needs a folder") }
         if markdown?.bytes.isEmpty == true { throw ConfigurationError("--markdown needs a path") }
-        for (name, used) in [("--per-folder", perFolder), ("--watch", watch), ("--dry-run", dryRun)] where used {
+        for (name, used) in [("--per-folder", perFolder), ("--watch", watch)] where used {
             throw ConfigurationError("--diff and \(name) cannot be used together")
         }
+        if rules?.bytes.isEmpty == true { throw ConfigurationError("--rules needs a file") }
+        if approve?.contains(where: \.bytes.isEmpty) == true { throw ConfigurationError("--approve: an empty path names no image") }
+        if approve != nil, dryRun { throw ConfigurationError("--approve and --dry-run cannot be used together") }
+        if alternative, approve == nil { throw ConfigurationError("--alternative keeps the old baseline when approving: add --approve") }
         if flag != nil || requireEven {
             throw ConfigurationError("--diff shows differences, not images: \(requireEven ? "--require-even" : "--flag") does not apply to it")
         }

@@ -94,6 +94,7 @@ struct PairComparison: Sendable {
 
     private func comparing(_ opened: OpenedPair) -> PairOutcome {
         let pair = opened.pair
+        let settings = settings.applying(to: pair.relative)  // --rules
         let sides = [opened.current, opened.baseline].compactMap { $0?.header }
         func compared(_ status: PairStatus, _ pixels: Int = 0, _ percent: Double = 0, size: String? = nil,
                       _ difference: Difference? = nil, after: FullPicture? = nil) -> PairOutcome {
@@ -135,11 +136,28 @@ struct PairComparison: Sendable {
             let difference = try Difference.compare(before, after, options: settings.difference)
             let size = difference.sameSize ? nil : "\(before.width)x\(before.height) -> \(after.width)x\(after.height)"
             let status = Self.status(of: difference, tolerance: settings.tolerance)
+            if ![.unchanged, .noise].contains(status), matchesAlternative(pair, after, settings) { return compared(.unchanged) }
             if status != .unchanged { kept.keep(difference, for: pair.relative) }
             return compared(status, difference.pixels, difference.percent, size: size, difference, after: after)
         } catch {
             return .failed(pair, [DecodeFailure(path: pair.current, message: "cannot compare: \(error)")])
         }
+    }
+
+    /// Whether the current picture matches (`unchanged` or `noise`) one of
+    /// the baseline's accepted alternatives (`NAME~K.EXT`); each is read in
+    /// turn, and one that cannot be read is passed over.
+    private func matchesAlternative(_ pair: DiffPair, _ after: FullPicture, _ settings: DiffSettings) -> Bool {
+        for path in pair.alternatives {
+            if case .success(let a) = OpenFile.open(pair.current), case .success(let b) = OpenFile.open(path),
+               a.hasSameBytes(as: b) {
+                return true
+            }
+            guard case .success(let image) = probe.check(path), case .success(let picture) = decode(image),
+                  let difference = try? Difference.compare(picture, after, options: settings.difference) else { continue }
+            if [.unchanged, .noise].contains(Self.status(of: difference, tolerance: settings.tolerance)) { return true }
+        }
+        return false
     }
 
     /// What a pair both of whose sides were read is: `changed` when more

@@ -147,6 +147,12 @@ private struct EventObject {
                         + (shift.dx != 0 ? ",\"dx\":\(shift.dx)}" : "}")
                 }.joined(separator: ",") + "]")
             }
+        case .approved(let approved):
+            add("event", "approved")
+            add("path", path: approved.path)
+            add("baseline", path: approved.baseline)
+            add("status", approved.status.rawValue)
+            if let alternative = approved.alternative { add("alternative", path: alternative) }
         case .document(let output, let pages):
             add("event", "document")
             add("output", path: output)

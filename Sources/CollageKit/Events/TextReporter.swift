@@ -81,6 +81,9 @@ public struct TextReporter {
                 told("\(pair.status.rawValue) \(pair.relative): \(pair.pixels) pixels (\(DiffText.percent(pair.percent)))"
                      + (pair.size.map { ", size \($0)" } ?? ""), level: .notice)
             }
+        case .approved(let approved):
+            told("approved \(approved.path) (\(approved.status.rawValue)) as \(approved.baseline)"
+                 + (approved.alternative.map { ", the old one kept as \($0)" } ?? ""), level: .notice)
         case .notice(let message):
             // The cap's notice, files passed over, a wait for the lock: off a
             // terminal nobody sees them as they happen, and cron would mail

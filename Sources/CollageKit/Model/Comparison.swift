@@ -18,6 +18,15 @@ public struct DiffSettings: Sendable {
     public var diffImages: PathName?
     /// `--markdown PATH`: a summary in GitHub-flavoured Markdown.
     public var markdown: PathName?
+    /// `--approve [PATH...]`: the images that become the baseline (empty:
+    /// every pair that fails); nil when not approving.
+    public var approve: [PathName]?
+    /// `--alternative`: approving keeps the old baseline as `NAME~K.EXT`.
+    public var alternative = false
+    /// `--rules FILE`: the options per path, first match wins.
+    public var rules: [DiffRule] = []
+    /// `--rules FILE`'s bytes, for `--skip-unchanged`'s signature.
+    var rulesText: [UInt8] = []
 
     /// Compare against the folder `baseline`, with every other option at its default.
     public init(baseline: PathName) {
@@ -42,6 +51,7 @@ public struct DiffSettings: Sendable {
         return "diff=" + Data(baseline.bytes).base64EncodedString() + " threshold=\(difference.threshold)"
             + " aa=\(difference.countAntiAliased) ignore=\(ignored) tolerance=\(tolerance)"
             + " fail-on=" + PairStatus.allCases.filter(failOn.contains).map(\.rawValue).joined(separator: ",")
+            + (rulesText.isEmpty ? "" : " rules=" + Data(rulesText).base64EncodedString())
     }
 
     /// `--ignore X,Y,W,H`: one more rectangle left out.

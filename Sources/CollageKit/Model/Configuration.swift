@@ -117,6 +117,12 @@ public struct Configuration: Codable, Sendable, Equatable {
     public var diffImages: PathName?
     /// `--markdown PATH`.
     public var markdown: PathName?
+    /// `--approve [PATH...]`: nil, not approving; empty, every pair that fails.
+    public var approve: [PathName]?
+    /// `--alternative` (with `--approve`).
+    public var alternative = false
+    /// `--rules FILE`.
+    public var rules: PathName?
     /// `--watch`.
     public var watch = false
     /// `--interval SECONDS` (nil: 2).
@@ -136,7 +142,7 @@ public struct Configuration: Codable, Sendable, Equatable {
         case dpi, margin, allowPortrait, nulSeparated, followLinks, jobs, decodeMemory, maxPixels, quality
         case skipUnchanged, dryRun, requireEven, perFolder, sort, reverse, groupBy, video, raw, exclude, excludeFrom
         case shard, plan, fromPlan, html, flag, failOnFlag, diff, threshold, countAntiAliased, ignore, tolerance
-        case junit, failOn, diffImages, markdown, watch, interval, frames, scenes, every, vtt
+        case junit, failOn, diffImages, markdown, approve, alternative, rules, watch, interval, frames, scenes, every, vtt
     }
 
     /// A configuration of `inputs` with no option given.

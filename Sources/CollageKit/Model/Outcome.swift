@@ -87,6 +87,8 @@ struct OutcomeFacts: Equatable, Sendable {
     var failOnFlag = false
     /// `--diff` under `--skip-unchanged`: the sheets left as they are show differences.
     var differs = false
+    /// `--approve`: every pair asked for became the baseline; what differed is settled.
+    var approved = false
 }
 
 /// Which status wins when several things happened, in one place:
@@ -119,7 +121,7 @@ enum OutcomeRules {
         if facts.differs && !summary.compared.differ {
             return outcome(.differs, "the images differ from the baseline as when the sheets left unchanged were made")
         }
-        if summary.compared.differ {
+        if summary.compared.differ && !facts.approved {
             let counts = summary.compared
             return outcome(.differs, "\(counts.failing) of \(counts.total) image(s) differ from the baseline (\(counts.words))")
         }

@@ -43,6 +43,8 @@ public enum PipelineEvent: Sendable {
     case unchanged(output: PathName, images: [PathName])
     /// `--diff`: one pair compared (sent in the walk's order of pairs).
     case compared(ComparedPair)
+    /// `--approve`: a pair's current image became its baseline.
+    case approved(ApprovedPair)
     /// Something a person should know that is not a failure (the cap, `--require-even`).
     case notice(String)
     /// `-o NAME.pdf`: the PDF of the run's pages was put in place.
@@ -107,6 +109,18 @@ public struct WrittenSheet: Sendable {
     public var page: Int? = nil
     /// `--group-by`: the group it is of.
     public var group: String? = nil
+}
+
+/// `--approve`: one pair made the baseline, the `approved` event's fields.
+public struct ApprovedPair: Sendable, Equatable {
+    /// The current image (where it was, for a `removed` pair).
+    public let path: PathName
+    /// The baseline's file, now the current image's bytes (or gone, when `removed`).
+    public let baseline: PathName
+    /// The pair's status when compared.
+    public let status: PairStatus
+    /// `--alternative`: where the old baseline was kept.
+    public let alternative: PathName?
 }
 
 /// A sheet `--dry-run` would write: the `planned` event's fields.
@@ -177,7 +191,7 @@ public struct Summary: Sendable, Equatable {
         case .planned(let sheet): planned += 1; used += sheet.images.count
         case .flagged: flagged += 1
         case .compared(let pair): compared.count(pair.status, fails: pair.fails)
-        case .placed, .notice, .finished, .document, .group, .frame: break
+        case .placed, .notice, .finished, .document, .group, .frame, .approved: break
         }
     }
 }

@@ -33,11 +33,12 @@ extension DiffSheets {
         }
     }
 
-    /// The JUnit report and the Markdown summary, when the pairs were all
-    /// compared; the first
+    /// The JUnit report and the Markdown summary (or, `--approve`, the
+    /// baseline approved), when the pairs were all compared; the first
     /// `--diff-images` picture that could not be written fails the run.
     func finish(skipped: Bool) -> RunFailure? {
         guard !skipped else { return nil }
+        if let names = settings.approve { return approve(names) }
         let (pairs, unreadable) = compared.withLock { ($0.pairs, $0.unreadable) }
         if let junit = settings.junit {
             do {

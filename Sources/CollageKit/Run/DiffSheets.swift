@@ -28,6 +28,10 @@ final class DiffSheets: SheetSource {
         var leftOut = 0
         /// Each change's group number, in the order first seen.
         var groups: [UInt64: Int] = [:]
+        /// Where the run's events go (`--approve` tells each file at the end).
+        var report: (@Sendable (PipelineEvent) -> Void)?
+        /// `--approve`: every pair asked for became the baseline.
+        var approvedAll = false
     }
     let compared = Locked(Compared())
 
@@ -42,16 +46,18 @@ final class DiffSheets: SheetSource {
         self.comparison = comparison
     }
 
-    /// BASELINE: missing is nothing to compare with (66); not a folder, a usage error.
+    /// BASELINE: missing is nothing to compare with (66); a file, only with
+    /// one INPUT file (`--diff A.png B.png`), else a usage error.
     func check() -> RunFailure? {
         let baseline = settings.baseline
         var info = stat()
         guard baseline.withCString({ $0.map { stat($0, &info) } ?? -1 }) == 0 else {
             return RunFailure(status: .noInput, message: "cannot read --diff BASELINE '\(baseline)': \(systemError(errno))")
         }
-        guard (info.st_mode & S_IFMT) == S_IFDIR else {
+        guard (info.st_mode & S_IFMT) == S_IFDIR || DiffPairing.twoFiles(configuration.inputs, baseline: baseline) else {
             return RunFailure(status: .usage,
-                              message: "--diff BASELINE '\(baseline)' is not a folder; name the folder of the images to compare with")
+                              message: "--diff BASELINE '\(baseline)' is not a folder; name the folder of the images to "
+                                  + "compare with, or compare two files (--diff A.png B.png)")
         }
         return nil
     }
@@ -71,6 +77,7 @@ final class DiffSheets: SheetSource {
         Vips.reuseLargeBuffers()
         let (configuration, settings, comparison) = (configuration, settings, comparison)
         let report = context.report
+        compared.withLock { $0.report = report }
         let cells = DispatchQueue(label: "collage.cells")
         return Deferred { [self] () -> AnyPublisher<PairOutcome, Never> in
             let pairing = DiffPairing(inputs: configuration.inputs, baseline: settings.baseline,
@@ -115,11 +122,11 @@ final class DiffSheets: SheetSource {
 
     /// The differing pairs in the sheets' order, in sheets of `--max`: all
     /// of them with `--sheets`, else the first; none when no pair fails
-    /// (exit status 0 writes nothing). With `--shard`, sheet `k`
-    /// of this shard's pairs is the run's `k * N + I + 1`-th.
+    /// (exit status 0 writes nothing), nor with `--dry-run`. With `--shard`,
+    /// sheet `k` of this shard's pairs is the run's `k * N + I + 1`-th.
     private func cut() -> [Cut] {
         compared.withLock { compared in
-            guard compared.pairs.contains(where: \.fails) else { return [] }
+            guard !configuration.dryRun, compared.pairs.contains(where: \.fails) else { return [] }
             let differing = Self.grouped(compared.pairs.filter { $0.status != .unchanged }
                 .sorted(by: ComparedPair.moreChanged))
             let cap = configuration.effectiveCap
@@ -194,8 +201,10 @@ final class DiffSheets: SheetSource {
         return left > 0 ? "\(left) more differing image(s) left out of the sheet; --sheets shows them all" : nil
     }
 
-    /// Sheets found unchanged were made because something differed.
+    /// Sheets found unchanged were made because something differed;
+    /// `--approve`d differences are settled.
     func adjust(_ facts: inout OutcomeFacts, skipped: Bool) {
+        facts.approved = compared.withLock { $0.approvedAll }
         guard skipped else { return }
         facts.nothingToDo = nil
         facts.differs = true

@@ -78,6 +78,8 @@ struct JobMachine: Equatable, Sendable {
     private(set) var stopLine: String?
     /// A pass ended with `--diff`'s status 1.
     private(set) var differs = false
+    /// A pass ended with `--approve`'s differences settled.
+    private(set) var approved = false
 
     init(kind: Kind, finishes: Bool = false, failOnFlag: Bool = false) {
         self.kind = kind
@@ -124,6 +126,8 @@ struct JobMachine: Equatable, Sendable {
         case .success, .someInputsFailed, .differs:
             done += 1
             if outcome.status == .differs { differs = true }
+            // Succeeded though its pairs differ: `--approve` settled them.
+            if outcome.status == .success && outcome.summary.compared.differ { approved = true }
         case .noInput:
             switch kind {
             case .single: nothing = outcome.message
@@ -158,6 +162,7 @@ struct JobMachine: Equatable, Sendable {
         state = .ended
         var facts = OutcomeFacts(interruption: interruption, failure: failure, failOnFlag: failOnFlag)
         facts.differs = differs
+        facts.approved = approved
         switch kind {
         case .single:
             facts.nothingToDo = nothing

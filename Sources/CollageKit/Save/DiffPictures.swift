@@ -30,7 +30,7 @@ final class DiffPictures: Sendable {
     func write(_ relative: PathName, _ body: (Int32) throws -> Void) -> PathName? {
         let path = path(for: relative)
         do {
-            try makeFolders(below: folder, to: path.directory)
+            try Self.makeFolders(below: folder, to: path.directory)
             return try writer.writing(path) { () throws(OutputError) -> PathName in
                 let file = try writer.createTemporary(for: path)
                 do { try body(file.descriptor) } catch {
@@ -52,7 +52,7 @@ final class DiffPictures: Sendable {
     }
 
     /// Makes `folder` and each folder from it down to `target`.
-    private func makeFolders(below folder: PathName, to target: PathName) throws(OutputError) {
+    static func makeFolders(below folder: PathName, to target: PathName) throws(OutputError) {
         let inside = target.bytes.starts(with: folder.bytes) ? Array(target.bytes.dropFirst(folder.bytes.count)) : []
         var steps = [folder]
         for component in inside.split(separator: UInt8(ascii: "/")) {
