@@ -1,5 +1,3 @@
-import FileFacts
-
 /// What the header of a RAW photo or a video says besides its size: what
 /// the `Media` target read with LibRaw or FFmpeg, and what decoding it to a
 /// tile of a given size holds.
