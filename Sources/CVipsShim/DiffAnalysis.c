@@ -145,12 +145,15 @@ int cvips_diff_analyse(VipsImage *baseline, VipsImage *current, double threshold
         unsigned char *mask = calloc((size_t) mw * mh, 1);
         if (!mask) status = -1;
         for (int k = 0; mask && k < count; k++) {
-            unsigned char *row = mask + (size_t) (entries[k].b - box_y0) * mw - box_x0;
+            /* Rows without a difference may lie outside the box: skipped
+               before any pointer into the mask is formed. */
+            if (high[k] < 0) continue;
+            unsigned char *row = mask + (size_t) (entries[k].b - box_y0) * mw;
             for (int x = low[k]; x <= high[k]; x++) {
                 if (ignored(ignore, ignore_count, x, entries[k].b)) continue;
                 int judged = diff_judge(&va, &vb, k, x, &rule);
                 unsigned char value = judged == DIFF_COUNTED ? 255 : judged == DIFF_SAME ? 0 : 128;
-                if (value > row[x]) row[x] = value;
+                if (value > row[x - box_x0]) row[x - box_x0] = value;
             }
         }
         result->mask = mask;
