@@ -26,15 +26,6 @@ final class DecodedOnceTests: XCTestCase {
         return inputs
     }
 
-    private func run(_ configuration: CollageConfiguration) -> (RunResult, RunInstrumentation.Counts) {
-        let run = CollageRun(configuration: configuration)
-        let log = EventLog()
-        let subscription = run.events.sink { log.record($0) }
-        let outcome = run.run()
-        subscription.cancel()
-        return (RunResult(outcome: outcome, events: log.events), run.instrumentation.snapshot)
-    }
-
     private func configuration(_ inputs: PathName, max: Int, output: String) -> CollageConfiguration {
         var configuration = CollageConfiguration(inputs: [.path(inputs)])
         (configuration.canvasWidth, configuration.canvasHeight) = (600, 400)
@@ -52,7 +43,7 @@ final class DecodedOnceTests: XCTestCase {
         XCTAssertTrue(layout.placesByCount)
         XCTAssertNotEqual(layout.layOut(Array(repeating: .unknown, count: 4), on: canvas).frames.map(\.image),
                           Array(layout.layOut(Array(repeating: .unknown, count: 6), on: canvas).frames.prefix(4).map(\.image)))
-        let (result, counts) = run(configuration)
+        let (result, counts) = runCollageCounted(configuration)
         XCTAssertEqual(result.outcome.status, .success, result.outcome.message ?? "")
         XCTAssertEqual(result.written.first?.images.count, 4)
         XCTAssertEqual(counts.decodes, 4, "each image decoded once, to its own frame")
@@ -62,7 +53,7 @@ final class DecodedOnceTests: XCTestCase {
         let inputs = try makePhotos(6)
         var configuration = configuration(inputs, max: 3, output: "sheet-{n}.png")
         configuration.sheets = true
-        let (result, counts) = run(configuration)
+        let (result, counts) = runCollageCounted(configuration)
         XCTAssertEqual(result.outcome.status, .success, result.outcome.message ?? "")
         XCTAssertEqual(result.written.map(\.images.count), [3, 3])
         XCTAssertEqual(counts.decodes, 6)
@@ -76,7 +67,7 @@ final class DecodedOnceTests: XCTestCase {
         let inputs = try makePhotos(7)
         var configuration = configuration(inputs, max: 3, output: "sheet-{n}.png")
         configuration.sheets = true
-        let (result, counts) = run(configuration)
+        let (result, counts) = runCollageCounted(configuration)
         XCTAssertEqual(result.outcome.status, .success, result.outcome.message ?? "")
         XCTAssertEqual(result.written.map(\.images.count), [3, 3, 1])
         XCTAssertEqual(counts.decodes, 7 + 1)

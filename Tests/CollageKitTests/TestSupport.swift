@@ -106,12 +106,17 @@ struct RunResult {
 
 /// Runs a CollageRun to the end and returns its outcome and every event, in order.
 func runCollage(_ configuration: CollageConfiguration) -> RunResult {
+    runCollageCounted(configuration).result
+}
+
+/// `runCollage`, with the run's own counts (decodes, folders listed, scans).
+func runCollageCounted(_ configuration: CollageConfiguration) -> (result: RunResult, counts: RunInstrumentation.Counts) {
     let run = CollageRun(configuration: configuration)
     let log = EventLog()
     let subscription = run.events.sink { log.record($0) }
     let outcome = run.run()
     subscription.cancel()
-    return RunResult(outcome: outcome, events: log.events)
+    return (RunResult(outcome: outcome, events: log.events), run.instrumentation.snapshot)
 }
 
 /// A pipe whose ends are closed when the object goes away (unless taken).

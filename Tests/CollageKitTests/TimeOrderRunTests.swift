@@ -32,15 +32,6 @@ final class TimeOrderRunTests: XCTestCase {
         return paths
     }
 
-    private func run(_ configuration: CollageConfiguration) -> (RunResult, RunInstrumentation.Counts) {
-        let run = CollageRun(configuration: configuration)
-        let log = EventLog()
-        let subscription = run.events.sink { log.record($0) }
-        let outcome = run.run()
-        subscription.cancel()
-        return (RunResult(outcome: outcome, events: log.events), run.instrumentation.snapshot)
-    }
-
     private func configuration(_ sort: ImageOrder, reverse: Bool = false) -> CollageConfiguration {
         var configuration = CollageConfiguration(inputs: [.path(folder("in"))])
         (configuration.canvasWidth, configuration.canvasHeight) = (300, 200)
@@ -55,7 +46,7 @@ final class TimeOrderRunTests: XCTestCase {
         let paths = try makePhotos()
         for (sort, reverse, expected) in [(ImageOrder.mtime, false, [29, 28, 27]), (.mtime, true, [0, 1, 2]),
                                           (.taken, false, [29, 28, 27]), (.name, true, [29, 28, 27])] {
-            let (result, counts) = run(configuration(sort, reverse: reverse))
+            let (result, counts) = runCollageCounted(configuration(sort, reverse: reverse))
             XCTAssertEqual(result.outcome.status, .success, result.outcome.message ?? "")
             XCTAssertEqual(result.written.first?.images, expected.map { paths[$0] }, "\(sort) \(reverse)")
             let accepted = result.events.filter { if case .accepted = $0 { return true } else { return false } }
@@ -63,7 +54,7 @@ final class TimeOrderRunTests: XCTestCase {
             XCTAssertEqual(counts.decodes, 3, "only the three images used were decoded (\(sort))")
         }
         // The scan's order stops at the cap, as before: no header pass.
-        let (plain, counts) = run(configuration(.name))
+        let (plain, counts) = runCollageCounted(configuration(.name))
         XCTAssertEqual(plain.written.first?.images, Array(paths.prefix(3)))
         XCTAssertEqual(counts.decodes, 3)
         XCTAssertLessThan(plain.events.filter { if case .accepted = $0 { return true } else { return false } }.count, 30)
@@ -77,7 +68,7 @@ final class TimeOrderRunTests: XCTestCase {
         configuration.sheets = true
         configuration.shard = Shard(index: 0, count: 3)
         configuration.output = folder("s.png")
-        let (result, counts) = run(configuration)
+        let (result, counts) = runCollageCounted(configuration)
         XCTAssertEqual(result.outcome.status, .success, result.outcome.message ?? "")
         XCTAssertEqual(result.written.map(\.sheet), [1, 4, 7, 10])
         XCTAssertEqual(result.written.first?.images, [29, 28, 27].map { paths[$0] })

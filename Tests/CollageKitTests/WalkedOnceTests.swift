@@ -31,15 +31,6 @@ final class WalkedOnceTests: XCTestCase {
         return inputs
     }
 
-    private func run(_ configuration: CollageConfiguration) -> (RunResult, RunInstrumentation.Counts) {
-        let run = CollageRun(configuration: configuration)
-        let log = EventLog()
-        let subscription = run.events.sink { log.record($0) }
-        let outcome = run.run()
-        subscription.cancel()
-        return (RunResult(outcome: outcome, events: log.events), run.instrumentation.snapshot)
-    }
-
     private func configuration(_ inputs: PathName, max: Int) -> CollageConfiguration {
         var configuration = CollageConfiguration(inputs: [.path(inputs)])
         (configuration.canvasWidth, configuration.canvasHeight) = (300, 200)
@@ -51,7 +42,7 @@ final class WalkedOnceTests: XCTestCase {
     func testTheLookPastTheCapGoesOnFromWhereTheWalkStopped() throws {
         let inputs = try makeTree()
         // The cap is reached at the end of in/a: the look past it reads in/b, once.
-        let (result, counts) = run(configuration(inputs, max: 2))
+        let (result, counts) = runCollageCounted(configuration(inputs, max: 2))
         XCTAssertEqual(result.outcome.status, .success, result.outcome.message ?? "")
         XCTAssertEqual(result.written.first?.images.count, 2)
         let notices = result.events.compactMap { if case .notice(let text) = $0 { text } else { nil } }
@@ -67,7 +58,7 @@ final class WalkedOnceTests: XCTestCase {
         var configuration = configuration(inputs, max: 2)
         configuration.sheets = true
         configuration.output = folder("sheet-{n}.png")
-        let (result, counts) = run(configuration)
+        let (result, counts) = runCollageCounted(configuration)
         XCTAssertEqual(result.written.count, 3)
         XCTAssertEqual(counts.listings.count, 4)
         XCTAssertEqual(Set(counts.listings.values), [1])
