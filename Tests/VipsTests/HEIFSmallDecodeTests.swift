@@ -35,18 +35,6 @@ final class HEIFSmallDecodeTests: XCTestCase {
         return try ImageFile.decode(bytes: readBytes(png))
     }
 
-    /// The mean absolute difference of the samples of two tiles of one size.
-    private func meanDifference(_ a: PixelBuffer, _ b: PixelBuffer) -> Double {
-        var total = 0
-        for y in 0..<a.height {
-            for x in 0..<a.width {
-                let p = a.pixel(x: x, y: y), q = b.pixel(x: x, y: y)
-                total += abs(Int(p.red) - Int(q.red)) + abs(Int(p.green) - Int(q.green)) + abs(Int(p.blue) - Int(q.blue))
-            }
-        }
-        return Double(total) / Double(a.width * a.height * 3)
-    }
-
     /// Measured: 0.32 to 0.40 of 255 on these tiles of raindrops (1024x640,
     /// a detailed photo, shrunk 2x to 16x); asserted under 1. (Before the
     /// small picture kept only whole boxes, centred, a 50x32 tile came out
@@ -59,7 +47,7 @@ final class HEIFSmallDecodeTests: XCTestCase {
             XCTAssertEqual(ImageFile.heifShrunkDecodes, before + 1, "\(width)x\(height) was decoded small")
             let whole = try libvipsTile(heic, width: width, height: height)
             XCTAssertTile(small, width: width, height: height)
-            XCTAssertLessThan(meanDifference(small, whole), 1, "\(width)x\(height)")
+            XCTAssertLessThan(small.meanDifference(from: whole), 1, "\(width)x\(height)")
         }
     }
 
@@ -85,7 +73,7 @@ final class HEIFSmallDecodeTests: XCTestCase {
         XCTAssertEqual(ImageFile.heifShrunkDecodes, before + 1)
         XCTAssertTile(small, width: 60, height: 96)
         // Measured 0.40; half a turn off, 64; mirrored, 37.
-        XCTAssertLessThan(meanDifference(small, try libvipsTile(turned, width: 60, height: 96)), 1)
+        XCTAssertLessThan(small.meanDifference(from: try libvipsTile(turned, width: 60, height: 96)), 1)
     }
 
     /// The image's ICC profile goes with the small picture: a Display P3
@@ -104,8 +92,8 @@ final class HEIFSmallDecodeTests: XCTestCase {
         try runTool("vips", ["copy", folder.file("reference-96x60-.png"), stripped + "[strip]"])
         let unconverted = try ImageFile.decode(bytes: readBytes(stripped))
         // Measured: 0.54 from libvips' converted tile, 8.6 from the unconverted one.
-        XCTAssertLessThan(meanDifference(small, srgb), 1.5)
-        XCTAssertGreaterThan(meanDifference(small, unconverted), 4, "the profile was applied")
+        XCTAssertLessThan(small.meanDifference(from: srgb), 1.5)
+        XCTAssertGreaterThan(small.meanDifference(from: unconverted), 4, "the profile was applied")
     }
 
     /// A tile more than half the picture's size has nothing to gain: libvips' loader, as before.
@@ -114,7 +102,7 @@ final class HEIFSmallDecodeTests: XCTestCase {
         let before = ImageFile.heifShrunkDecodes
         let decoded = try tile(of: heic, width: 600, height: 375)
         XCTAssertEqual(ImageFile.heifShrunkDecodes, before)
-        XCTAssertEqual(meanDifference(decoded, try libvipsTile(heic, width: 600, height: 375)), 0, "libvips' own pixels")
+        XCTAssertEqual(decoded.meanDifference(from: try libvipsTile(heic, width: 600, height: 375)), 0, "libvips' own pixels")
     }
 
     func testEveryCropModeDecodesSmall() throws {
@@ -162,7 +150,7 @@ final class HEIFSmallDecodeTests: XCTestCase {
             let tiled = index == 1 || index == 3
             XCTAssertEqual(ImageFile.heifTiledDecodes, tiledBefore + (tiled ? 1 : 0), heif)
             XCTAssertTile(decoded, width: 120, height: 75)
-            XCTAssertLessThan(meanDifference(decoded, try libvipsTile(heif, width: 120, height: 75)), tiled ? 2 : 1, heif)
+            XCTAssertLessThan(decoded.meanDifference(from: try libvipsTile(heif, width: 120, height: 75)), tiled ? 2 : 1, heif)
         }
     }
 

@@ -40,17 +40,6 @@ final class HEIFTiledTests: XCTestCase {
         return try ImageFile.decode(bytes: readBytes(png))
     }
 
-    private func meanDifference(_ a: PixelBuffer, _ b: PixelBuffer) -> Double {
-        var total = 0
-        for y in 0..<a.height {
-            for x in 0..<a.width {
-                let p = a.pixel(x: x, y: y), q = b.pixel(x: x, y: y)
-                total += abs(Int(p.red) - Int(q.red)) + abs(Int(p.green) - Int(q.green)) + abs(Int(p.blue) - Int(q.blue))
-            }
-        }
-        return Double(total) / Double(a.width * a.height * 3)
-    }
-
     /// An iPhone's 48 MP grid (8064x6048, 16x12 tiles of 512, the last
     /// column cut): its header is not too large for the default budget,
     /// a 600x450 tile is counted under 16 MiB (two fit the 116 MiB budget), and
@@ -66,7 +55,7 @@ final class HEIFTiledTests: XCTestCase {
         let tiled = try tile(of: heic, width: 600, height: 450)
         XCTAssertEqual(ImageFile.heifTiledDecodes, before + 1)
         XCTAssertTile(tiled, width: 600, height: 450)
-        let difference = meanDifference(tiled, try reference(heic, width: 600, height: 450))
+        let difference = tiled.meanDifference(from: try reference(heic, width: 600, height: 450))
         print("48 MP grid: mean difference \(difference)")
         XCTAssertLessThan(difference, 2)
     }
@@ -80,7 +69,7 @@ final class HEIFTiledTests: XCTestCase {
         let header = try withDescriptor(heic) { try ImageFile.header(descriptor: $0) }
         XCTAssertEqual([header.displayedWidth, header.displayedHeight], [1536, 2048])
         let tiled = try tile(of: heic, width: 150, height: 200)
-        XCTAssertLessThan(meanDifference(tiled, try reference(heic, width: 150, height: 200)), 2)
+        XCTAssertLessThan(tiled.meanDifference(from: try reference(heic, width: 150, height: 200)), 2)
     }
 
     /// A camera's 10-bit 4:2:2 picture in tiles (as Sony's `.hif`, which
@@ -93,7 +82,7 @@ final class HEIFTiledTests: XCTestCase {
         let hif = try grid(sony, named: "camera.hif")
         let tiled = try tile(of: hif, width: 400, height: 300)
         let photo = try reference(samplesDirectory + "/raindrops.jpg", width: 400, height: 300, force: true)
-        let difference = meanDifference(tiled, photo)
+        let difference = tiled.meanDifference(from: photo)
         print("10-bit 4:2:2: mean difference \(difference)")
         XCTAssertLessThan(difference, 3)
     }
@@ -109,8 +98,8 @@ final class HEIFTiledTests: XCTestCase {
         let heic = try grid(pq, named: "pq.heic")
         let tiled = try tile(of: heic, width: 400, height: 300)
         let photo = try reference(samplesDirectory + "/raindrops.jpg", width: 400, height: 300, force: true)
-        let mapped = meanDifference(tiled, photo)
-        let untouched = meanDifference(try reference(heic, width: 400, height: 300), photo)
+        let mapped = tiled.meanDifference(from: photo)
+        let untouched = try reference(heic, width: 400, height: 300).meanDifference(from: photo)
         print("PQ: mean difference \(mapped) tone-mapped, \(untouched) as libvips shows it")
         XCTAssertLessThan(mapped, 8)
         XCTAssertGreaterThan(untouched, 2 * mapped)
