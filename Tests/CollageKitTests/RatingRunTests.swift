@@ -8,7 +8,7 @@ import XCTest
 /// sidecar (`NAME.EXT.xmp` first, then `NAME.xmp`, either winning over the
 /// embedded packet), `--min-rating` keeping exactly the photos rated high
 /// enough, `{rating}` and `{label}` in the captions, and sidecars that
-/// cannot be used said in a line and ignored.
+/// cannot be used said in a line and ignored; the camera's fields too.
 final class RatingRunTests: XCTestCase {
     private var folder: TemporaryDirectory!
 
@@ -129,5 +129,14 @@ final class RatingRunTests: XCTestCase {
         // The rating that --min-rating goes by says why too.
         let strict = try runDay(minRating: 3)
         XCTAssertEqual(detail(strict, "garbage.jpg")?.hasPrefix("rated 2, under --min-rating 3; XMP sidecar garbage.jpg.xmp ignored: not XML"), true)
+    }
+
+    func testCameraFieldsCaptionEachPhoto() throws {
+        try photo("r6.jpg", ["-Make=Canon", "-Model=Canon EOS R6", "-LensModel=RF24-70mm F2.8 L IS USM", "-FocalLength=35",
+                             "-FNumber=2.8", "-ExposureTime=1/250", "-ISO=400"])
+        try photo("plain.jpg")
+        let result = try runDay(label: "{camera}|{lens}|{focal}|{aperture}|{shutter}|{iso}")
+        XCTAssertEqual(captions(result), ["r6.jpg": "Canon EOS R6|RF24-70mm F2.8 L IS USM|35 mm|f/2.8|1/250 s|ISO 400",
+                                          "plain.jpg": "|||||"])
     }
 }
