@@ -194,6 +194,7 @@ extension Configuration {
         if plan != nil || fromPlan != nil {
             throw ConfigurationError("--diff compares two trees as they are now: it cannot be planned (--plan, --from-plan)")
         }
+        if minRating != nil { throw ConfigurationError("--diff compares every image with its baseline: --min-rating does not apply to it") }
     }
 
     private func validatePrint() throws(ConfigurationError) {
