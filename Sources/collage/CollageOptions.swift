@@ -145,6 +145,7 @@ struct CollageOptions: ParsableArguments {
         (request.video, request.raw) = (cameraRoll.video, cameraRoll.raw)
         (request.frames, request.scenes) = (cameraRoll.frames, cameraRoll.scenes)
         request.every = cameraRoll.every
+        request.minRating = cameraRoll.minRating
         request.vtt = cameraRoll.vtt.map { arguments.value(of: "--vtt", parsed: $0) }
         request.exclude = arguments.values(of: ["--exclude"], parsed: cameraRoll.excludes)
         request.excludeFrom = arguments.values(of: ["--exclude-from"], parsed: cameraRoll.excludeFrom)

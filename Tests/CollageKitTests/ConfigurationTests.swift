@@ -69,6 +69,17 @@ final class ConfigurationTests: XCTestCase {
         configuration = photos()
         configuration.shard = "1/2"
         assertUsage(configuration, mentions: "--shard cuts")
+        for rating in [6, -2] {
+            configuration = photos()
+            configuration.minRating = rating
+            assertUsage(configuration, mentions: "--min-rating must be -1 to 5, not \(rating)")
+        }
+        configuration = photos()
+        (configuration.minRating, configuration.diff) = (3, PathName("baseline"))
+        assertUsage(configuration, mentions: "--min-rating does not apply")
+        configuration = photos()
+        (configuration.minRating, configuration.frames) = (3, 9)
+        assertUsage(configuration, mentions: "cannot be used with --min-rating")
     }
 
     /// `--shard auto` is read from the batch system's environment when resolved.
@@ -94,6 +105,7 @@ final class ConfigurationTests: XCTestCase {
         (configuration.crop, configuration.page, configuration.margin) = (.faces, PageSize("A4:landscape"), PrintLength("12mm"))
         configuration.exclude = [PathName("**/tmp/")]
         configuration.groupBy = "gap=3h"
+        configuration.minRating = -1
         let decoded = try JSONDecoder().decode(Configuration.self, from: JSONEncoder().encode(configuration))
         XCTAssertEqual(decoded, configuration)
         XCTAssertEqual(decoded.inputs.last, .standardInput)

@@ -43,6 +43,9 @@ typedef struct {
     /// The file's size, as the stream saw it.
     long long file_size;
     char make[64], model[64];
+    /// The camera's settings as LibRaw read them (0 when unknown), and the lens's name.
+    float iso_speed, shutter, aperture, focal_len;
+    char lens[128];
 } craw_info;
 
 /// 8-bit RGB pixels made by a demosaic (flip applied), rows packed.
@@ -62,6 +65,10 @@ craw_file *craw_open_fd(int fd, unsigned max_memory_mb, char *error, size_t erro
 craw_file *craw_open_bytes(const void *bytes, size_t size, unsigned max_memory_mb, char *error, size_t error_size);
 
 void craw_get_info(const craw_file *file, craw_info *info);
+
+/// The file's own XMP packet as LibRaw read it (a DNG's or TIFF RAW's tag
+/// 700), valid until craw_close; its length 0 (and NULL) when it has none.
+const char *craw_xmp(const craw_file *file, size_t *length);
 
 /// The preview's bytes as stored (LibRaw's unpack_thumb), valid until
 /// craw_close. 0 on success.

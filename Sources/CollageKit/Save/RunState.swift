@@ -53,6 +53,7 @@ public struct RunState: Equatable, Sendable, Codable {
         if configuration.sort != .name { parts.append("sort=\(configuration.sort.rawValue)") }
         if configuration.reverse { parts.append("reverse") }
         if let groupBy = configuration.groupBy { parts.append("group-by=\(groupBy)") }
+        if let minRating = configuration.minRating { parts.append("min-rating=\(minRating)") }
         if !configuration.scan.signature.isEmpty { parts.append(configuration.scan.signature) }
         if let diff = configuration.diff { parts.append(diff.signature) }
         // Only when given, so that the states of earlier runs still match.
@@ -124,11 +125,13 @@ public struct RunState: Equatable, Sendable, Codable {
             // A group's images, in their order, as its header pass found
             // them (all of them, or the first ones the cap took).
             guard complete ? inputs.count == images.count : inputs.count <= images.count else { return false }
-            return zip(inputs, images).allSatisfy { $0.path == $1.path && $0.stamp == $1.stamp }
+            return zip(inputs, images).allSatisfy {
+                $0.path == $1.path && $0.stamp == $1.stamp && $0.sidecars == InputRecord.sidecarStamps(of: $1.path)
+            }
         }
         for recorded in inputs {
-            guard let file = walk.next(), file.path == recorded.path,
-                  file.currentStamp == recorded.stamp else { return false }
+            guard let file = walk.next(), file.path == recorded.path, file.currentStamp == recorded.stamp,
+                  InputRecord.sidecarStamps(of: file.path) == recorded.sidecars else { return false }
         }
         return !complete || walk.next() == nil
     }
