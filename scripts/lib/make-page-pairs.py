@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
 """make-page-pairs.py DEST COUNT HEIGHT
+   make-page-pairs.py --picture DEST
 
 Builds the trees a CI job's visual diff compares, from real documentation
 pages: the HTML manual Debian's libimage-exiftool-perl ships
@@ -54,9 +55,11 @@ def page_html(source, css="", script=""):
     return html + f"<script>{script}</script>\n"
 
 
-def banner(height):
+def banner(height, text=""):
     return ("const b = document.createElement('div'); b.style.cssText = 'height:%dpx;background:#e8eef6;"
-            "border-bottom:1px solid #b8c4d6'; document.body.prepend(b);" % height)
+            "border-bottom:1px solid #b8c4d6;font:bold 15px DejaVu Sans;color:#2a3f5f;padding-left:24px;"
+            "line-height:40px;box-sizing:border-box'; b.textContent = '%s'; document.body.prepend(b);"
+            % (height, text))
 
 
 def render(html_path, png_path, width, height):
@@ -67,7 +70,40 @@ def render(html_path, png_path, width, height):
         sys.exit(f"make-page-pairs.py: chromium made no screenshot of {html_path}")
 
 
+def picture(dest):
+    """--picture DEST: the trees of docs/visual-diff.md's picture, at 1280x1400: a
+    removed button, the same change (the version in the banner) on three pages,
+    a page moved down 2 px by a taller banner, and sub-pixel noise."""
+    for sub in ("base", "shots", "html"):
+        os.makedirs(os.path.join(dest, sub), exist_ok=True)
+    jobs = []
+    chosen = [p for p in pages(40) if "/TagNames/" in p][:6]  # pages of one style sheet
+    old, new = "ExifTool 12.57 documentation", "ExifTool 12.58 documentation"
+    plan = [("button", old, old), ("version", old, new), ("version", old, new), ("version", old, new),
+            ("shift", old, old), ("noise", old, old)]
+    for i, (source, (kind, before, after)) in enumerate(zip(chosen, plan)):
+        name = "%s-%s.png" % (kind, os.path.splitext(os.path.basename(source))[0])
+        base_script, shot_script, shot_css = banner(40, before), banner(40, after), ""
+        if kind == "button":
+            base_script += ("const k = document.createElement('button'); k.textContent = 'Download';"
+                            "k.style.cssText = 'position:absolute;top:6px;right:40px;padding:5px 16px;font:14px DejaVu Sans;"
+                            "background:#2b6cb0;color:#fff;border:0;border-radius:4px'; document.body.append(k);")
+        elif kind == "shift":
+            shot_script = banner(42, after)
+        elif kind == "noise":
+            shot_css = "html{transform:translateX(0.3px)}"
+        for side, css, script in (("base", "", base_script), ("shots", shot_css, shot_script)):
+            html = os.path.join(dest, "html", f"{side}-{i}.html")
+            with open(html, "w", encoding="utf-8") as f:
+                f.write(page_html(source, css, script))
+            jobs.append((os.path.abspath(html), os.path.abspath(os.path.join(dest, side, name)), 1280, 1400))
+    with concurrent.futures.ThreadPoolExecutor(2) as pool:
+        list(pool.map(lambda job: render(*job), jobs))
+
+
 def main():
+    if sys.argv[1] == "--picture":
+        return picture(sys.argv[2])
     dest, count, height = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
     if os.path.exists(os.path.join(dest, ".made")):
         return
