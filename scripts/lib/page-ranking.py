@@ -22,8 +22,13 @@ first_harmless = min(harmless, default=len(pairs))
 regressions = [rank for rank, kind in enumerate(kind_of) if kind in REGRESSIONS]
 above = sum(rank < first_harmless for rank in regressions)
 share = 100 * above / len(regressions) if regressions else 0
+first = ""
+if above < len(regressions) and harmless:
+    e = pairs[first_harmless]
+    first = (f" (the first of those: {e['path'].rsplit('/', 1)[-1]}, {kind_of[first_harmless]}, "
+             f"{e['status']} {e['pixels']} px)")
 print(f"ranking: {above} of {len(regressions)} real regressions ({share:.0f}%) above every one of the "
-      f"{len(harmless)} noise or shift-only pairs")
+      f"{len(harmless)} noise or shift-only pairs{first}")
 got = collections.defaultdict(collections.Counter)
 for e, kind in zip(pairs, kind_of):
     got[kind][e["status"]] += 1
