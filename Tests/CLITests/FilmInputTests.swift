@@ -111,23 +111,33 @@ final class FilmInputTests: CLITestCase {
 
     /// A phone's upright film (landscape pixels, a display matrix turning
     /// it a quarter): accepted as the portrait it is shown as, its tiles
-    /// upright as players show it (the right half of the pixels on top).
-    func testARotatedPhoneFilmHasUprightTiles() throws {
+    /// upright as players show it (the right half of the pixels on top),
+    /// in portrait cells: of its own shape under `--size WIDTHx`, aimed at
+    /// it on the default canvas (before, landscape bands cut from it).
+    func testARotatedPhoneFilmHasUprightPortraitTiles() throws {
         try TestMedia.video(path("plain.mp4"), seconds: 4, black: 0)
         try TestMedia.rotated(path("plain.mp4"), to: path("phone.mp4"))
-        let result = try collage(["phone.mp4", "--frames", "3", "--json", "-o", "sheet.png"])
-        XCTAssertEqual(result.status, 0, result.summary)
-        let all = assertValidEventStream(result, "rotated")
-        let accepted = try XCTUnwrap(events(all, "accepted").first)
-        XCTAssertEqual([accepted["width"] as? Int, accepted["height"] as? Int], [240, 320], "portrait, as shown")
-        let sheet = try XCTUnwrap(decoded("sheet.png"))
-        let tiles = events(all, "placed").map(rect)
-        XCTAssertEqual(tiles.count, 3)
-        for tile in tiles {
-            // Turned a quarter clockwise: the right half (blue) on top, the left (red) below, across the tile's width.
-            for x in [tile.x + tile.w / 10, tile.x + tile.w * 9 / 10] {
-                XCTAssertColour(sheet.pixel(x: x, y: tile.y + tile.h / 10), TestMedia.right, tolerance: 16, "top at \(x)")
-                XCTAssertColour(sheet.pixel(x: x, y: tile.y + tile.h * 9 / 10), TestMedia.left, tolerance: 16, "bottom at \(x)")
+        for (size, sheetName) in [(nil, "sheet.png"), ("900x", "natural.png")] {
+            let result = try collage(["phone.mp4", "--frames", "3", "--json", "-o", sheetName] + (size.map { ["--size", $0] } ?? []))
+            XCTAssertEqual(result.status, 0, result.summary)
+            let all = assertValidEventStream(result, "rotated")
+            let accepted = try XCTUnwrap(events(all, "accepted").first)
+            XCTAssertEqual([accepted["width"] as? Int, accepted["height"] as? Int], [240, 320], "portrait, as shown")
+            let sheet = try XCTUnwrap(decoded(sheetName))
+            let tiles = events(all, "placed").map(rect)
+            XCTAssertEqual(tiles.count, 3)
+            for tile in tiles {
+                if size == nil {
+                    XCTAssertGreaterThan(tile.h, tile.w, "a portrait cell: \(tile)")
+                } else {
+                    XCTAssertEqual(Double(tile.w) / Double(tile.h), 0.75, accuracy: 0.01, "the film's shape: \(tile)")
+                }
+                // Turned a quarter clockwise: the right half (blue) on top, the left (red) below, across the tile's width.
+                for x in [tile.x + tile.w / 10, tile.x + tile.w * 9 / 10] {
+                    XCTAssertColour(sheet.pixel(x: x, y: tile.y + tile.h / 10), TestMedia.right, tolerance: 16, "top at \(x)")
+                    XCTAssertColour(sheet.pixel(x: x, y: tile.y + tile.h * 9 / 10), TestMedia.left, tolerance: 16,
+                                    "bottom at \(x)")
+                }
             }
         }
     }
