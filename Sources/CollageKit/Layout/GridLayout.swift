@@ -3,8 +3,9 @@ import Glibc
 /// `C` columns and `R` rows of equal cells. `--tile` fixes either or both;
 /// otherwise, for the `n` images of the sheet, `C` is the value in 1…n
 /// that, with `R = ceil(n / C)`, makes the cell's shape `(W/C) / (H/R)`
-/// closest to 4:3, measured as `|ln(shape / (4/3))|`; a tie goes to more
-/// columns.
+/// closest to 4:3 (on a film's sheet, the film's shape:
+/// `LayoutOptions.cellShape`), measured as `|ln(shape / (4/3))|`; a tie
+/// goes to more columns.
 struct GridLayout: SheetLayout {
     var options: LayoutOptions
 
@@ -22,11 +23,12 @@ struct GridLayout: SheetLayout {
         return shapes.indices.map { cells.frame($0, shape: shapes[$0], options: options) }
     }
 
-    /// Cells of 4:3 under their captions.
+    /// Cells of 4:3 (`LayoutOptions.cellShape`) under their captions.
     func naturalHeight(for shapes: [ImageShape], width: Int) -> Int {
         let (columns, rows) = shape(count: shapes.count, area: TileRect(x: 0, y: 0, width: width, height: 1))
+        let cell = options.cellShape
         return Cells.naturalHeight(columns: columns, rows: rows, width: width, options: options) {
-            Cells.roundedQuotient($0 * 3, 4)
+            Cells.roundedQuotient($0 * cell.height, max(1, cell.width))
         }
     }
 
@@ -39,17 +41,19 @@ struct GridLayout: SheetLayout {
         case let (nil, rows?): return ((count + rows - 1) / rows, rows)
         case (nil, nil):
             let height = options.nominalHeight.map { max(1, $0 - options.titleBand - 2 * options.margin) } ?? area.height
-            return Self.nearFourThree(count: count, width: area.width, height: height)
+            return Self.nearFourThree(count: count, width: area.width, height: height, aim: options.cellShape)
         }
     }
 
-    static func nearFourThree(count: Int, width: Int, height: Int) -> (columns: Int, rows: Int) {
+    static func nearFourThree(count: Int, width: Int, height: Int,
+                              aim: (width: Int, height: Int) = (4, 3)) -> (columns: Int, rows: Int) {
+        let target = Double(max(1, aim.width)) / Double(max(1, aim.height))
         var best = (columns: 1, rows: count)
         var bestDistance = Double.infinity
         for columns in 1...max(1, count) {
             let rows = (count + columns - 1) / columns
             let shape = (Double(width) / Double(columns)) / (Double(height) / Double(rows))
-            let distance = abs(log(shape / (4.0 / 3.0)))
+            let distance = abs(log(shape / target))
             // Ties (within rounding) go to more columns: later wins.
             if distance <= bestDistance + 1e-12 {
                 best = (columns, rows)

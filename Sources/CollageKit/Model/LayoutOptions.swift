@@ -38,6 +38,10 @@ public struct LayoutOptions: Sendable {
     /// chosen by (the grid's columns), the default canvas's 3:2. nil: the
     /// canvas is as given.
     public var nominalHeight: Int?
+    /// The shape (width to height) the grid aims its cells at, and gives
+    /// them under `--size WIDTHx`: 4:3, or on a film's sheet the film's
+    /// own shape as shown.
+    public var cellShape = (width: 4, height: 3)
     /// `--margin`, in whole pixels: kept clear around everything, on top of the gap.
     public var margin = 0
     /// On a page: the margin in pixels as exact as its length makes it at
