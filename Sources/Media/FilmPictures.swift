@@ -35,6 +35,8 @@ public struct FilmTile: Sendable {
     public let pixels: PixelBuffer
     /// The time of the frame shown, in seconds.
     public let time: Double
+    /// The time asked for, in seconds.
+    public let target: Double
     /// Candidates near its time not taken, each with its time and why
     /// ("near-black", "flat", "blurred").
     public let passedOver: [(time: Double, reason: String)]
@@ -46,6 +48,9 @@ public struct FilmTiles: Sendable {
     public let tiles: [FilmTile]
     /// FFmpeg's reason there are fewer tiles than asked, or nil.
     public let stopped: String?
+    /// Times left out because their frame was the tile before's again
+    /// (`FilmFrames.repeated`: a 4K film decoded at its keyframes alone).
+    public var repeated = 0
 }
 
 extension MediaFile {
@@ -95,7 +100,8 @@ extension MediaFile {
         // Half the cover size: `frames` decodes at twice it, the cell's own.
         let found = video.frames(at: times, coverWidth: max(1, (quarter ? cellHeight : cellWidth) / 2),
                                  coverHeight: max(1, (quarter ? cellWidth : cellHeight) / 2))
-        // A film that stopped short has fewer, larger cells.
+        // A film that stopped short, or whose keyframes were fewer than the
+        // times, has fewer, larger cells.
         let (width, height) = found.frames.count == times.count ? (cellWidth, cellHeight)
             : cellSize(max(1, found.frames.count))
         var tiles: [FilmTile] = []
@@ -106,10 +112,10 @@ extension MediaFile {
                                    orientation: info.orientation, width: width, height: height, crop: crop,
                                    background: background)
             }
-            tiles.append(FilmTile(pixels: tile, time: frame.time,
+            tiles.append(FilmTile(pixels: tile, time: frame.time, target: frame.target,
                                   passedOver: frame.passedOver.map { ($0.time, $0.reason.rawValue) }))
         }
-        return FilmTiles(tiles: tiles, stopped: found.stopped)
+        return FilmTiles(tiles: tiles, stopped: found.stopped, repeated: found.repeated)
     }
 
     private static func openFilm(_ descriptor: Int32, frames: Int) throws -> VideoFile {

@@ -18,6 +18,10 @@ public struct FilmFrames: Sendable {
     public let frames: [FilmFrame]
     /// Why there is no frame for the next time (FFmpeg's reason), or nil.
     public let stopped: String?
+    /// Times whose frame would have been the one before it again, left out:
+    /// a film decoded keyframes alone (`VideoInfo.decodesKeyframesOnly`)
+    /// whose keyframes are fewer than the times asked.
+    public var repeated = 0
 }
 
 /// A candidate frame not taken: its time and what was wrong with it.
@@ -67,16 +71,23 @@ extension VideoFile {
         let (width, height) = posterSize(coverWidth: coverWidth, coverHeight: coverHeight)
         decodeKeyframesOnly(info.decodesKeyframesOnly)
         var made: [FilmFrame] = []
+        var repeated = 0
         for (index, target) in times.enumerated() {
             let gap = index + 1 < times.count ? times[index + 1] - target : max(0, info.duration - target)
             let window = max(0, min(Self.filmWindow, gap / 2))
             do {
-                made.append(try frame(at: target, window: window, width: width, height: height))
+                let frame = try frame(at: target, window: window, width: width, height: height)
+                // Keyframes alone, fewer than the times: a sheet never shows one frame twice.
+                if let last = made.last, abs(last.time - frame.time) < 0.0005 {
+                    repeated += 1
+                    continue
+                }
+                made.append(frame)
             } catch {
-                return FilmFrames(frames: made, stopped: error.message)
+                return FilmFrames(frames: made, stopped: error.message, repeated: repeated)
             }
         }
-        return FilmFrames(frames: made, stopped: nil)
+        return FilmFrames(frames: made, stopped: nil, repeated: repeated)
     }
 
     private func frame(at target: Double, window: Double, width: Int, height: Int) throws(VideoError) -> FilmFrame {

@@ -45,4 +45,21 @@ final class VideoMemoryTests: CLITestCase {
         XCTAssertLessThan(run.maxRSSMegabytes, 160, "two 4K videos in one run")
         print("both: peak \(Int(run.maxRSSMegabytes)) MiB")
     }
+
+    /// A 4K film decoded at its keyframes alone whose one keyframe is at
+    /// 0 s (x265's default interval, 250 frames, in a film of 50): `--frames 4`
+    /// shows that frame once, in a larger cell, and says why there are
+    /// fewer, never the same frame four times.
+    func testA4KFilmWithFewerKeyframesThanFramesShowsEachOnce() throws {
+        try film4K("one-keyframe.mp4", hlg: false)
+        let run = try measuredCollage(["one-keyframe.mp4", "--frames", "4", "--json", "-o", "sheet.png"])
+        XCTAssertEqual(run.result.status, 0, run.result.summary)
+        let all = jsonEvents(run.result)
+        let times = events(all, "frame").compactMap { $0["time"] as? Double }
+        XCTAssertEqual(times.count, 1, "one keyframe, one tile: \(times)")
+        XCTAssertEqual(Set(times).count, times.count)
+        let notices = events(all, "notice").compactMap { $0["message"] as? String }
+        XCTAssertTrue(notices.contains { $0.contains("1 distinct frame(s) for 4 times") }, "\(notices)")
+        XCTAssertLessThan(run.maxRSSMegabytes, 160, "the run's promise")
+    }
 }

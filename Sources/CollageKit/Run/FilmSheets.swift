@@ -115,6 +115,11 @@ final class FilmSheets: SheetSource {
             let line = tiles.tiles.isEmpty ? stopped : "\(tiles.tiles.count) frame(s), then: \(stopped)"
             context.queue.async { report(.failed(path: self.video, error: line)) }
         }
+        if tiles.repeated > 0 {
+            let line = "\(video): \(tiles.tiles.count) distinct frame(s) for \(tiles.tiles.count + tiles.repeated) times: "
+                + "decoded at its keyframes alone (its full decode would pass the memory bound), and they are fewer"
+            context.queue.async { report(.notice(line)) }
+        }
         guard !tiles.tiles.isEmpty else { return nil }
         let laid = frames(tiles.tiles.count)
         let items = zip(tiles.tiles, laid).map { found, frame -> SheetItem in
@@ -126,9 +131,9 @@ final class FilmSheets: SheetSource {
         }
         let sheet = OutputNaming(path: configuration.output, sheets: configuration.sheets).path(forSheet: number)
         cues.withLock { cues in
-            for (index, (found, frame)) in zip(tiles.tiles, laid).enumerated() {
+            for (found, frame) in zip(tiles.tiles, laid) {
                 // A seek bar's cue starts at the time asked, the frame shown near it.
-                let time = times.map { $0[index] } ?? found.time
+                let time = times == nil ? found.time : found.target
                 cues.cues.append(FilmCues.Cue(time: time, sheet: sheet, rect: frame.image))
             }
         }
