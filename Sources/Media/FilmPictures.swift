@@ -1,4 +1,6 @@
+import Dispatch
 import FileFacts
+import Synchronization
 import Video
 import Vips
 
@@ -76,12 +78,14 @@ extension MediaFile {
     /// distinct shots (`VideoFile.sceneTimes`), or with `every` one at each
     /// multiple of `every` seconds, or `times` if given; each the best of a
     /// few candidates near its time (`VideoFile.frames`), decoded at the cell's size.
+    /// Up to `decoders` decoders of its own seek and decode at once, each a
+    /// run of the times, where their frames fit `parallelDecodeLimit`.
     public static func filmTiles(descriptor: Int32, count: Int, scenes: Bool = false, every: Double? = nil,
-                                 times given: [Double]? = nil,
+                                 times given: [Double]? = nil, decoders: Int = 1,
                                  cellSize: (Int) -> (width: Int, height: Int), crop: CropMode,
                                  background: RGB) throws -> FilmTiles {
-        let video = try openFilm(descriptor, frames: count)
-        let info = video.info
+        var video: VideoFile? = try openFilm(descriptor, frames: count)
+        let info = video!.info
         guard info.duration > 0 else { throw VipsError(.load, "its length is unknown or zero") }
         let times: [Double]
         if let given {
@@ -89,7 +93,7 @@ extension MediaFile {
         } else if let every, every > 0 {
             times = stride(from: 0.0, to: info.duration, by: every).map { $0 }
         } else if scenes {
-            do { times = try video.sceneTimes(count: count) } catch {
+            do { times = try video!.sceneTimes(count: count) } catch {
                 throw VipsError(.load, "its shots could not be found: \(error.message)")
             }
         } else {
@@ -98,8 +102,16 @@ extension MediaFile {
         let quarter = info.orientation >= 5
         let (cellWidth, cellHeight) = cellSize(max(1, times.count))
         // Half the cover size: `frames` decodes at twice it, the cell's own.
-        let found = video.frames(at: times, coverWidth: max(1, (quarter ? cellHeight : cellWidth) / 2),
-                                 coverHeight: max(1, (quarter ? cellWidth : cellHeight) / 2))
+        let (coverWidth, coverHeight) = (max(1, (quarter ? cellHeight : cellWidth) / 2),
+                                         max(1, (quarter ? cellWidth : cellHeight) / 2))
+        let parts = min(max(1, decoders), times.count / 2, max(1, parallelDecodeLimit / max(1, info.decoderBytes)))
+        let found: FilmFrames
+        if parts <= 1 || info.decodesKeyframesOnly {
+            found = video!.frames(at: times, coverWidth: coverWidth, coverHeight: coverHeight)
+        } else {
+            video = nil  // its decoder's frames go before the parts' decoders start
+            found = try framesAtOnce(descriptor, times, parts: parts, coverWidth: coverWidth, coverHeight: coverHeight)
+        }
         // A film that stopped short, or whose keyframes were fewer than the
         // times, has fewer, larger cells.
         let (width, height) = found.frames.count == times.count ? (cellWidth, cellHeight)
@@ -118,7 +130,37 @@ extension MediaFile {
         return FilmTiles(tiles: tiles, stopped: found.stopped, repeated: found.repeated)
     }
 
-    private static func openFilm(_ descriptor: Int32, frames: Int) throws -> VideoFile {
+    /// What the decoders of one film running at once may hold by their
+    /// frames' estimate (`VideoInfo.decoderBytes`): two 1080p decoders, one 4K.
+    public static let parallelDecodeLimit = 80 << 20
+
+    /// `times` cut into `parts` runs, each found by a decoder of its own on
+    /// a worker, joined in order: what one decoder would find, sooner. A
+    /// run that stops ends the film there, as one decoder would.
+    private static func framesAtOnce(_ descriptor: Int32, _ times: [Double], parts: Int, coverWidth: Int,
+                                     coverHeight: Int) throws -> FilmFrames {
+        let size = (times.count + parts - 1) / parts
+        let starts = Array(stride(from: 0, to: times.count, by: size))
+        let runs = starts.map { Array(times[$0..<min($0 + size, times.count)]) }
+        let nexts = starts.map { $0 + size < times.count ? times[$0 + size] : nil }
+        let found = Mutex([Result<FilmFrames, VipsError>?](repeating: nil, count: runs.count))
+        DispatchQueue.concurrentPerform(iterations: runs.count) { index in
+            let result = Result { () throws(VipsError) -> FilmFrames in
+                let video = try openFilm(descriptor, frames: runs[index].count)
+                return video.frames(at: runs[index], next: nexts[index], coverWidth: coverWidth, coverHeight: coverHeight)
+            }
+            found.withLock { $0[index] = result }
+        }
+        var frames: [FilmFrame] = []
+        for result in found.withLock({ $0 }) {
+            let part = try result!.get()
+            frames += part.frames
+            if let stopped = part.stopped { return FilmFrames(frames: frames, stopped: stopped) }
+        }
+        return FilmFrames(frames: frames, stopped: nil)
+    }
+
+    private static func openFilm(_ descriptor: Int32, frames: Int) throws(VipsError) -> VideoFile {
         if let missing = VideoFile.unavailable {
             throw VipsError(.unsupported, "a video, but FFmpeg's libraries are not installed (\(missing))")
         }

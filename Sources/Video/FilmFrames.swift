@@ -22,6 +22,11 @@ public struct FilmFrames: Sendable {
     /// a film decoded keyframes alone (`VideoInfo.decodesKeyframesOnly`)
     /// whose keyframes are fewer than the times asked.
     public var repeated = 0
+
+    /// `frames`, and why they stopped short (nil when they did not).
+    public init(frames: [FilmFrame], stopped: String?, repeated: Int = 0) {
+        (self.frames, self.stopped, self.repeated) = (frames, stopped, repeated)
+    }
 }
 
 /// A candidate frame not taken: its time and what was wrong with it.
@@ -66,14 +71,15 @@ extension VideoFile {
     /// as `poster` shrinks its frame, to cover `coverWidth` x `coverHeight`.
     /// A film that gives no frame at a time (truncated, damaged, past the
     /// deadline or the byte bound) gives the frames before it and why it
-    /// stopped.
-    public func frames(at times: [Double], coverWidth: Int, coverHeight: Int) -> FilmFrames {
+    /// stopped. `next`, the time after the last (another decoder's first),
+    /// bounds the last frame's window as a time after it would.
+    public func frames(at times: [Double], next: Double? = nil, coverWidth: Int, coverHeight: Int) -> FilmFrames {
         let (width, height) = posterSize(coverWidth: coverWidth, coverHeight: coverHeight)
         decodeKeyframesOnly(info.decodesKeyframesOnly)
         var made: [FilmFrame] = []
         var repeated = 0
         for (index, target) in times.enumerated() {
-            let gap = index + 1 < times.count ? times[index + 1] - target : max(0, info.duration - target)
+            let gap = index + 1 < times.count ? times[index + 1] - target : max(0, (next ?? info.duration) - target)
             let window = max(0, min(Self.filmWindow, gap / 2))
             do {
                 let frame = try frame(at: target, window: window, width: width, height: height)

@@ -93,10 +93,15 @@ final class FilmSheets: SheetSource {
         context.queue.async { report(.accepted(path: self.video, header: accepted)) }
         let planned = frames(times?.count ?? film.count)
         let crop = planned.first?.crop ?? .centre
-        let cost = planned.reduce(0) { $0 + $1.image.width * $1.image.height * 4 } + (32 << 20)
+        // The tiles, and the decoders: one (32 MiB), or with --jobs over 1
+        // as many as fit `MediaFile.parallelDecodeLimit` at once.
+        let decoders = max(1, configuration.jobs)
+        let cost = planned.reduce(0) { $0 + $1.image.width * $1.image.height * 4 }
+            + (decoders > 1 ? MediaFile.parallelDecodeLimit : 32 << 20)
         let result: Result<FilmTiles, any Error> = context.budget.withBudget(cost) {
             Result {
                 try MediaFile.filmTiles(descriptor: file.descriptor, count: film.count, scenes: film.scenes, times: times,
+                                        decoders: decoders,
                                         cellSize: { count in
                                             let frame = self.frames(count).first?.image
                                             return (max(1, frame?.width ?? 1), max(1, frame?.height ?? 1))
