@@ -111,7 +111,7 @@ public struct RunState: Equatable, Sendable, Codable {
     public func matches(_ configuration: CollageConfiguration) -> Bool {
         var walk = InputWalk(inputs: configuration.inputs, followLinks: configuration.followLinks,
                              nulSeparated: configuration.nulSeparated, recursive: configuration.recursive,
-                             rules: configuration.scan, report: { _ in })
+                             rules: configuration.scan, listing: configuration.listing, report: { _ in })
         return matches(configuration, walking: &walk)
     }
 

@@ -44,13 +44,18 @@ struct InputWalk: PullSource {
     private let shouldStop: () -> Bool
     /// Hears of each folder as it is read (see `DirectoryWalk`).
     private let listed: (PathName) -> Void
+    /// A folder INPUT's listing, already read (`--per-folder`).
+    private let listing: DirectoryListing?
 
     /// Once `shouldStop` holds the walk ends, even while it waits for
-    /// standard input.
+    /// standard input. A folder INPUT whose `listing` is given is walked
+    /// from it, not read again.
     init(inputs: [Input], followLinks: Bool, nulSeparated: Bool, recursive: Bool = true,
-                rules: ScanRules = ScanRules(), standardInput: Int32 = 0, shouldStop: @escaping () -> Bool = { false },
-                listed: @escaping (PathName) -> Void = { _ in }, report: @escaping (PipelineEvent) -> Void) {
+         rules: ScanRules = ScanRules(), standardInput: Int32 = 0, shouldStop: @escaping () -> Bool = { false },
+         listing: DirectoryListing? = nil, listed: @escaping (PathName) -> Void = { _ in },
+         report: @escaping (PipelineEvent) -> Void) {
         self.listed = listed
+        self.listing = listing
         self.inputs = inputs[...]
         self.followLinks = followLinks
         self.recursive = recursive
@@ -100,7 +105,7 @@ struct InputWalk: PullSource {
         if path.isDirectory {
             shots.flush()
             directory = DirectoryWalk(root: path, followLinks: followLinks, recursive: recursive, rules: rules,
-                                      listed: listed, report: report)
+                                      listing: listing, listed: listed, report: report)
             return
         }
         switch rules.named(path.lastComponent, onStandardInput: onStandardInput) {
