@@ -112,7 +112,7 @@ extension Configuration {
     private func validateArchive() throws(ConfigurationError) {
         _ = try flagKinds()
         if failOnFlag && flag == nil { throw ConfigurationError("--fail-on-flag needs --flag LIST (blank, duplicate)") }
-        if dryRun && html != nil {
+        if dryRun && html != nil && diff == nil {  // a diff's review page needs no sheet
             throw ConfigurationError("--dry-run writes nothing, so --html has no sheets to show; drop one of them")
         }
         if dryRun && flag != nil { throw ConfigurationError("--dry-run decodes no pixels, so --flag cannot look at them") }
