@@ -163,4 +163,14 @@ final class RatingRunTests: XCTestCase {
         XCTAssertEqual(folder("day/a.xmp").withCString { unlink($0!) }, 0)
         XCTAssertFalse(unchanged(try runDay(skipUnchanged: true)), "the sidecar is gone")
     }
+
+    /// A photo named on its own (no folder listing) has its sidecars looked for by name.
+    func testANamedPhotosSidecarIsFound() throws {
+        try photo("named.jpg", ["-XMP:Rating=1"])
+        try sidecar("named.jpg.xmp", ["-XMP:Rating=5", "-XMP:Label=Select"])
+        var configuration = CollageConfiguration(inputs: [.path(folder("day/named.jpg"))])
+        configuration.output = folder("named.png")
+        configuration.captions.label = try Template("{rating} {label}", fields: Template.labelFields)
+        XCTAssertEqual(captions(runCollage(configuration)), ["named.jpg": "★★★★★ Select"])
+    }
 }

@@ -6,12 +6,13 @@ import Glibc
 /// the photo's rating and label, in place of its embedded XMP's: a sidecar
 /// is where those programs keep the edited truth.
 enum PhotoSidecars {
-    /// Puts the first usable sidecar's rating and label in `header`; lines
+    /// Puts the first usable of `sidecars` (in the order of
+    /// `PathName.xmpSidecars`) rating and label in `header`; lines
     /// saying which sidecars (or the embedded XMP) were ignored and why
     /// (without the photo's path). A sidecar that does not exist is not said.
-    static func apply(to header: inout ImageHeader, of path: PathName) -> [String] {
+    static func apply(to header: inout ImageHeader, from sidecars: [PathName]) -> [String] {
         var notes: [String] = []
-        for sidecar in path.xmpSidecars {
+        for sidecar in sidecars {
             switch FileContents.read(sidecar, limit: ImageHeader.sidecarLimit, regularOnly: true) {
             case .failure(let failure) where failure.code == ENOENT || failure.code == ENOTDIR:
                 continue

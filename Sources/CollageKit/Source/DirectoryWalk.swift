@@ -22,6 +22,8 @@ struct DirectoryWalk: PullSource {
     private struct Frame {
         let listing: DirectoryListing
         let pairs: ShotPairs
+        /// Its names that are XMP sidecars' (`NAME.xmp`, `NAME.EXT.xmp`).
+        let xmp: Set<[UInt8]>
         var index = 0
         var path: PathName { listing.path }
         var id: FileID { FileID(device: listing.device, inode: listing.inode) }
@@ -148,7 +150,8 @@ struct DirectoryWalk: PullSource {
             case .consider where !frame.pairs.secondary.contains(index):
                 let partners = frame.pairs.partners[index] ?? []
                 return InputFile(path: path, explicit: false, partners: partners.map { frame.path.appending(frame.names[$0]) },
-                                 stamp: FileStamp(info))
+                                 stamp: FileStamp(info),
+                                 sidecars: frame.xmp.isEmpty ? [] : path.xmpSidecars.filter { frame.xmp.contains($0.lastComponent) })
             case .passOver(let kind):
                 report(.passedOver(path: path, kind: kind))
             case .consider, .ignore:
@@ -185,7 +188,8 @@ struct DirectoryWalk: PullSource {
     /// Walks `listing` next, its pairs found.
     private mutating func push(_ listing: DirectoryListing) {
         let pairs = folders ? ShotPairs() : ShotPairs(names: listing.names, rules: rules, folders: listing.folders)
-        stack.append(Frame(listing: listing, pairs: pairs))
+        let xmp = Set(listing.names.filter { $0.count > 4 && $0.suffix(4).elementsEqual(".xmp".utf8) })
+        stack.append(Frame(listing: listing, pairs: pairs, xmp: xmp))
     }
 
     private static func fileStatus(_ path: PathName, _ info: inout Glibc.stat, follow: Bool) -> Int32 {

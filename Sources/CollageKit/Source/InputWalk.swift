@@ -14,6 +14,10 @@ struct InputFile: Sendable, Equatable {
     /// them without a second `stat`; nil for a file a person named, which
     /// the walk does not stat.
     var stamp: FileStamp? = nil
+    /// Its XMP sidecars that its folder's listing holds (of
+    /// `PathName.xmpSidecars`), so that the probe tries no name that is not
+    /// there; nil for a file a person named: the probe looks for them.
+    var sidecars: [PathName]? = nil
 
     /// The same file to try: the stamp is what the walk saw of it, not
     /// what it is.
