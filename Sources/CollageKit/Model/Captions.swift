@@ -20,6 +20,8 @@ public struct Captions: Equatable, Sendable {
     var group: String?
     /// `--frames`: the film whose sheet this is (the title's header fields).
     var film: FilmHeader?
+    /// `--pick`: `{stack}`, how many photos each picked one stands for.
+    var stacks: StackSizes?
 
     /// No label, no title, the default font at the cell's size, on a screen.
     public init() {}
@@ -101,7 +103,7 @@ extension Captions {
                     case "status": return pair.status.rawValue
                     case "width": return String(pair.shape.width)
                     case "height": return String(pair.shape.height)
-                    case "format", "date", "duration", "group": return ""
+                    case "format", "date", "duration", "group", "stack": return ""
                     default: break
                     }
                 }
@@ -120,6 +122,7 @@ extension Captions {
                 case "group": group ?? ""
                 case "pixels", "percent", "status": ""
                 case "time": time.map(Self.clock) ?? ""
+                case "stack": stacks?.label(path) ?? ""
                 default: nil
                 }
             } + moved

@@ -13,7 +13,7 @@ public struct Template: Equatable, Sendable {
 
     /// The fields of `--label`: each image's own.
     public static let labelFields = ["name", "stem", "ext", "dir", "path", "index", "width", "height", "format", "date", "duration",
-                                     "pixels", "percent", "status", "group", "time"]
+                                     "pixels", "percent", "status", "group", "time", "stack"]
     /// The fields of `--title`: each sheet's.
     public static let titleFields = ["sheet", "count", "first", "last", "date", "group", "file", "size", "duration",
                                      "resolution", "fps", "codec", "bitrate", "audio"]
