@@ -68,8 +68,8 @@ let package = Package(
                                  .linkedLibrary("gobject-2.0"), .linkedLibrary("glib-2.0")]),
         .target(name: "Print", dependencies: ["CCairoShim"], path: "Sources/Print",
                 swiftSettings: [.swiftLanguageMode(.v6)]),
-        // The stages' one door to pictures: libvips, LibRaw or FFmpeg, chosen by content.
-        .target(name: "Media", dependencies: ["FileFacts", "Vips", "Raw", "Video"], path: "Sources/Media",
+        // The stages' one door to pictures: libvips, LibRaw or FFmpeg, chosen by content; and a photo's XMP sidecar.
+        .target(name: "Media", dependencies: ["FileFacts", "Vips", "Raw", "Video", "XMP"], path: "Sources/Media",
                 swiftSettings: [.swiftLanguageMode(.v6)]),
         .target(name: "CollageKit",
                 dependencies: ["FileFacts", "ProcessPages", "Vips", "Media", "Print", "OpenCombine",

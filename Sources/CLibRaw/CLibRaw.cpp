@@ -225,6 +225,11 @@ void craw_get_info(const craw_file *file, craw_info *info) {
     info->file_size = file->stream->size();
     snprintf(info->make, sizeof info->make, "%s", d.idata.make);
     snprintf(info->model, sizeof info->model, "%s", d.idata.model);
+    info->iso_speed = d.other.iso_speed;
+    info->shutter = d.other.shutter;
+    info->aperture = d.other.aperture;
+    info->focal_len = d.other.focal_len;
+    snprintf(info->lens, sizeof info->lens, "%s", d.lens.Lens);
 }
 
 int craw_preview(craw_file *file, const unsigned char **bytes, size_t *length, char *error, size_t error_size) {

@@ -29,6 +29,17 @@ public struct ImageHeader: Sendable, Equatable {
     public var heifLayout: HEIFLayout? = nil
     /// What a RAW photo or a video holds besides its size (nil for images).
     public var media: MediaFacts? = nil
+    /// The photo's XMP rating, -1 (rejected) to 5 (`xmp:Rating`, from a
+    /// sidecar or the file's own packet); nil when unrated (no rating, or 0,
+    /// which XMP defines as unrated).
+    public var rating: Int? = nil
+    /// The photo's XMP colour label (`xmp:Label`: "Red", "Select"); nil when it has none.
+    public var label: String? = nil
+    /// Why the file's own XMP packet's rating and label were not used (not
+    /// XML, a rating out of range); nil when all was well or it has none.
+    public var xmpProblem: String? = nil
+    /// The camera and its settings (EXIF, or a RAW photo's own); nil when it says none.
+    public var camera: CameraFacts? = nil
 
     public init(width: Int, height: Int, orientation: Int, format: String, interlaced: Bool = false, bands: Int = 3,
                 structureBytes: Int = 0, dateTaken: String? = nil) {

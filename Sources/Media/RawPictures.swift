@@ -61,6 +61,12 @@ enum RawPictures {
                                  format: "raw", bands: 3, dateTaken: info?.dateTaken ?? walked.taken?.dayName)
         header.takenAt = taken
         header.media = .raw(facts)
+        if let info {
+            let camera = CameraFacts(make: info.make, model: info.model, lens: info.lens, focalLength: info.focalLength,
+                                     aperture: info.aperture, exposure: info.shutter,
+                                     iso: info.isoSpeed >= 1 && info.isoSpeed < 1e7 ? Int(info.isoSpeed.rounded()) : nil)
+            header.camera = camera.isEmpty ? nil : camera
+        }
         return header
     }
 

@@ -25,6 +25,13 @@ public struct RawInfo: Sendable, Equatable {
     public let fileSize: Int
     public let make: String
     public let model: String
+    /// The camera's settings as LibRaw read them: ISO speed, exposure in
+    /// seconds, f-number, focal length in mm (0 when unknown); the lens's name.
+    public let isoSpeed: Double
+    public let shutter: Double
+    public let aperture: Double
+    public let focalLength: Double
+    public let lens: String
 
     /// Where the preview is and what the file claims of it; whether its
     /// bytes are a JPEG is for the caller to check (identify does not look).
@@ -59,6 +66,9 @@ public struct RawInfo: Sendable, Equatable {
         hasRawData = info.has_raw != 0
         make = withUnsafeBytes(of: info.make) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
         model = withUnsafeBytes(of: info.model) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+        (isoSpeed, shutter) = (Double(info.iso_speed), Double(info.shutter))
+        (aperture, focalLength) = (Double(info.aperture), Double(info.focal_len))
+        lens = withUnsafeBytes(of: info.lens) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
     }
 
     /// LibRaw's flip (dcraw's) as an EXIF orientation: identify maps EXIF

@@ -35,6 +35,8 @@ public enum ImageFile {
         header.takenAt = image.takenAt
         header.shrunkDecodeBytes = structure.shrunkDecodeBytes
         header.heifLayout = format == "heif" ? structure.heifLayout : nil
+        header.take(embedded: image.xmpTags)
+        header.camera = image.cameraFacts
         return header
     }
 

@@ -1,7 +1,7 @@
 import ArgumentParser
 import CollageKit
 
-/// Camera rolls: `--video`, `--frames`, `--scenes`, `--raw`, `--exclude`, `--exclude-from`. What
+/// Camera rolls: `--video`, `--frames`, `--scenes`, `--raw`, `--exclude`, `--exclude-from`, `--min-rating`. What
 /// they mean, and the pattern files, are read in CollageKit (`Configuration`,
 /// `ScanRules`, `ExcludePattern`).
 struct CameraRollArguments: ParsableArguments {
@@ -50,4 +50,8 @@ struct CameraRollArguments: ParsableArguments {
                                + "are ignored).", valueName: "FILE"),
             completion: .file())
     var excludeFrom: [String] = []
+
+    @Option(help: ArgumentHelp("Keep only photos rated N or more (-1 to 5) by their XMP, embedded or in a NAME.xmp or "
+                               + "NAME.EXT.xmp sidecar beside them; unrated counts 0.", valueName: "N"))
+    var minRating: Int?
 }

@@ -146,6 +146,7 @@ struct CollageOptions: ParsableArguments {
         (request.video, request.raw) = (cameraRoll.video, cameraRoll.raw)
         (request.frames, request.scenes) = (cameraRoll.frames, cameraRoll.scenes)
         request.every = cameraRoll.every
+        request.minRating = cameraRoll.minRating
         request.vtt = cameraRoll.vtt.map { PathName(bytes: CommandLineBytes.values(of: ["--vtt"], parsed: [$0])[0]) }
         request.exclude = CommandLineBytes.values(of: ["--exclude"], parsed: cameraRoll.excludes).map(PathName.init(bytes:))
         request.excludeFrom = CommandLineBytes.values(of: ["--exclude-from"], parsed: cameraRoll.excludeFrom)

@@ -112,7 +112,7 @@ enum EventSchema {
             problems.append("unknown status '\(event["status"] ?? "nil")'")
         }
         if name == "rejected", let reason = event["reason"] as? String,
-           !["portrait", "too-large", "unsupported"].contains(reason) {
+           !["portrait", "too-large", "unsupported", "rating"].contains(reason) {
             problems.append("unknown reason '\(reason)'")
         }
         for key in ["width", "height", "bytes", "sheet"] where fields[key] != nil {

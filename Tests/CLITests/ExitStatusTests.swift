@@ -72,6 +72,15 @@ final class ExitStatusTests: CLITestCase {
         XCTAssertFalse(exists("out.jpg"))
     }
 
+    func testARatingOutOfRangeIsAUsageError() throws {
+        makeFolder("in")
+        writeImage(palette[0], to: "in/a.png")
+        for rating in ["6", "-2", "three"] {
+            assertFailure(try collage(["--min-rating", rating, "in", "-o", "out.jpg"]), status: 64, mentions: ["--min-rating"])
+        }
+        XCTAssertFalse(exists("out.jpg"))
+    }
+
     func testNoInputIsAUsageError() throws {
         assertFailure(try collage([String]()), status: 64)
         assertFailure(try collage(["-o", "out.jpg"]), status: 64)

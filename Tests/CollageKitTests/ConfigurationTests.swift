@@ -69,6 +69,11 @@ final class ConfigurationTests: XCTestCase {
         configuration = photos()
         configuration.shard = "1/2"
         assertUsage(configuration, mentions: "--shard cuts")
+        for rating in [6, -2] {
+            configuration = photos()
+            configuration.minRating = rating
+            assertUsage(configuration, mentions: "--min-rating must be -1 to 5, not \(rating)")
+        }
     }
 
     /// `--shard auto` is read from the batch system's environment when resolved.
@@ -94,6 +99,7 @@ final class ConfigurationTests: XCTestCase {
         (configuration.crop, configuration.page, configuration.margin) = (.faces, PageSize("A4:landscape"), PrintLength("12mm"))
         configuration.exclude = [PathName("**/tmp/")]
         configuration.groupBy = "gap=3h"
+        configuration.minRating = -1
         let decoded = try JSONDecoder().decode(Configuration.self, from: JSONEncoder().encode(configuration))
         XCTAssertEqual(decoded, configuration)
         XCTAssertEqual(decoded.inputs.last, .standardInput)

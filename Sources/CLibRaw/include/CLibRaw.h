@@ -43,6 +43,9 @@ typedef struct {
     /// The file's size, as the stream saw it.
     long long file_size;
     char make[64], model[64];
+    /// The camera's settings as LibRaw read them (0 when unknown), and the lens's name.
+    float iso_speed, shutter, aperture, focal_len;
+    char lens[128];
 } craw_info;
 
 /// 8-bit RGB pixels made by a demosaic (flip applied), rows packed.

@@ -72,6 +72,7 @@ extension Configuration {
         configuration.nulSeparated = nulSeparated
         configuration.followLinks = followLinks
         configuration.allowPortrait = allowPortrait
+        configuration.minRating = minRating
         configuration.maxImages = cap
         configuration.sheets = sheets
         let size = size ?? .default

@@ -41,6 +41,7 @@ extension Configuration {
         }
         if let maxPixels, maxPixels < 1 { throw usage("--max-pixels must be at least 1") }
         if let quality, !(1...100).contains(quality) { throw usage("--quality must be 1 to 100, not \(quality)") }
+        if let minRating, !(-1...5).contains(minRating) { throw usage("--min-rating must be -1 to 5, not \(minRating)") }
         if requireEven && cap < 2 { throw usage("--require-even needs --max 2 or more") }
         if skipUnchanged && standardInputs > 0 {
             throw usage("--skip-unchanged cannot check a list read from standard input; name the files or folders")

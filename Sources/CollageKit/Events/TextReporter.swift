@@ -30,6 +30,8 @@ public struct TextReporter {
             logger.debug("accepted \(path) (\(header.format), \(header.displayedWidth)x\(header.displayedHeight))")
         case .rejected(let path, .portrait, let detail):
             logger.info("skipped \(path): portrait (\(detail)); --allow-portrait keeps it")
+        case .rejected(let path, .rating, let detail):
+            logger.info("skipped \(path): \(detail)")
         case .rejected(let path, let reason, let detail):
             // Passed over, nothing failed: told where someone watches (a
             // terminal, -v); cron hears nothing of a run that ends well.

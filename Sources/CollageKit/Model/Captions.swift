@@ -103,7 +103,8 @@ extension Captions {
                     case "status": return pair.status.rawValue
                     case "width": return String(pair.shape.width)
                     case "height": return String(pair.shape.height)
-                    case "format", "date", "duration", "group", "stack": return ""
+                    case "format", "date", "duration", "group", "rating", "label", "camera", "lens", "focal", "aperture",
+                         "shutter", "iso", "stack": return ""
                     default: break
                     }
                 }
@@ -122,6 +123,14 @@ extension Captions {
                 case "group": group ?? ""
                 case "pixels", "percent", "status": ""
                 case "time": time.map(Self.clock) ?? ""
+                case "rating": Self.stars(header.rating)
+                case "label": header.label ?? ""
+                case "camera": header.camera?.cameraText ?? ""
+                case "lens": header.camera?.lensText ?? ""
+                case "focal": header.camera?.focalText ?? ""
+                case "aperture": header.camera?.apertureText ?? ""
+                case "shutter": header.camera?.shutterText ?? ""
+                case "iso": header.camera?.isoText ?? ""
                 case "stack": stacks?.label(path) ?? ""
                 default: nil
                 }
@@ -153,6 +162,15 @@ extension Captions {
             return (String(decoding: name, as: UTF8.self), "")
         }
         return (String(decoding: name[..<dot], as: UTF8.self), String(decoding: name[(dot + 1)...], as: UTF8.self))
+    }
+
+    /// `{rating}`: filled stars for the rating out of five ("★★★☆☆"),
+    /// "rejected" for -1, empty when unrated.
+    static func stars(_ rating: Int?) -> String {
+        guard let rating else { return "" }
+        if rating < 0 { return "rejected" }
+        let filled = min(rating, 5)
+        return String(repeating: "★", count: filled) + String(repeating: "☆", count: 5 - filled)
     }
 
     /// A video's length as a clock: "0:42", "1:02:03" (whole seconds).

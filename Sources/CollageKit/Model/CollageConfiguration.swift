@@ -16,6 +16,8 @@ public struct CollageConfiguration: Sendable {
     public var followLinks = false
     /// `--allow-portrait`: keep photos taller than wide (after EXIF rotation).
     public var allowPortrait = false
+    /// `--min-rating`: photos rated less by their XMP are rejected (unrated counts 0); nil keeps all.
+    public var minRating: Int?
     /// The cap: the most images in one collage.
     public var maxImages = 6
     /// Cut the whole input into sheets of up to `maxImages`.

@@ -9,6 +9,8 @@ public enum RejectReason: String, Sendable {
     case tooLarge = "too-large"
     /// No allowed decoder reads it: an empty file, not an image, a special file.
     case unsupported
+    /// Rated under `--min-rating` (unrated counts 0), by its XMP.
+    case rating
 }
 
 /// Everything that happens in a run, in order, on one stream: the stderr

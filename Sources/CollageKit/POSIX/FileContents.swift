@@ -6,16 +6,27 @@ enum FileContents {
     /// Why a file could not be read: the errno, and its words.
     struct Failure: Error, Sendable, CustomStringConvertible {
         let code: Int32
-        var description: String { systemError(code) }
+        /// Said instead of the errno's words.
+        var text: String? = nil
+        var description: String { text ?? systemError(code) }
     }
 
     /// The bytes of the file at `path`, at most `limit` of them (EFBIG past
     /// that). `followLinks: false` refuses a symbolic link (ELOOP).
-    static func read(_ path: PathName, limit: Int, followLinks: Bool = true) -> Result<[UInt8], Failure> {
-        let flags = O_RDONLY | O_CLOEXEC | (followLinks ? 0 : O_NOFOLLOW)
+    /// `regularOnly` refuses anything but a regular file (a FIFO, a device,
+    /// a folder) without waiting on it.
+    static func read(_ path: PathName, limit: Int, followLinks: Bool = true,
+                     regularOnly: Bool = false) -> Result<[UInt8], Failure> {
+        let flags = O_RDONLY | O_CLOEXEC | (followLinks ? 0 : O_NOFOLLOW) | (regularOnly ? O_NONBLOCK | O_NOCTTY : 0)
         let descriptor = path.withCString { $0.map { open($0, flags) } ?? -1 }
         guard descriptor >= 0 else { return .failure(Failure(code: errno)) }
         defer { close(descriptor) }
+        if regularOnly {
+            var info = stat()
+            guard fstat(descriptor, &info) == 0 else { return .failure(Failure(code: errno)) }
+            guard (info.st_mode & S_IFMT) == S_IFREG else { return .failure(Failure(code: EINVAL, text: "not a regular file")) }
+            if info.st_size > limit { return .failure(Failure(code: EFBIG)) }
+        }
         var bytes: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 65_536)
         while true {

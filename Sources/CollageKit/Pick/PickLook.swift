@@ -25,15 +25,16 @@ enum PickLook {
         return header.decodeBytes(forTile: size.width, size.height)
     }
 
-    /// The photo's fingerprint and score from its look at `descriptor`.
-    static func look(descriptor: Int32, header: ImageHeader, maxBuffer: Int,
-                     rating: Int? = nil) throws -> (fingerprint: UInt64, score: PickScore) {
+    /// The photo's fingerprint and score from its look at `descriptor`;
+    /// its rating is its header's (its XMP's, or its sidecar's).
+    static func look(descriptor: Int32, header: ImageHeader,
+                     maxBuffer: Int) throws -> (fingerprint: UInt64, score: PickScore) {
         let size = size(of: header)
         let tile = try MediaFile.tile(descriptor: descriptor, width: size.width, height: size.height, crop: .centre,
                                       background: RGB(red: 0, green: 0, blue: 0), header: header, maxBuffer: maxBuffer)
         let grey = GreyLook(tile.pixels)
         return (Fingerprint.of(grey), PickScore(grey, faces: faces(descriptor: descriptor, header: header),
-                                                rating: rating))
+                                                rating: header.rating))
     }
 
     /// The face regions of an image's XMP, upright (none for a RAW photo or a video).

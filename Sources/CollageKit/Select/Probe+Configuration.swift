@@ -8,6 +8,7 @@ extension CollageConfiguration {
         var probe = Probe(maxPixels: maxPixels, allowPortrait: allowPortrait)
         probe.maxBuffer = max(StructureCheck.bufferLimit, decodeMemoryBudget)
         probe.media = MediaOptions(raw: raw, video: video)
+        probe.minRating = minRating
         return probe
     }
 }

@@ -20,6 +20,9 @@ struct AcceptedImage: Sendable {
     /// The RAW photo or movie of the same shot, which stands in for it if
     /// it fails to decode (see `Decode.decodePartner`).
     var partners: [PathName] = []
+    /// What could not be used of its XMP (a sidecar not XML, a rating out
+    /// of range), one line each without its path, said when it is accepted.
+    var notes: [String] = []
 
     var shape: ImageShape { ImageShape(header) }
 }
@@ -34,6 +37,8 @@ struct Probe: Sendable {
     var maxBuffer = StructureCheck.bufferLimit
     /// `--raw` and `--video`: what RAW photos and videos give.
     var media = MediaOptions()
+    /// `--min-rating`: photos rated less (unrated counts 0) are rejected.
+    var minRating: Int? = nil
 
     func check(_ path: PathName) -> Result<AcceptedImage, ProbeFailure> {
         let file: OpenFile
@@ -44,7 +49,7 @@ struct Probe: Sendable {
         if file.status().st_size == 0 {
             return .failure(.rejected(.unsupported, PassedOver.emptyFileDetail))
         }
-        let header: ImageHeader
+        var header: ImageHeader
         do {
             header = try MediaFile.header(descriptor: file.descriptor, maxPixels: maxPixels, maxBuffer: maxBuffer,
                                           options: media)
@@ -61,6 +66,11 @@ struct Probe: Sendable {
         if header.isPortrait && !allowPortrait {
             return .failure(.rejected(.portrait, "\(header.displayedWidth)x\(header.displayedHeight)"))
         }
-        return .success(AcceptedImage(path: path, header: header, file: file))
+        let notes = PhotoSidecars.apply(to: &header, of: path)
+        if let minRating, (header.rating ?? 0) < minRating {
+            let rated = header.rating.map { $0 < 0 ? "rated -1 (rejected)" : "rated \($0)" } ?? "unrated"
+            return .failure(.rejected(.rating, (["\(rated), under --min-rating \(minRating)"] + notes).joined(separator: "; ")))
+        }
+        return .success(AcceptedImage(path: path, header: header, file: file, notes: notes))
     }
 }

@@ -62,6 +62,7 @@ final class Selection: Sendable {
             return count
         }
         report(.accepted(path: image.path, header: image.header))
+        for note in image.notes { report(.notice("\(image.path): \(note)")) }
         for partner in partners { report(.paired(path: partner, with: image.path)) }
         return image
     }
