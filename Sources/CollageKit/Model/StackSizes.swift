@@ -11,9 +11,12 @@ final class StackSizes: Sendable, Equatable {
     /// `path` stands for `members` photos, itself among them.
     func record(_ path: PathName, members: Int) { sizes.withLock { $0[path] = members } }
 
+    /// How many photos `path` stands for, itself among them (1 when it was not picked).
+    func members(_ path: PathName) -> Int { sizes.withLock { $0[path] } ?? 1 }
+
     /// `{stack}`: `+K` for the K photos `path` stands for besides itself; empty for one.
     func label(_ path: PathName) -> String {
-        let members = sizes.withLock { $0[path] } ?? 1
+        let members = members(path)
         return members > 1 ? "+\(members - 1)" : ""
     }
 
