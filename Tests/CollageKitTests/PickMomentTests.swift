@@ -89,3 +89,25 @@ final class PickMomentTests: XCTestCase {
         XCTAssertEqual(outcome.blank, [0, 1, 2, 3])
     }
 }
+
+extension PickMomentTests {
+    /// The same scene far back (more moments ago than are compared one by
+    /// one) is still found, through the index of parts.
+    func testTheSameSceneIsFoundHoweverFarBack() {
+        var photos: [PickCandidate] = []
+        for round in 0..<3 {
+            for scene in 0..<50 {
+                let print = (UInt64(scene + 1) &* 0x9E37_79B9_7F4A_7C15) ^ (round == 0 ? 0 : 0b1000_0001 << UInt64(round * 9))
+                photos.append(PickCandidate(index: photos.count, time: nil, fingerprint: print,
+                                            score: PickScore(sharpness: 0.7, clipped: 0, blank: false)))
+            }
+        }
+        let moments = Moments.group(photos)
+        XCTAssertEqual(moments.count, 50)
+        XCTAssertEqual(moments[0].members, [0, 50, 100])
+        var index = SameLookIndex()
+        index.insert(0xFFFF_0000_FFFF_0000, group: 3)
+        XCTAssertEqual(index.nearest(0xFFFF_0000_FFFF_0000 ^ 0x0101_0101_0101_0101, within: 8)?.group, 3, "8 bits apart")
+        XCTAssertNil(index.nearest(0xFFFF_0000_FFFF_0000 ^ 0x0101_0101_0101_0103, within: 8), "9 bits apart")
+    }
+}
