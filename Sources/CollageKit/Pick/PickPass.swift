@@ -21,11 +21,14 @@ struct PickPass: Sendable {
     let acquire: @Sendable (Int) -> Void
     let release: @Sendable (Int) -> Void
     let report: @Sendable (PipelineEvent) -> Void
+    /// Whether a signal asked the run to stop: no further photo is looked at.
+    var stop: @Sendable () -> Bool = { false }
 
     /// The images `cap` moments show (every moment's without a cap), in time order,
     /// and how many photos each stands for.
     func pick(_ images: [DatedImage], cap: Int?) -> [(image: ChosenImage, stack: Int)] {
         let looked = look(images)
+        if stop() { return [] }  // what was looked at is not the whole: no pick
         var candidates: [PickCandidate] = []
         for (index, image) in images.enumerated() {
             guard let photo = looked[index] else { continue }
@@ -73,7 +76,7 @@ struct PickPass: Sendable {
             workers.async(group: group) { [self] in
                 while true {
                     let index = next.add(1, ordering: .relaxed).oldValue
-                    guard index < images.count else { return }
+                    guard index < images.count, !stop() else { return }
                     let looked = look(images[index].image)
                     results.withLock { $0[index] = looked }
                 }

@@ -38,7 +38,7 @@ extension RunStages {
         let (budget, report, mutes) = (budget, reportPlanned, configuration.mutesScan)
         let pass = PickPass(probe: configuration.probe, jobs: configuration.jobs, workers: workers,
                             acquire: { budget.acquire($0) }, release: { budget.release($0) },
-                            report: { if !mutes { report($0) } })
+                            report: { if !mutes { report($0) } }, stop: stop)
         let (cap, stacks) = (configuration.pickCap, configuration.captions.stacks)
         return { images in
             pass.pick(images, cap: cap).map { chosen in
