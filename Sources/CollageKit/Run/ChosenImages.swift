@@ -6,6 +6,8 @@ extension RunStages {
     /// `--group-by` job: every header read first (the group's, by the job),
     /// in order; the run opens again only those the cap and the sheets
     /// take, so that no image that is not used is opened for its pixels.
+    /// With `--pick`, the images are those of the moments picked, in time
+    /// order (each of the others was looked at once, small).
     /// Nil for a run in the scan's order, which selects as it walks.
     func chosenImages() -> (@Sendable () -> [ChosenImage])? {
         let pick = configuration.pick ? pickPass() : nil
