@@ -232,6 +232,12 @@ void craw_get_info(const craw_file *file, craw_info *info) {
     snprintf(info->lens, sizeof info->lens, "%s", d.lens.Lens);
 }
 
+const char *craw_xmp(const craw_file *file, size_t *length) {
+    const libraw_iparams_t &p = file->raw.imgdata.idata;
+    *length = p.xmpdata ? p.xmplen : 0;
+    return *length ? p.xmpdata : NULL;
+}
+
 int craw_preview(craw_file *file, const unsigned char **bytes, size_t *length, char *error, size_t error_size) {
     int status = file->raw.unpack_thumb();
     if (status != LIBRAW_SUCCESS) {

@@ -24,7 +24,7 @@ public struct CameraFacts: Sendable, Equatable {
         self.lens = Self.text(lens)
         self.focalLength = focalLength.flatMap { $0 > 0 && $0 < 100_000 ? $0 : nil }
         self.aperture = aperture.flatMap { $0 > 0 && $0 < 10_000 ? $0 : nil }
-        self.exposure = exposure.flatMap { $0 > 0 && $0 < 1_000_000 ? $0 : nil }
+        self.exposure = exposure.flatMap { $0 >= 1e-6 && $0 < 1_000_000 ? $0 : nil }
         self.iso = iso.flatMap { $0 > 0 ? $0 : nil }
     }
 
@@ -71,8 +71,8 @@ public struct CameraFacts: Sendable, Equatable {
     /// `value` with one decimal where it has one ("2.8", "1.3"), else whole
     /// ("35", "250"): as cameras and ExifTool say them.
     static func decimal(_ value: Double) -> String {
+        guard value.isFinite, value >= 0, value < 1e12 else { return "" }
         let tenths = (value * 10).rounded()
-        guard tenths < 1e12 else { return String(Int(value.rounded())) }
         let whole = Int(tenths) / 10, fraction = Int(tenths) % 10
         return fraction == 0 ? String(whole) : "\(whole).\(fraction)"
     }

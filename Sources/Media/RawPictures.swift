@@ -1,6 +1,7 @@
 import FileFacts
 import Raw
 import Vips
+import XMP
 
 /// RAW photos: the header from LibRaw's identify (size, LibRaw's flip,
 /// capture date) and from the file's own structure (`StructureCheck.rawLayout`:
@@ -17,8 +18,12 @@ enum RawPictures {
         let walked = StructureCheck.rawLayout(descriptor: descriptor, maxPixels: maxPixels, maxBuffer: maxBuffer)
         var facts = RawFacts()
         var info: RawInfo?
+        var xmp: [UInt8]?
         do {
-            info = try RawFile(descriptor: descriptor, maxMemory: maxBuffer).info
+            let file = try RawFile(descriptor: descriptor, maxMemory: maxBuffer)
+            info = file.info
+            // One past the reader's limit: a larger packet is refused as too large, not cut.
+            xmp = file.xmp(limit: ImageHeader.sidecarLimit + 1)
         } catch {
             facts.rawProblem = "LibRaw cannot read it (\(error.message))"
         }
@@ -61,6 +66,7 @@ enum RawPictures {
                                  format: "raw", bands: 3, dateTaken: info?.dateTaken ?? walked.taken?.dayName)
         header.takenAt = taken
         header.media = .raw(facts)
+        header.take(embedded: xmp.map(XMPProperties.parse))
         if let info {
             let camera = CameraFacts(make: info.make, model: info.model, lens: info.lens, focalLength: info.focalLength,
                                      aperture: info.aperture, exposure: info.shutter,

@@ -68,6 +68,14 @@ public final class RawFile {
         return RawPixels(image)
     }
 
+    /// The file's own XMP packet (a DNG's tag 700), at most `limit` bytes
+    /// of it copied; nil when it has none.
+    public func xmp(limit: Int) -> [UInt8]? {
+        var length = 0
+        guard let bytes = craw_xmp(handle, &length), length > 0 else { return nil }
+        return Array(UnsafeRawBufferPointer(start: bytes, count: min(length, limit)))
+    }
+
     /// Bytes LibRaw has read through the stream so far.
     public var bytesRead: UInt64 { UInt64(craw_bytes_read(handle)) }
 

@@ -39,10 +39,11 @@ extension Image {
 }
 
 extension ImageHeader {
-    /// Takes `tags`' rating and label (a rating of 0, unrated, as none),
+    /// Takes `tags`' rating and label, from the file's own XMP packet (a
+    /// rating of 0, unrated, as none),
     /// unless something in them could not be used: then neither is taken
     /// and `xmpProblem` says why.
-    mutating func take(embedded tags: XMPProperties?) {
+    public mutating func take(embedded tags: XMPProperties?) {
         guard let tags else { return }
         if let problem = tags.problem {
             xmpProblem = problem

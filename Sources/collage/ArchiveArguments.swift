@@ -5,7 +5,8 @@ import CollageKit
 /// the flags, and which combinations cannot work, are CollageKit's.
 struct ArchiveArguments: ParsableArguments {
     @Option(help: ArgumentHelp("At the end of the run, write a web page that shows every sheet written, each tile "
-                               + "linked to its photo (an image map; links relative to the page).",
+                               + "linked to its photo (an image map; links relative to the page). With --diff, a review page: "
+                               + "a row per differing pair, a before/after switch, its difference picture.",
                                discussion: "Example: collage --sheets photos/ -o 'site/sheet-{n}.jpg' --html site/index.html",
                                valueName: "PATH"),
             completion: .file(extensions: ["html"]))

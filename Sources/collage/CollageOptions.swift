@@ -2,7 +2,7 @@ import ArgumentParser
 import CollageKit
 
 /// The command line's options: words parsed into a `Configuration`, which
-/// finds the usage errors itself (`validate()`).
+/// finds the usage errors itself, once, when the run resolves it.
 struct CollageOptions: ParsableArguments {
     static let version = "0.1.0"
 
@@ -119,16 +119,16 @@ struct CollageOptions: ParsableArguments {
     @Flag(name: [.short, .long], help: "Say what happens to every image on standard error, and the notices (the cap, files passed over) that only a terminal is told otherwise.")
     var verbose = false
 
-    /// The usage errors the library finds, and the two options only the command line has.
+    /// The two options only the command line has; every other usage error
+    /// is the library's, found once, when the run resolves its `request`.
     func validate() throws {
         guard !(quiet && verbose) else { throw ValidationError("--quiet and --verbose cannot be used together") }
-        do throws(ConfigurationError) { try request.validate() } catch { throw ValidationError(error.message) }
     }
 
     /// What was asked, as the library takes it; paths and patterns as the
-    /// bytes given (see `CommandLineBytes`).
+    /// bytes given (see `ArgumentBytes`).
     var request: Configuration {
-        var arguments = RawArguments()
+        var arguments = ArgumentBytes.process
         var request = Configuration(inputs: inputs.map { $0 == "-" ? .standardInput : .path(arguments.input($0)) })
         request.output = output.map { arguments.output($0) }
         (request.max, request.sheets, request.size, request.background) = (max, sheets, size, background)
@@ -147,15 +147,12 @@ struct CollageOptions: ParsableArguments {
         (request.frames, request.scenes) = (cameraRoll.frames, cameraRoll.scenes)
         request.every = cameraRoll.every
         request.minRating = cameraRoll.minRating
-        request.vtt = cameraRoll.vtt.map { PathName(bytes: CommandLineBytes.values(of: ["--vtt"], parsed: [$0])[0]) }
-        request.exclude = CommandLineBytes.values(of: ["--exclude"], parsed: cameraRoll.excludes).map(PathName.init(bytes:))
-        request.excludeFrom = CommandLineBytes.values(of: ["--exclude-from"], parsed: cameraRoll.excludeFrom)
-            .map(PathName.init(bytes:))
+        request.vtt = cameraRoll.vtt.map { arguments.value(of: "--vtt", parsed: $0) }
+        request.exclude = arguments.values(of: ["--exclude"], parsed: cameraRoll.excludes)
+        request.excludeFrom = arguments.values(of: ["--exclude-from"], parsed: cameraRoll.excludeFrom)
         request.shard = shardArguments.shard
-        request.plan = planArguments.plan.map { PathName(bytes: CommandLineBytes.values(of: ["--plan"], parsed: [$0])[0]) }
-        request.fromPlan = planArguments.fromPlan.map {
-            PathName(bytes: CommandLineBytes.values(of: ["--from-plan"], parsed: [$0])[0])
-        }
+        request.plan = planArguments.plan.map { arguments.value(of: "--plan", parsed: $0) }
+        request.fromPlan = planArguments.fromPlan.map { arguments.value(of: "--from-plan", parsed: $0) }
         let archive = archiveArguments
         (request.html, request.flag, request.failOnFlag) = (archive.html.map(PathName.init), archive.flag, archive.failOnFlag)
         let diff = diffArguments

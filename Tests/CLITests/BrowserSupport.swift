@@ -10,8 +10,6 @@ extension CLITestCase {
     /// sheet, its src, natural and shown width. A copy of the page in the
     /// same folder (the same base address) gets a script that reports them.
     func browse(_ page: String, windowWidth: Int = 900) throws -> [String: Any] {
-        guard haveProgram("chromium") else { throw XCTSkip("chromium is not installed (scripts/test installs it)") }
-        let copy = (page as NSString).deletingLastPathComponent + "/.probe-\(getpid()).html"
         var html = contents(page) ?? []
         html += b("""
             <script>
@@ -34,14 +32,24 @@ extension CLITestCase {
             });
             </script>
             """)
+        return try reportFromBrowser(html, beside: page, window: "\(windowWidth),700")
+    }
+
+    /// Opens `html` (a page ending in a script that replaces the body's
+    /// text with a JSON report), saved beside `page` so that it has the
+    /// same base address, in headless chromium; the report.
+    func reportFromBrowser(_ html: [UInt8], beside page: String, window: String) throws -> [String: Any] {
+        guard haveProgram("chromium") else { throw XCTSkip("chromium is not installed (scripts/test installs it)") }
+        let copy = (page as NSString).deletingLastPathComponent + "/.probe-\(getpid()).html"
         write(html, to: copy)
+        defer { unlink(copy) }
         let result = try runProcess([b("chromium"), b("--headless"), b("--no-sandbox"), b("--disable-gpu"),
-                                     b("--user-data-dir=" + path(".chromium")), b("--window-size=\(windowWidth),700"),
+                                     b("--user-data-dir=" + path(".chromium")), b("--window-size=" + window),
                                      b("--dump-dom"), b("file://" + copy)], timeout: 120)
         XCTAssertEqual(result.status, 0, result.summary)
         let text = result.stdoutText
         guard let start = text.range(of: "<body>"), let end = text.range(of: "</body>"),
-              let json = try JSONSerialization.jsonObject(with: Data(text[start.upperBound..<end.lowerBound].utf8))
+              let json = try? JSONSerialization.jsonObject(with: Data(text[start.upperBound..<end.lowerBound].utf8))
                 as? [String: Any] else {
             XCTFail("no report from the browser:\n\(text)")
             return [:]

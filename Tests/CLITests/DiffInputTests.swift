@@ -124,20 +124,6 @@ final class DiffInputTests: CLITestCase {
         assertFailure(try collage(["--fail-on", "changed", "shots", "-o", "d.png"]), status: 64, mentions: ["--diff"])
     }
 
-    /// The page links each cell's baseline third to the baseline's file and
-    /// the rest to the current one, in a real browser.
-    func testPageLinksEachCellToBothFiles() throws {
-        pair("a.png", shot(), shot([(10, 10)]))
-        pair("b.png", shot(), shot([(1, 1), (2, 2)]))
-        let result = try collage(["--diff", "base", "--json", "shots", "-o", "d.png", "--html", "index.html"])
-        XCTAssertEqual(result.status, 1, result.summary)
-        let report = try browse(path("index.html"))
-        let areas = report["areas"] as? [[Any]] ?? []
-        let targets = areas.map { String(decoding: fileBytes($0[0] as? String ?? ""), as: UTF8.self) }
-        XCTAssertEqual(targets, ["base/b.png", "shots/b.png", "base/a.png", "shots/a.png"].map { path($0) })
-        XCTAssertEqual(areas.map { $0[4] as? String }, ["AREA", "AREA", "AREA", "AREA"], "a click lands on each")
-    }
-
     /// --skip-unchanged: the same trees and options again do nothing and
     /// still say that something differs; a changed baseline file redoes it.
     func testSkipUnchangedKeepsStatusOne() throws {

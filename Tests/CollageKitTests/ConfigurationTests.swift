@@ -74,6 +74,12 @@ final class ConfigurationTests: XCTestCase {
             configuration.minRating = rating
             assertUsage(configuration, mentions: "--min-rating must be -1 to 5, not \(rating)")
         }
+        configuration = photos()
+        (configuration.minRating, configuration.diff) = (3, PathName("baseline"))
+        assertUsage(configuration, mentions: "--min-rating does not apply")
+        configuration = photos()
+        (configuration.minRating, configuration.frames) = (3, 9)
+        assertUsage(configuration, mentions: "cannot be used with --min-rating")
     }
 
     /// `--shard auto` is read from the batch system's environment when resolved.

@@ -33,8 +33,10 @@ final class RatingRunTests: XCTestCase {
         try TestMedia.run("exiftool", ["-q"] + arguments + ["-o", folder("day/" + name).description])
     }
 
-    private func runDay(minRating: Int? = nil, label: String = "{name} {rating} {label}") throws -> RunResult {
+    private func runDay(minRating: Int? = nil, label: String = "{name} {rating} {label}",
+                        skipUnchanged: Bool = false) throws -> RunResult {
         var configuration = CollageConfiguration(inputs: [.path(folder("day"))])
+        configuration.skipUnchanged = skipUnchanged
         configuration.output = folder("out.png")
         configuration.canvasWidth = 240
         configuration.canvasHeight = 160
@@ -138,5 +140,37 @@ final class RatingRunTests: XCTestCase {
         let result = try runDay(label: "{camera}|{lens}|{focal}|{aperture}|{shutter}|{iso}")
         XCTAssertEqual(captions(result), ["r6.jpg": "Canon EOS R6|RF24-70mm F2.8 L IS USM|35 mm|f/2.8|1/250 s|ISO 400",
                                           "plain.jpg": "|||||"])
+    }
+
+    /// `--skip-unchanged`: a sidecar edited, added or removed alone changes the output.
+    func testASidecarEditedAloneIsAChange() throws {
+        try photo("a.jpg")
+        let unchanged = { (result: RunResult) in
+            result.events.contains { if case .unchanged = $0 { return true } else { return false } }
+        }
+        XCTAssertFalse(unchanged(try runDay(skipUnchanged: true)))
+        XCTAssertTrue(unchanged(try runDay(skipUnchanged: true)), "nothing changed")
+        try sidecar("a.xmp", ["-XMP:Rating=3"])
+        let rated = try runDay(skipUnchanged: true)
+        XCTAssertFalse(unchanged(rated), "a sidecar appeared")
+        XCTAssertEqual(captions(rated), ["a.jpg": "a.jpg ★★★☆☆ "])
+        XCTAssertTrue(unchanged(try runDay(skipUnchanged: true)))
+        try writeFile(Array(String(decoding: try readFile(folder("day/a.xmp")), as: UTF8.self)
+            .replacingOccurrences(of: ">3<", with: ">4<").utf8), to: folder("day/a.xmp"))
+        let edited = try runDay(skipUnchanged: true)
+        XCTAssertFalse(unchanged(edited), "the sidecar was edited")
+        XCTAssertEqual(captions(edited), ["a.jpg": "a.jpg ★★★★☆ "])
+        XCTAssertEqual(folder("day/a.xmp").withCString { unlink($0!) }, 0)
+        XCTAssertFalse(unchanged(try runDay(skipUnchanged: true)), "the sidecar is gone")
+    }
+
+    /// A photo named on its own (no folder listing) has its sidecars looked for by name.
+    func testANamedPhotosSidecarIsFound() throws {
+        try photo("named.jpg", ["-XMP:Rating=1"])
+        try sidecar("named.jpg.xmp", ["-XMP:Rating=5", "-XMP:Label=Select"])
+        var configuration = CollageConfiguration(inputs: [.path(folder("day/named.jpg"))])
+        configuration.output = folder("named.png")
+        configuration.captions.label = try Template("{rating} {label}", fields: Template.labelFields)
+        XCTAssertEqual(captions(runCollage(configuration)), ["named.jpg": "★★★★★ Select"])
     }
 }

@@ -63,4 +63,27 @@ final class WalkedOnceTests: XCTestCase {
         XCTAssertEqual(counts.listings.count, 4)
         XCTAssertEqual(Set(counts.listings.values), [1])
     }
+
+    /// `--per-folder`: the walk of folders reads each folder once and hands
+    /// its listing to the folder's own run, which does not read it again.
+    func testPerFolderReadsEachFolderOnce() throws {
+        let inputs = try makeTree()
+        var configuration = configuration(inputs, max: 6)
+        configuration.output = folder("{dir}.png")
+        let listings = Locked<[[UInt8]: Int]>([:])
+        let count: @Sendable (PathName) -> Void = { path in listings.withLock { $0[path.bytes, default: 0] += 1 } }
+        let passes = FolderPasses(configuration, listed: count) { CollageRun(configuration: $0) }
+        var outputs = 0
+        while let pass = passes.next(report: { _ in }).pass, let run = pass.job as? CollageRun {
+            let outcome = run.run()
+            XCTAssertTrue([.success, .noInput].contains(outcome.status), outcome.message ?? "")
+            if outcome.status == .success { outputs += 1 }
+            for (path, times) in run.instrumentation.snapshot.listings {
+                listings.withLock { $0[path, default: 0] += times }
+            }
+        }
+        XCTAssertEqual(outputs, 3, "in/ holds no image of its own; a, b and c do")
+        let folders = [inputs] + ["a", "b", "c"].map { inputs.appending(Array($0.utf8)) }
+        XCTAssertEqual(listings.withLock { $0 }, Dictionary(uniqueKeysWithValues: folders.map { ($0.bytes, 1) }))
+    }
 }

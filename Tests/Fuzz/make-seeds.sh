@@ -11,7 +11,7 @@ corpus="$root/Tests/Fuzz/corpus"
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 rm -rf "$corpus"
-for t in png jpeg tiff gif webp heif jxl sniff raw raw-layout template options exclude name-date duration path-list state xmp xmp-packet; do mkdir -p "$corpus/$t"; done
+for t in png jpeg tiff gif webp heif jxl sniff raw raw-layout template options exclude name-date duration path-list state xmp xmp-packet camera-exif; do mkdir -p "$corpus/$t"; done
 
 src="$work/small.v"
 vips thumbnail "$root/samples/dune.jpg" "$src" 16 --height 12 --size force
@@ -78,6 +78,9 @@ text name-date not-a-date 'IMG_20261399_999999.jpg'
 text duration minutes '90m'
 text duration mixed '1d2h30m15s'
 text duration bad '3w'
+text camera-exif model 'Canon EOS R6 (Canon EOS R6, ASCII, 13 components, 13 bytes)\x00Canon (Canon, ASCII, 6 components, 6 bytes)'
+text camera-exif rational '14/5 (f/2.8, Rational, 1 components, 8 bytes)\x001/250 (1/250 sec., Rational, 1 components, 8 bytes)'
+text camera-exif zero '0/0 (nan, Rational, 1 components, 8 bytes)\x00 ( ('
 text path-list lines '\x01a.jpg\nb/c d.png\n\n/abs/e.heic\n'
 text path-list nul '\x00a.jpg\x00b\nc.png\x00\x00d.jpg'
 # One list longer than the reader's 64 KiB block, a path across the cut.

@@ -83,4 +83,18 @@ final class PhotoTagsTests: XCTestCase {
         XCTAssertNil(header.take(sidecar: xmp("1.5")), "a fractional rating counts its whole stars")
         XCTAssertEqual(header.rating, 1)
     }
+
+    func testARawsOwnXMPIsRead() throws {
+        var dng = DNGFile()
+        dng.preview = try Encoder.encode(PixelBuffer(width: 320, height: 200, fill: .white), suffix: ".jpg").bytes
+        let path = folder.file("rated.dng")
+        try writeBytes(dng.bytes, to: path)
+        let unrated = try withDescriptor(path) { try MediaFile.header(descriptor: $0) }
+        XCTAssertNil(unrated.rating)
+        try TestMedia.run("exiftool", ["-q", "-overwrite_original", "-XMP:Rating=4", "-XMP:Label=Purple", path])
+        let rated = try withDescriptor(path) { try MediaFile.header(descriptor: $0) }
+        XCTAssertEqual(rated.format, "raw")
+        XCTAssertEqual(rated.rating, 4)
+        XCTAssertEqual(rated.label, "Purple")
+    }
 }

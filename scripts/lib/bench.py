@@ -374,6 +374,7 @@ class Row:
         self.outputs = int(evaluate(spec["outputs"], names))
         self.size = spec.get("size", "1200x800")
         self.pages = int(evaluate(spec["pages"], names)) if "pages" in spec else None
+        self.note_file = spec.get("note")  # a file the run leaves in $OUT: its first line goes to the notes
         self.not_run = None
         self.results = []  # (status, wall, user, sys, rss KiB, note, bytes left in $OUT)
 
@@ -455,6 +456,9 @@ def run_row(row, rnd, env_base, tsv, loads):
             pages = re.search(r"(?m)^Pages:\s+(\d+)", info)
             if not pages or int(pages.group(1)) != row.pages:
                 status, note = 125, f"wrote {len(pdfs)} PDF(s) of {pages.group(1) if pages else 'no'} pages, not one of {row.pages}"
+    if status == 0 and row.note_file:
+        said = os.path.join(out, row.note_file)
+        note = open(said, errors="replace").readline().strip().replace("|", "/") if os.path.exists(said) else ""
     left = sum(os.path.getsize(os.path.join(out, n)) for n in os.listdir(out))
     row.results.append((status, wall, user, sys_, rss, note, left))
     tsv.write("\t".join(map(str, (case.id, row.id, rnd, status, f"{wall:.3f}", f"{user:.3f}", f"{sys_:.3f}", rss, note, left))) + "\n")
@@ -520,6 +524,8 @@ def case_table(case):
         notes = f"not run: {r.not_run}" if r.not_run else "; ".join(dict.fromkeys(x[5] for x in r.results if x[0]))
         if notes and not r.not_run:
             notes = "FAILED: " + notes
+        said = "; ".join(dict.fromkeys(x[5] for x in r.results if not x[0] and x[5]))  # a row's `note`
+        notes = "; ".join(n for n in (notes, said) if n)
         lines.append(f"| {r.label} | {len(r.ok())}/{len(r.results)} | {fmt(r.median('wall'))} | "
                      + (f"{min(walls):.2f}–{max(walls):.2f}" if walls else "—")
                      + f" | {fmt(r.median('cpu'))} | {fmt(r.median('rss'), 0)} | "

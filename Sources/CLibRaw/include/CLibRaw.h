@@ -66,6 +66,10 @@ craw_file *craw_open_bytes(const void *bytes, size_t size, unsigned max_memory_m
 
 void craw_get_info(const craw_file *file, craw_info *info);
 
+/// The file's own XMP packet as LibRaw read it (a DNG's or TIFF RAW's tag
+/// 700), valid until craw_close; its length 0 (and NULL) when it has none.
+const char *craw_xmp(const craw_file *file, size_t *length);
+
 /// The preview's bytes as stored (LibRaw's unpack_thumb), valid until
 /// craw_close. 0 on success.
 int craw_preview(craw_file *file, const unsigned char **bytes, size_t *length, char *error, size_t error_size);

@@ -32,7 +32,7 @@ extension Configuration {
         let conflicts: [(Bool, String)] = [
             (diff != nil, "--diff"), (perFolder, "--per-folder"), (groupBy != nil, "--group-by"), (sheets, "--sheets"),
             (watch, "--watch"), (plan != nil, "--plan"), (fromPlan != nil, "--from-plan"), (dryRun, "--dry-run"),
-            (inputs.contains(.standardInput), "- (standard input)"),
+            (inputs.contains(.standardInput), "- (standard input)"), (minRating != nil, "--min-rating"),
         ]
         if let conflict = conflicts.first(where: \.0) {
             throw ConfigurationError("\(option) makes sheets of each video: it cannot be used with \(conflict.1)")

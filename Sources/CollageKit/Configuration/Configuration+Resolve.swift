@@ -119,11 +119,13 @@ extension Configuration {
             if let tolerance, let value = Tolerance(tolerance) { settings.tolerance = value }
             settings.junit = junit
             if let statuses = try failingStatuses() { settings.failOn = statuses }
-            (settings.diffImages, settings.markdown) = (diffImages, markdown)
+            (settings.diffImages, settings.markdown, settings.html) = (diffImages, markdown, html)
+            if let html, diffImages == nil { settings.diffImages = DiffSettings.reviewPictures(beside: html) }
+            configuration.htmlPage = nil  // the review page is the diff's own
             (settings.approve, settings.alternative) = (approve, alternative)
             if let rules { (settings.rules, settings.rulesText) = try Self.diffRules(rules) }
             if approve != nil {  // nothing is written but the baseline
-                (settings.junit, settings.diffImages, settings.markdown) = (nil, nil, nil)
+                (settings.junit, settings.diffImages, settings.markdown, settings.html) = (nil, nil, nil, nil)
                 configuration.dryRun = true
                 configuration.htmlPage = nil
             }

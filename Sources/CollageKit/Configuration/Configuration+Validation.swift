@@ -113,7 +113,7 @@ extension Configuration {
     private func validateArchive() throws(ConfigurationError) {
         _ = try flagKinds()
         if failOnFlag && flag == nil { throw ConfigurationError("--fail-on-flag needs --flag LIST (blank, duplicate)") }
-        if dryRun && html != nil {
+        if dryRun && html != nil && diff == nil {  // a diff's review page needs no sheet
             throw ConfigurationError("--dry-run writes nothing, so --html has no sheets to show; drop one of them")
         }
         if dryRun && flag != nil { throw ConfigurationError("--dry-run decodes no pixels, so --flag cannot look at them") }
@@ -205,6 +205,7 @@ extension Configuration {
         if plan != nil || fromPlan != nil {
             throw ConfigurationError("--diff compares two trees as they are now: it cannot be planned (--plan, --from-plan)")
         }
+        if minRating != nil { throw ConfigurationError("--diff compares every image with its baseline: --min-rating does not apply to it") }
     }
 
     private func validatePrint() throws(ConfigurationError) {

@@ -78,6 +78,9 @@ public struct CollageConfiguration: Sendable {
     public var decodeWindowImages = 64
     /// Walk folders recursively (off for one folder of `--per-folder`).
     public var recursive = true
+    /// One folder's run of `--per-folder`: its listing, as the job's walk of
+    /// folders read it, so that the run does not read the folder again.
+    var listing: DirectoryListing?
     /// `--layout`: a name of `Layouts.registered`.
     public var layoutName = "auto"
     /// `--gap`, `--fit`, `--crop`, `--tile`.

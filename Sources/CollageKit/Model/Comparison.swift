@@ -18,6 +18,10 @@ public struct DiffSettings: Sendable {
     public var diffImages: PathName?
     /// `--markdown PATH`: a summary in GitHub-flavoured Markdown.
     public var markdown: PathName?
+    /// `--html PATH`: the review page (a row per pair, a before/after
+    /// switch). Without `diffImages`, its difference pictures go to
+    /// `reviewPictures(beside:)`.
+    public var html: PathName?
     /// `--approve [PATH...]`: the images that become the baseline (empty:
     /// every pair that fails); nil when not approving.
     public var approve: [PathName]?
@@ -52,6 +56,17 @@ public struct DiffSettings: Sendable {
             + " aa=\(difference.countAntiAliased) ignore=\(ignored) tolerance=\(tolerance)"
             + " fail-on=" + PairStatus.allCases.filter(failOn.contains).map(\.rawValue).joined(separator: ",")
             + (rulesText.isEmpty ? "" : " rules=" + Data(rulesText).base64EncodedString())
+    }
+
+    /// Where the review page's difference pictures go when `--diff-images`
+    /// is not given: `NAME.files` beside the page `NAME.html` (the name
+    /// without its extension, as browsers save a page's files).
+    public static func reviewPictures(beside page: PathName) -> PathName {
+        let name = page.lastComponent
+        var stem = name
+        if let dot = name.lastIndex(of: UInt8(ascii: ".")), dot > name.startIndex { stem = Array(name[..<dot]) }
+        let folder = page.bytes.contains(UInt8(ascii: "/")) ? page.directory : PathName(bytes: [])
+        return folder.appending(stem + Array(".files".utf8))
     }
 
     /// `--ignore X,Y,W,H`: one more rectangle left out.

@@ -11,14 +11,18 @@ extension Publishers {
         public typealias Output = DispatchTime
         public typealias Failure = Never
 
+        /// The time between ticks.
         public let interval: DispatchTimeInterval
+        /// The queue the ticks are delivered on.
         public let queue: DispatchQueue
 
+        /// A timer ticking every `interval` on `queue`, from its subscription on.
         public init(interval: DispatchTimeInterval, queue: DispatchQueue) {
             self.interval = interval
             self.queue = queue
         }
 
+        /// Starts a timer of its own for `subscriber`; cancelling stops it.
         public func receive<S: Subscriber>(subscriber: S) where S.Input == DispatchTime, S.Failure == Never {
             let subscription = DispatchTimerSubscription(subscriber: subscriber, interval: interval, queue: queue)
             subscriber.receive(subscription: subscription)

@@ -24,6 +24,7 @@ public protocol Pausable: Cancellable {
 /// A subscriber that applies backpressure one value at a time: it asks for
 /// one value, and after each one either asks for the next or pauses.
 public final class PausableSubscriber<Input, Failure: Error>: Subscriber, Pausable {
+    /// This subscriber's identity for OpenCombine.
     public let combineIdentifier = CombineIdentifier()
 
     private enum State {
@@ -50,6 +51,7 @@ public final class PausableSubscriber<Input, Failure: Error>: Subscriber, Pausab
         state.withLock { if case .paused = $0 { return true } else { return false } }
     }
 
+    /// Keeps `subscription` and asks it for one value.
     public func receive(subscription: Subscription) {
         let accepted = state.withLock { state -> Bool in
             guard case .awaitingSubscription = state else { return false }
@@ -60,6 +62,7 @@ public final class PausableSubscriber<Input, Failure: Error>: Subscriber, Pausab
         subscription.request(.max(1))
     }
 
+    /// Hands `value` on; asks for one more unless the handler paused.
     public func receive(_ value: Input) -> Subscribers.Demand {
         // A value that was already under way when the subscriber was
         // cancelled (or finished) is not handed on.
@@ -79,6 +82,7 @@ public final class PausableSubscriber<Input, Failure: Error>: Subscriber, Pausab
         }
     }
 
+    /// Hands the end on, once.
     public func receive(completion: Subscribers.Completion<Failure>) {
         let live = state.withLock { state -> Bool in
             if case .finished = state { return false }
@@ -98,6 +102,7 @@ public final class PausableSubscriber<Input, Failure: Error>: Subscriber, Pausab
         subscription?.request(.max(1))
     }
 
+    /// Cancels the subscription; nothing more is received.
     public func cancel() {
         let subscription = state.withLock { state -> Subscription? in
             defer { state = .finished }

@@ -35,6 +35,7 @@ extension Publishers {
             self.makeSource = makeSource
         }
 
+        /// Gives `subscriber` a subscription with a source of its own, stepped only on demand.
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Never {
             let subscription = PullSubscription(makeSource: makeSource, downstream: subscriber)
             subscriber.receive(subscription: subscription)

@@ -16,6 +16,8 @@ extension Publisher {
 }
 
 extension Publishers {
+    /// The publisher of `shareReplay(capacity:)`: one subscription upstream,
+    /// shared by every subscriber, each replayed the last `capacity` values.
     public final class ShareReplay<Upstream: Publisher>: Publisher {
         public typealias Output = Upstream.Output
         public typealias Failure = Upstream.Failure
@@ -37,6 +39,7 @@ extension Publishers {
             self.capacity = capacity
         }
 
+        /// Replays what is kept to `subscriber`, then shares what comes next.
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let subscription = ReplaySubscription<Output, Failure>(downstream: AnySubscriber(subscriber)) { [weak self] in
                 self?.remove($0)

@@ -17,3 +17,20 @@ enum Sidecar {
         output.directory.appending(Array(".".utf8) + output.hiddenStem + Array(suffix.utf8))
     }
 }
+
+extension PathName {
+    /// Where the XMP sidecars of the photo at this path would be, in the
+    /// order they are tried: `NAME.EXT.xmp` (darktable's, naming this very
+    /// file), then `NAME.xmp` (Lightroom's and digiKam's, which a RAW photo
+    /// and its JPEG share).
+    var xmpSidecars: [PathName] {
+        let name = lastComponent
+        guard !name.isEmpty else { return [] }
+        let xmp = Array(".xmp".utf8)
+        var names = [directory.appending(name + xmp)]
+        if let dot = name.lastIndex(of: UInt8(ascii: ".")), dot > name.startIndex {
+            names.append(directory.appending(Array(name[..<dot]) + xmp))
+        }
+        return names
+    }
+}

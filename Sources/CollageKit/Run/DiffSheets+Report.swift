@@ -33,7 +33,7 @@ extension DiffSheets {
         }
     }
 
-    /// The JUnit report and the Markdown summary (or, `--approve`, the
+    /// The JUnit report, the Markdown summary and the review page (or, `--approve`, the
     /// baseline approved), when the pairs were all compared; the first
     /// `--diff-images` picture that could not be written fails the run.
     func finish(skipped: Bool) -> RunFailure? {
@@ -54,6 +54,13 @@ extension DiffSheets {
                                                                                 page: markdown), to: markdown)
             } catch {
                 return error.runFailure(prefix: "--markdown: ")
+            }
+        }
+        if let page = settings.html {
+            do {
+                _ = try AtomicWriter(stem: page).write(DiffReviewPage.page(pairs, unreadable: unreadable, page: page), to: page)
+            } catch {
+                return error.runFailure(prefix: "--html: ")
             }
         }
         return pictures?.firstFailure

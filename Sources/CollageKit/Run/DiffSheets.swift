@@ -54,6 +54,7 @@ final class DiffSheets: SheetSource {
         guard baseline.withCString({ $0.map { stat($0, &info) } ?? -1 }) == 0 else {
             return RunFailure(status: .noInput, message: "cannot read --diff BASELINE '\(baseline)': \(systemError(errno))")
         }
+        if let page = settings.html, let failure = Finishing.cannotWrite(page) { return failure }
         guard (info.st_mode & S_IFMT) == S_IFDIR || DiffPairing.twoFiles(configuration.inputs, baseline: baseline) else {
             return RunFailure(status: .usage,
                               message: "--diff BASELINE '\(baseline)' is not a folder; name the folder of the images to "

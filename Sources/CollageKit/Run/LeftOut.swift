@@ -44,7 +44,7 @@ final class SharedWalk: PullSource, Sendable {
             mutedFlag.withLock { $0 = true }
             for _ in 0..<64 {
                 guard let file = next() else { break }
-                if case .success = probe.check(file.path) { known = 1; break }
+                if case .success = probe.check(file.path, sidecars: file.sidecars) { known = 1; break }
             }
         }
         return Self.leftOut(known, cap: cap)

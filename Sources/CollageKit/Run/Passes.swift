@@ -33,10 +33,15 @@ final class FolderPasses: PassSource {
         var stopped = false
     }
     private let walk: Mutex<Walk>
+    /// Hears of each folder the walk of folders reads (for tests' counts).
+    private let listed: @Sendable (PathName) -> Void
 
-    init(_ configuration: CollageConfiguration, makeRun: @escaping @Sendable (CollageConfiguration) -> CollageJob) {
+    /// Each folder is read once: its listing goes to its own run.
+    init(_ configuration: CollageConfiguration, listed: @escaping @Sendable (PathName) -> Void = { _ in },
+         makeRun: @escaping @Sendable (CollageConfiguration) -> CollageJob) {
         self.configuration = configuration
         self.makeRun = makeRun
+        self.listed = listed
         walk = Mutex(Walk(inputs: configuration.inputs[...]))
     }
 
@@ -44,7 +49,8 @@ final class FolderPasses: PassSource {
 
     func next(report: @escaping @Sendable (PipelineEvent) -> Void) -> (pass: Pass?, othersSkipped: Int) {
         var others = 0
-        while let (folder, root) = nextFolder(report: report) {
+        while let (listing, root) = nextFolder(report: report) {
+            let folder = listing.path
             let output = FolderOutputs.output(template: configuration.output, folder: folder, root: root)
             let other = walk.withLock { $0.outputs[output] }
             if let other {
@@ -60,20 +66,20 @@ final class FolderPasses: PassSource {
                 others += 1
                 continue
             }
-            return (Pass(job: makeRun(configuration.folderPass(folder, root: root)), folder: folder, root: root), others)
+            return (Pass(job: makeRun(configuration.folderPass(folder, root: root, listing: listing)), folder: folder, root: root), others)
         }
         return (nil, others)
     }
 
-    private func nextFolder(report: @escaping @Sendable (PipelineEvent) -> Void) -> (PathName, PathName)? {
+    private func nextFolder(report: @escaping @Sendable (PipelineEvent) -> Void) -> (DirectoryListing, PathName)? {
         walk.withLock { walk in
             while !walk.stopped {
-                if let folder = walk.folders?.next() { return (folder, walk.root) }
+                if let listing = walk.folders?.nextFolder() { return (listing, walk.root) }
                 guard let input = walk.inputs.popFirst() else { return nil }
                 guard case .path(let root) = input else { continue }
                 walk.root = root
                 walk.folders = DirectoryWalk(root: root, followLinks: configuration.followLinks, folders: true,
-                                             rules: configuration.scan, report: report)
+                                             rules: configuration.scan, listed: listed, report: report)
             }
             return nil
         }
@@ -82,11 +88,13 @@ final class FolderPasses: PassSource {
 
 extension CollageConfiguration {
     /// One folder's run of a `--per-folder` job: its own files (not those
-    /// of its subfolders), to its own output; the folder is its shard's whole.
-    func folderPass(_ folder: PathName, root: PathName) -> CollageConfiguration {
+    /// of its subfolders), walked from its `listing` when the job's walk of
+    /// folders read it, to its own output; the folder is its shard's whole.
+    func folderPass(_ folder: PathName, root: PathName, listing: DirectoryListing? = nil) -> CollageConfiguration {
         var single = self
         single.shard = nil
         single.inputs = [.path(folder)]
+        single.listing = listing
         single.recursive = false
         single.output = FolderOutputs.output(template: output, folder: folder, root: root)
         single.scan.below = FolderOutputs.relativePath(folder: folder, root: root)  // what --exclude matches below

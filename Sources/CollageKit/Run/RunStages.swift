@@ -75,7 +75,7 @@ struct RunStages {
         // A signal ends the walk, even one blocked on standard input.
         let inputWalk = InputWalk(inputs: configuration.inputs, followLinks: configuration.followLinks,
                                   nulSeparated: configuration.nulSeparated, recursive: configuration.recursive,
-                                  rules: configuration.scan, shouldStop: stop,
+                                  rules: configuration.scan, shouldStop: stop, listing: configuration.listing,
                                   listed: { [instrumentation] in instrumentation.listed($0) }, report: reportWalk)
         let walk = SharedWalk(instrumentation: instrumentation, inputWalk)
         walkReports.withLock { $0.walk = walk }

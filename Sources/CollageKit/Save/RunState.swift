@@ -112,7 +112,7 @@ public struct RunState: Equatable, Sendable, Codable {
     public func matches(_ configuration: CollageConfiguration) -> Bool {
         var walk = InputWalk(inputs: configuration.inputs, followLinks: configuration.followLinks,
                              nulSeparated: configuration.nulSeparated, recursive: configuration.recursive,
-                             rules: configuration.scan, report: { _ in })
+                             rules: configuration.scan, listing: configuration.listing, report: { _ in })
         return matches(configuration, walking: &walk)
     }
 
@@ -126,11 +126,13 @@ public struct RunState: Equatable, Sendable, Codable {
             // A group's images, in their order, as its header pass found
             // them (all of them, or the first ones the cap took).
             guard complete ? inputs.count == images.count : inputs.count <= images.count else { return false }
-            return zip(inputs, images).allSatisfy { $0.path == $1.path && $0.stamp == $1.stamp }
+            return zip(inputs, images).allSatisfy {
+                $0.path == $1.path && $0.stamp == $1.stamp && $0.sidecars == InputRecord.sidecarStamps(of: $1.path)
+            }
         }
         for recorded in inputs {
-            guard let file = walk.next(), file.path == recorded.path,
-                  file.currentStamp == recorded.stamp else { return false }
+            guard let file = walk.next(), file.path == recorded.path, file.currentStamp == recorded.stamp,
+                  InputRecord.sidecarStamps(of: file.path) == recorded.sidecars else { return false }
         }
         return !complete || walk.next() == nil
     }

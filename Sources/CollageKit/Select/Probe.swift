@@ -40,7 +40,9 @@ struct Probe: Sendable {
     /// `--min-rating`: photos rated less (unrated counts 0) are rejected.
     var minRating: Int? = nil
 
-    func check(_ path: PathName) -> Result<AcceptedImage, ProbeFailure> {
+    /// `sidecars`: its XMP sidecars that are there, when its folder's
+    /// listing says (nil: every name of `PathName.xmpSidecars` is tried).
+    func check(_ path: PathName, sidecars: [PathName]? = nil) -> Result<AcceptedImage, ProbeFailure> {
         let file: OpenFile
         switch OpenFile.open(path) {
         case .success(let opened): file = opened
@@ -66,7 +68,7 @@ struct Probe: Sendable {
         if header.isPortrait && !allowPortrait {
             return .failure(.rejected(.portrait, "\(header.displayedWidth)x\(header.displayedHeight)"))
         }
-        let notes = PhotoSidecars.apply(to: &header, of: path)
+        let notes = PhotoSidecars.apply(to: &header, from: sidecars ?? path.xmpSidecars)
         if let minRating, (header.rating ?? 0) < minRating {
             let rated = header.rating.map { $0 < 0 ? "rated -1 (rejected)" : "rated \($0)" } ?? "unrated"
             return .failure(.rejected(.rating, (["\(rated), under --min-rating \(minRating)"] + notes).joined(separator: "; ")))

@@ -43,7 +43,7 @@ final class ProbeAhead<Source: PullSource>: PullSource where Source.Element == I
             let slot = ProbeSlot(input)
             let probe = probe
             workers.async {
-                let result = probe.check(input.path)
+                let result = probe.check(input.path, sidecars: input.sidecars)
                 slot.result.withLock { $0 = result }
                 slot.done.signal()
             }

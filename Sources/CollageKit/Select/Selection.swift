@@ -20,7 +20,9 @@ final class Selection: Sendable {
         self.observe = observe
     }
 
-    func callAsFunction(_ input: InputFile) -> AcceptedImage? { select(input, probe.check(input.path)) }
+    func callAsFunction(_ input: InputFile) -> AcceptedImage? {
+        select(input, probe.check(input.path, sidecars: input.sidecars))
+    }
 
     /// An input whose header was read ahead (`ProbeAhead`).
     func callAsFunction(_ checked: CheckedInput) -> AcceptedImage? { select(checked.input, checked.result) }

@@ -20,23 +20,23 @@ struct DirectoryWalk: PullSource {
     private struct FileID: Hashable { let device: UInt64; let inode: UInt64 }
 
     private struct Frame {
-        let path: PathName
-        let id: FileID
-        /// Its path below the INPUT (what the exclusions match).
-        let relative: [UInt8]
-        let names: [[UInt8]]
-        /// The names the listing said were folders (d_type), so that one
-        /// that vanishes before the walk reaches it is still reported.
-        let folders: Set<[UInt8]>
-        /// The names whose type the listing did not say (links, some file
-        /// systems): checked against the folder-only exclusions once known.
-        let untyped: Set<[UInt8]>
+        let listing: DirectoryListing
         let pairs: ShotPairs
+        /// Its names that are XMP sidecars' (`NAME.xmp`, `NAME.EXT.xmp`).
+        let xmp: Set<[UInt8]>
         var index = 0
+        var path: PathName { listing.path }
+        var id: FileID { FileID(device: listing.device, inode: listing.inode) }
+        var relative: [UInt8] { listing.relative }
+        var names: [[UInt8]] { listing.names }
+        var folders: Set<[UInt8]> { listing.folders }
+        var untyped: Set<[UInt8]> { listing.untyped }
     }
 
     private var stack: [Frame] = []
     private var root: PathName?
+    /// The root's listing, when the walk of folders already read it.
+    private var rootListing: DirectoryListing?
     private let followLinks: Bool
     private let recursive: Bool
     private let folders: Bool
@@ -50,11 +50,14 @@ struct DirectoryWalk: PullSource {
     /// files passed over by kind. With `recursive` false, only the root
     /// folder's own files are walked. With `folders`, the walk emits the
     /// folders it enters (the root first), in the same order, instead of files.
+    /// `listing`, the root's as a walk of folders read it, is walked
+    /// instead of reading the root again.
     init(root: PathName, followLinks: Bool, recursive: Bool = true, folders: Bool = false,
-                rules: ScanRules = ScanRules(), listed: @escaping (PathName) -> Void = { _ in },
-                report: @escaping (PipelineEvent) -> Void) {
+         rules: ScanRules = ScanRules(), listing: DirectoryListing? = nil, listed: @escaping (PathName) -> Void = { _ in },
+         report: @escaping (PipelineEvent) -> Void) {
         self.listed = listed
         self.root = root
+        self.rootListing = listing?.path == root ? listing : nil
         self.followLinks = followLinks
         self.recursive = recursive
         self.folders = folders
@@ -66,6 +69,11 @@ struct DirectoryWalk: PullSource {
 
     /// The next file (or folder, with `folders`), with its partners.
     mutating func nextFile() -> InputFile? {
+        if let listing = rootListing {
+            (root, rootListing) = (nil, nil)
+            push(listing)
+            if folders { return InputFile(path: listing.path, explicit: false) }
+        }
         if let root {
             self.root = nil
             var info = Glibc.stat()
@@ -95,10 +103,20 @@ struct DirectoryWalk: PullSource {
         return nil
     }
 
+    /// With `folders`: the next folder and its listing, which its own run
+    /// walks (`init(listing:)`) without reading it again.
+    mutating func nextFolder() -> DirectoryListing? {
+        precondition(folders, "a walk of files has no listings to give")
+        return nextFile() == nil ? nil : stack.last?.listing
+    }
+
     /// Decides what one entry is; returns it when it is a candidate.
     private mutating func visit(_ top: Int, _ index: Int) -> InputFile? {
         let frame = stack[top]
         let name = frame.names[index]
+        // A walk of folders stats only what may be one: a name the listing
+        // said is a file is its folder's run's to stat.
+        if folders && !frame.folders.contains(name) && !frame.untyped.contains(name) { return nil }
         let path = frame.path.appending(name)
         let verdict = folders ? .ignore : rules.inFolder(name)
         var info = Glibc.stat()
@@ -132,7 +150,8 @@ struct DirectoryWalk: PullSource {
             case .consider where !frame.pairs.secondary.contains(index):
                 let partners = frame.pairs.partners[index] ?? []
                 return InputFile(path: path, explicit: false, partners: partners.map { frame.path.appending(frame.names[$0]) },
-                                 stamp: FileStamp(info))
+                                 stamp: FileStamp(info),
+                                 sidecars: frame.xmp.isEmpty ? [] : path.xmpSidecars.filter { frame.xmp.contains($0.lastComponent) })
             case .passOver(let kind):
                 report(.passedOver(path: path, kind: kind))
             case .consider, .ignore:
@@ -157,45 +176,20 @@ struct DirectoryWalk: PullSource {
         }
     }
 
-    /// Reads one directory's names (debris and exclusions left out), sorted
-    /// by bytes, finds its pairs and pushes it.
+    /// Reads one directory's names (see `DirectoryListing`) and pushes it.
     @discardableResult
     private mutating func enter(_ path: PathName, id: FileID, relative: [UInt8]) -> Bool {
-        var names: [[UInt8]] = []
-        var folders = Set<[UInt8]>()
-        var untyped = Set<[UInt8]>()
-        let opened: OpaquePointer? = path.withCString { $0.flatMap { opendir($0) } }
-        guard let directory = opened else {
-            report(.failed(path: path, error: "cannot read folder: " + systemError(errno)))
-            return false
-        }
-        defer { closedir(directory) }
-        listed(path)
-        while true {
-            errno = 0
-            guard let entry = readdir(directory) else {
-                if errno != 0 {
-                    report(.failed(path: path, error: "cannot read folder: " + systemError(errno)))
-                }
-                break
-            }
-            let name = entryName(entry)
-            if name.first == UInt8(ascii: ".") { continue }  // ".", "..", and hidden names
-            if ScanRules.isDebris(name) { continue }
-            let type = entry.pointee.d_type
-            let known = type != UInt8(DT_UNKNOWN) && type != UInt8(DT_LNK)
-            let isFolder = type == UInt8(DT_DIR)
-            if !rules.exclusions.isEmpty,
-               rules.excludes(ScanRules.relative(name, in: relative), folder: known ? isFolder : nil) { continue }
-            names.append(name)
-            if isFolder { folders.insert(name) }
-            if !known { untyped.insert(name) }
-        }
-        names.sort { $0.lexicographicallyPrecedes($1) }
-        let pairs = self.folders ? ShotPairs() : ShotPairs(names: names, rules: rules, folders: folders)
-        stack.append(Frame(path: path, id: id, relative: relative, names: names, folders: folders,
-                           untyped: untyped, pairs: pairs))
+        guard let listing = DirectoryListing.read(path, device: id.device, inode: id.inode, relative: relative,
+                                                  rules: rules, listed: listed, report: report) else { return false }
+        push(listing)
         return true
+    }
+
+    /// Walks `listing` next, its pairs found.
+    private mutating func push(_ listing: DirectoryListing) {
+        let pairs = folders ? ShotPairs() : ShotPairs(names: listing.names, rules: rules, folders: listing.folders)
+        let xmp = Set(listing.names.filter { $0.count > 4 && $0.suffix(4).elementsEqual(".xmp".utf8) })
+        stack.append(Frame(listing: listing, pairs: pairs, xmp: xmp))
     }
 
     private static func fileStatus(_ path: PathName, _ info: inout Glibc.stat, follow: Bool) -> Int32 {

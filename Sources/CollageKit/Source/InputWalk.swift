@@ -14,6 +14,10 @@ struct InputFile: Sendable, Equatable {
     /// them without a second `stat`; nil for a file a person named, which
     /// the walk does not stat.
     var stamp: FileStamp? = nil
+    /// Its XMP sidecars that its folder's listing holds (of
+    /// `PathName.xmpSidecars`), so that the probe tries no name that is not
+    /// there; nil for a file a person named: the probe looks for them.
+    var sidecars: [PathName]? = nil
 
     /// The same file to try: the stamp is what the walk saw of it, not
     /// what it is.
@@ -44,13 +48,18 @@ struct InputWalk: PullSource {
     private let shouldStop: () -> Bool
     /// Hears of each folder as it is read (see `DirectoryWalk`).
     private let listed: (PathName) -> Void
+    /// A folder INPUT's listing, already read (`--per-folder`).
+    private let listing: DirectoryListing?
 
     /// Once `shouldStop` holds the walk ends, even while it waits for
-    /// standard input.
+    /// standard input. A folder INPUT whose `listing` is given is walked
+    /// from it, not read again.
     init(inputs: [Input], followLinks: Bool, nulSeparated: Bool, recursive: Bool = true,
-                rules: ScanRules = ScanRules(), standardInput: Int32 = 0, shouldStop: @escaping () -> Bool = { false },
-                listed: @escaping (PathName) -> Void = { _ in }, report: @escaping (PipelineEvent) -> Void) {
+         rules: ScanRules = ScanRules(), standardInput: Int32 = 0, shouldStop: @escaping () -> Bool = { false },
+         listing: DirectoryListing? = nil, listed: @escaping (PathName) -> Void = { _ in },
+         report: @escaping (PipelineEvent) -> Void) {
         self.listed = listed
+        self.listing = listing
         self.inputs = inputs[...]
         self.followLinks = followLinks
         self.recursive = recursive
@@ -100,7 +109,7 @@ struct InputWalk: PullSource {
         if path.isDirectory {
             shots.flush()
             directory = DirectoryWalk(root: path, followLinks: followLinks, recursive: recursive, rules: rules,
-                                      listed: listed, report: report)
+                                      listing: listing, listed: listed, report: report)
             return
         }
         switch rules.named(path.lastComponent, onStandardInput: onStandardInput) {
