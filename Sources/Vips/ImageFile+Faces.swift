@@ -85,6 +85,20 @@ extension ImageFile {
         return (pixels, TileFocus(focus: "faces", problem: found.problem))
     }
 
+    /// The upright face regions of the XMP of the image at `descriptor`,
+    /// from its header alone (none without XMP, or where it cannot be read:
+    /// bad XMP never fails the image).
+    public static func faceRegions(descriptor: Int32) -> [FaceRegion] {
+        guard (try? Vips.start()) != nil, let source = try? rewound(descriptor),
+              (try? allowedFormat(source)) != nil else { return [] }
+        guard let raw = cvips_image_new_from_source_strict(source.pointer) else {
+            _ = VipsError.fromLibvips(.load, "")  // its message read and cleared, under the lock
+            return []
+        }
+        let stored = Image(owning: raw)
+        return faces(of: stored).regions.map { FaceWindow.upright($0, orientation: stored.orientation) }
+    }
+
     /// The face regions of the image's XMP packet (none without one).
     static func faces(of image: Image) -> FaceRegions {
         var length = 0

@@ -142,6 +142,7 @@ struct CollageOptions: ParsableArguments {
         (request.label, request.title, request.font) = (layout.label, layout.title, layout.font)
         (request.page, request.dpi, request.margin) = (printArguments.page, printArguments.dpi, printArguments.margin)
         (request.sort, request.reverse, request.groupBy) = (timeArguments.sort, timeArguments.reverse, timeArguments.groupBy)
+        request.pick = timeArguments.pick
         (request.video, request.raw) = (cameraRoll.video, cameraRoll.raw)
         (request.frames, request.scenes) = (cameraRoll.frames, cameraRoll.scenes)
         request.every = cameraRoll.every

@@ -36,7 +36,7 @@ struct LayoutArguments: ParsableArguments {
     @Option(help: ArgumentHelp("A caption under each image, such as '{name}'. Fields: {name} {stem} {ext} {dir} {path} "
                                + "{index} {width} {height} {format} {date} {duration} (a video's, 0:42) {time} (its frame's) {group} (with --group-by) "
                                + "{rating} (its XMP stars out of 5) {label} (its XMP label) {camera} {lens} {focal} {aperture} {shutter} {iso} "
-                               + "(EXIF); {{ and }} are braces.",
+                               + "(EXIF) {stack} (with --pick: +7 for a tile standing for 8 photos); {{ and }} are braces.",
                                valueName: "TEMPLATE"))
     var label: String?
 

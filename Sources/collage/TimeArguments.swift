@@ -29,4 +29,13 @@ struct TimeArguments: ParsableArguments {
                                valueName: "day|month|year|gap=DURATION"),
             completion: .list(["day", "month", "year", "gap=3h"]))
     var groupBy: String?
+
+    @Flag(help: ArgumentHelp("Choose the moments: every eligible image is looked at once, small; near-duplicates (a "
+                             + "burst, the same scene again) are one moment, shown by its best photo (sharp, well "
+                             + "exposed, not blank, faces inside the frame, rated highest); with a cap (--max, per "
+                             + "--group-by group, per --per-folder folder) that many moments spread over the time the "
+                             + "photos span, in time order; with --sheets every moment once. {stack} in --label is how "
+                             + "many photos a tile stands for (+7).",
+                             discussion: "Example: collage --pick ~/Photos/2026-08-14 -o day.jpg"))
+    var pick = false
 }

@@ -2,7 +2,7 @@ import Foundation
 
 /// The `--json` events table of docs/json-events.md, as a validator.
 enum EventSchema {
-    enum Kind { case string, int, number, strings, rects, counts, statuses, shifts }
+    enum Kind { case string, int, number, strings, rects, counts, statuses, shifts, score }
 
     /// Required fields of each event (besides `event`).
     static let required: [String: [String: Kind]] = [
@@ -22,6 +22,8 @@ enum EventSchema {
                      "raw": .int],
         "flagged": ["path": .string, "reason": .string],
         "frame": ["path": .string, "time": .number, "output": .string, "cell": .int],
+        "picked": ["path": .string, "moment": .int, "members": .int, "score": .score],
+        "stacked": ["path": .string, "into": .string],
         "approved": ["path": .string, "baseline": .string, "status": .string],
         "summary": ["written": .int, "used": .int, "rejected": .int, "failed": .int, "unchanged": .int,
                     "planned": .int, "paired": .int, "passed_over": .counts, "status": .int],
@@ -39,7 +41,7 @@ enum EventSchema {
     ]
 
     /// Path fields, which may carry a `_base64` twin when not UTF-8.
-    static let pathFields: Set<String> = ["path", "output", "images", "of", "with", "baseline", "alternative"]
+    static let pathFields: Set<String> = ["path", "output", "images", "of", "with", "baseline", "alternative", "into"]
 
     /// The statuses the summary's `compared` counts (`--diff`), every one always there.
     static let pairStatuses: Set<String> = ["changed", "resized", "shifted", "added", "removed", "noise", "unchanged"]
@@ -75,6 +77,14 @@ enum EventSchema {
                 ["y", "height", "dy"].allSatisfy { matches(band[$0], .int) }
                     && Set(band.keys).isSubset(of: ["y", "height", "dy", "dx"]) && (band["dx"].map { matches($0, .int) } ?? true)
             } ?? false
+        case .score:
+            // `picked`'s: sharpness and exposure 0-1, faces; faces_cut and rating when there are any.
+            guard let score = value as? [String: Any],
+                  Set(score.keys).isSubset(of: ["sharpness", "exposure", "faces", "faces_cut", "rating"]),
+                  ["sharpness", "exposure"].allSatisfy({ matches(score[$0], .number) }), matches(score["faces"], .int),
+                  score["faces_cut"].map({ matches($0, .int) }) ?? true,
+                  score["rating"].map({ matches($0, .int) }) ?? true else { return false }
+            return true
         case .rects:
             return (value as? [Any])?.allSatisfy { ($0 as? [Any]).map { $0.count == 4 && $0.allSatisfy { matches($0, .int) } } ?? false } ?? false
         }

@@ -86,6 +86,9 @@ func kind(_ event: PipelineEvent) -> String {
     case .notice: "notice"
     case .document: "document"
     case .frame: "frame"
+    case .picked: "picked"
+    case .stacked: "stacked"
+    case .pickTold: "pickTold"
     case .finished: "finished"
     }
 }

@@ -9,7 +9,7 @@ final class LayeringTests: XCTestCase {
     /// From the bottom: the vocabulary, the generic operators, the stages in
     /// the order images flow, the events, what a configuration asks and
     /// resolves to, the runs, and on top the entry points for Swift concurrency.
-    static let layers = ["POSIX", "Model", "Operators", "Source", "Select", "Decode", "Layout", "Compose", "Save",
+    static let layers = ["POSIX", "Model", "Operators", "Source", "Select", "Pick", "Decode", "Layout", "Compose", "Save",
                          "Events", "Configuration", "Run", "API"]
     private let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         .deletingLastPathComponent().deletingLastPathComponent()

@@ -151,6 +151,10 @@ extension Configuration {
         configuration.sort = try order()
         configuration.reverse = reverse
         configuration.groupBy = try grouping()
+        configuration.pick = pick
+        if pick { configuration.captions.stacks = StackSizes() }
+        // One collage's N (the seed's six, --max) is a cap; --sheets shows every moment, N a sheet.
+        if pick { configuration.pickCap = sheets ? nil : configuration.effectiveCap }
         // Plans.
         configuration.planOutput = plan
         if plan != nil { configuration.planned = plannedPart }

@@ -65,6 +65,7 @@ extension Configuration {
         try validateArchive()
         try validatePlan()
         try validateTime()
+        try validatePick()
         try validateDiff()
         try validateFilm()
         guard standardInputs <= 1 else { throw usage("- (standard input) can be given once") }
@@ -157,6 +158,16 @@ extension Configuration {
         if GroupOutputs.hasPlaceholder(outputPath) {
             throw ConfigurationError("{group} in --output is the name of a --group-by group; add --group-by")
         }
+    }
+
+    private func validatePick() throws(ConfigurationError) {
+        guard pick else { return }
+        let conflicts: [(Bool, String)] = [
+            (diff != nil, "--diff (it compares every pair)"), (frames != nil || every != nil, "--frames or --every"),
+            (sort != nil && sort != "taken", "--sort \(sort ?? "") (its moments are placed in time order)"),
+            (reverse, "--reverse (its moments are placed in time order)"),
+        ]
+        if let conflict = conflicts.first(where: \.0) { throw ConfigurationError("--pick cannot be used with \(conflict.1)") }
     }
 
     private func validateDiff() throws(ConfigurationError) {

@@ -18,7 +18,7 @@ struct TileSignature: Sendable, Equatable {
     }
 
     /// The largest standard deviation that still counts as flat.
-    static let flatDeviation = 2.0
+    static let flatDeviation = FlagKind.flatDeviation
 
     init(_ pixels: PixelBuffer) {
         let width = pixels.width, height = pixels.height, bands = pixels.bands

@@ -12,8 +12,10 @@ public enum JSONEvents {
     /// Whether `--json` prints the event: a file passed over is only counted
     /// (the summary's `passed_over`), and told by a notice at the end.
     public static func isPrinted(_ event: PipelineEvent) -> Bool {
-        if case .passedOver = event { return false }
-        return true
+        switch event {
+        case .passedOver, .pickTold: return false  // `--pick`'s words are for people: its events say it all
+        default: return true
+        }
     }
 
     /// `shard`: the run's `--shard`, which the summary names.
@@ -26,6 +28,20 @@ public enum JSONEvents {
 
 private struct EventObject {
     var fields: [String] = []
+
+    /// The `picked` event's score, its keys in a fixed order, fractions to three places.
+    static func score(_ score: PickedScore) -> String {
+        func fraction(_ value: Double) -> String {
+            let thousandths = Int((value * 1000).rounded())
+            let digits = String(thousandths % 1000)
+            return "\(thousandths / 1000)." + String(repeating: "0", count: 3 - digits.count) + digits
+        }
+        var fields = ["\"sharpness\":" + fraction(score.sharpness), "\"exposure\":" + fraction(score.exposure),
+                      "\"faces\":\(score.faces)"]
+        if score.facesCut > 0 { fields.append("\"faces_cut\":\(score.facesCut)") }
+        if let rating = score.rating { fields.append("\"rating\":\(rating)") }
+        return "{" + fields.joined(separator: ",") + "}"
+    }
     private let encoder: JSONEncoder = {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.withoutEscapingSlashes]  // paths read as paths
@@ -125,6 +141,16 @@ private struct EventObject {
             add("event", "unchanged")
             add("output", path: output)
             add("images", paths: images)
+        case .picked(let picked):
+            add("event", "picked")
+            add("path", path: picked.path)
+            add("moment", picked.moment)
+            add("members", picked.members)
+            fields.append("\"score\":" + Self.score(picked.score))
+        case .stacked(let path, let into):
+            add("event", "stacked")
+            add("path", path: path)
+            add("into", path: into)
         case .frame(let frame):
             add("event", "frame")
             add("path", path: frame.path)
@@ -157,6 +183,9 @@ private struct EventObject {
             add("event", "document")
             add("output", path: output)
             add("pages", pages)
+        case .pickTold(let message):
+            add("event", "notice")
+            add("message", message)
         case .notice(let message):
             add("event", "notice")
             add("message", message)

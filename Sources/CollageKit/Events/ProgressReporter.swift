@@ -65,7 +65,7 @@ public final class ProgressReporter {
         case .unchanged(_, let images): sheets += 1; used += images.count
         case .planned(let sheet): sheets += 1; used += sheet.images.count
         case .compared: scanned += 1
-        case .notice, .flagged, .paired, .passedOver, .document, .group, .frame, .approved: break
+        case .notice, .flagged, .paired, .passedOver, .document, .group, .frame, .approved, .picked, .stacked, .pickTold: break
         case .finished:
             // The throttle may have skipped the last counts: draw them once
             // before clearing, so the final tally is what was shown last.

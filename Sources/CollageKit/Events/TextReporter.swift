@@ -44,6 +44,12 @@ public struct TextReporter {
             logger.warning("\(path): \(error)")
         case .placed:
             break
+        case .picked(let picked):
+            logger.debug("picked \(picked.path): the best of \(picked.members) (moment \(picked.moment))")
+        case .stacked(let path, let into):
+            logger.debug("stacked \(path) into \(into)")
+        case .pickTold(let line):
+            logger.info("\(line)")
         case .frame(let frame):
             if !frame.passedOver.isEmpty {
                 logger.debug("\(frame.path) at \(Captions.clock(frame.time)): passed over \(frame.passedOver.joined(separator: ", "))")

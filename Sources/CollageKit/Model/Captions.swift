@@ -20,6 +20,8 @@ public struct Captions: Equatable, Sendable {
     var group: String?
     /// `--frames`: the film whose sheet this is (the title's header fields).
     var film: FilmHeader?
+    /// `--pick`: `{stack}`, how many photos each picked one stands for.
+    var stacks: StackSizes?
 
     /// No label, no title, the default font at the cell's size, on a screen.
     public init() {}
@@ -102,7 +104,7 @@ extension Captions {
                     case "width": return String(pair.shape.width)
                     case "height": return String(pair.shape.height)
                     case "format", "date", "duration", "group", "rating", "label", "camera", "lens", "focal", "aperture",
-                         "shutter", "iso": return ""
+                         "shutter", "iso", "stack": return ""
                     default: break
                     }
                 }
@@ -129,6 +131,7 @@ extension Captions {
                 case "aperture": header.camera?.apertureText ?? ""
                 case "shutter": header.camera?.shutterText ?? ""
                 case "iso": header.camera?.isoText ?? ""
+                case "stack": stacks?.label(path) ?? ""
                 default: nil
                 }
             } + moved

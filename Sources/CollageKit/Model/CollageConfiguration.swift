@@ -116,6 +116,13 @@ public struct CollageConfiguration: Sendable {
     public var sort = ImageOrder.name
     /// `--reverse`: the order turned round (with `--group-by`, the groups too).
     public var reverse = false
+    /// `--pick`: each eligible image looked at, small, and the moments
+    /// chosen (`cap` of them, or every one with `--sheets` and no cap).
+    public var pick = false
+    /// With `--pick`: how many moments one collage shows (per group with
+    /// `--group-by`, per folder with `--per-folder`); nil with `--sheets`,
+    /// which shows every moment.
+    var pickCap: Int?
     /// `--group-by`: one collage (or set of sheets) per group of photos.
     public var groupBy: GroupBy?
     /// One group's run of a `--group-by` job: its name and its images.
@@ -149,7 +156,7 @@ public struct CollageConfiguration: Sendable {
     public var writesPDF: Bool { naming.isDocument }
     /// Whether every header is read before anything is placed: an order
     /// other than the scan's needs them all (the cap applies after it).
-    var readsEveryHeader: Bool { sort != .name || reverse }
+    var readsEveryHeader: Bool { sort != .name || reverse || pick }
 
     var keepsState: Bool { (skipUnchanged || recordState) && !dryRun }
 

@@ -137,6 +137,8 @@ public struct Configuration: Codable, Sendable, Equatable {
     public var vtt: PathName?
     /// `--min-rating N`: only photos rated N or more by their XMP (-1 to 5; unrated counts 0).
     public var minRating: Int?
+    /// `--pick`: the run chooses its moments, best shot of each, spread over the time the photos span.
+    public var pick = false
 
     /// One a property, in the order above.
     enum CodingKeys: String, CodingKey, CaseIterable {
@@ -145,7 +147,7 @@ public struct Configuration: Codable, Sendable, Equatable {
         case skipUnchanged, dryRun, requireEven, perFolder, sort, reverse, groupBy, video, raw, exclude, excludeFrom
         case shard, plan, fromPlan, html, flag, failOnFlag, diff, threshold, countAntiAliased, ignore, tolerance
         case junit, failOn, diffImages, markdown, approve, alternative, rules, watch, interval, frames, scenes, every, vtt
-        case minRating
+        case minRating, pick
     }
 
     /// A configuration of `inputs` with no option given.

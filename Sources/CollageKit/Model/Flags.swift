@@ -4,6 +4,10 @@ public enum FlagKind: String, Sendable, CaseIterable {
     case blank
     /// The tile looks the same as an earlier image's of the run.
     case duplicate
+
+    /// The largest standard deviation of every band (on 0-255) that still
+    /// counts as one flat colour: a blank tile, and a photo `--pick` never takes.
+    static let flatDeviation = 2.0
 }
 
 /// One image flagged: `of` is the earlier image a duplicate looks like.

@@ -53,6 +53,12 @@ public enum PipelineEvent: Sendable {
     case document(output: PathName, pages: Int)
     /// `--frames`: a film's frame placed on its sheet (sent after its `placed`).
     case frame(FilmFramePlaced)
+    /// `--pick`: a photo chosen as its moment's best (sent before its `placed`).
+    case picked(PickedPhoto)
+    /// `--pick`: a photo of a moment shown, stood for by the moment's best, `into`.
+    case stacked(path: PathName, into: PathName)
+    /// `--pick`: what the pick of one run (or group, or folder) left out and why, in words (`-v`).
+    case pickTold(String)
     /// The last event: how the run ended, with its counts.
     case finished(RunOutcome)
 }
@@ -193,7 +199,7 @@ public struct Summary: Sendable, Equatable {
         case .planned(let sheet): planned += 1; used += sheet.images.count
         case .flagged: flagged += 1
         case .compared(let pair): compared.count(pair.status, fails: pair.fails)
-        case .placed, .notice, .finished, .document, .group, .frame, .approved: break
+        case .placed, .notice, .finished, .document, .group, .frame, .approved, .picked, .stacked, .pickTold: break
         }
     }
 }

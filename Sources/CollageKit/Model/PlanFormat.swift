@@ -15,7 +15,8 @@ import FoundationEssentials
 /// `{"group_end":NAME}`, in the order the groups are made.
 ///
 /// Each image of a sheet is `{"path":P,"size":BYTES,"mtime_ns":NS,
-/// "rect":[X,Y,W,H],"label":T}`. A path is a JSON string when it is
+/// "rect":[X,Y,W,H],"label":T}`, and `"stack":K` where `--pick` stacked K
+/// photos into it. A path is a JSON string when it is
 /// UTF-8, else `{"base64":B}` (its bytes). The trailer counts the lines
 /// before it and carries the 64-bit FNV-1a of all their bytes: a plan cut
 /// short, edited or spliced is refused before anything is decoded.
@@ -61,6 +62,8 @@ struct PlanImage: Codable, Equatable, Sendable {
     let mtime_ns: Int64
     let rect: [Int]
     var label: String?
+    /// `--pick`: how many photos it stands for, when more than itself (its `{stack}`).
+    var stack: Int?
 
     init(path: PathName, stamp: FileStamp, rect: TileRect, label: String?) {
         self.path = PlanPath(path)

@@ -14,7 +14,7 @@ public struct Template: Equatable, Sendable {
     /// The fields of `--label`: each image's own.
     public static let labelFields = ["name", "stem", "ext", "dir", "path", "index", "width", "height", "format", "date", "duration",
                                      "pixels", "percent", "status", "group", "time",
-                                     "rating", "label", "camera", "lens", "focal", "aperture", "shutter", "iso"]
+                                     "rating", "label", "camera", "lens", "focal", "aperture", "shutter", "iso", "stack"]
     /// The fields of `--title`: each sheet's.
     public static let titleFields = ["sheet", "count", "first", "last", "date", "group", "file", "size", "duration",
                                      "resolution", "fps", "codec", "bitrate", "audio"]

@@ -50,6 +50,11 @@ extension CollageRun {
             }
         }
         for notice in sheet.composed.notices { report(.notice(notice)) }
+        if let stacks = configuration.captions.stacks {
+            let stacked = sheet.composed.tiles.reduce(0) { $0 + stacks.members($1.path) - 1 }
+            report(.pickTold("\(sheet.record.output): \(sheet.composed.tiles.count) moments, standing for "
+                             + "\(stacked) more photos stacked into them"))
+        }
         var record = sheet.record
         record.group = configuration.group?.name
         report(.written(record))

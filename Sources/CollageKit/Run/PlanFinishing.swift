@@ -10,6 +10,8 @@ import Synchronization
 final class PlanFinishing: JobFinishing {
     private let path: PathName
     private let header: PlanLine
+    /// `--pick`: how many photos each picked image stands for, recorded for `{stack}` in the shards.
+    private let stacks: StackSizes?
     private struct State {
         var writer: PlanWriter?
         /// Images on the sheets so far: the next sheet's first index is one more.
@@ -27,6 +29,7 @@ final class PlanFinishing: JobFinishing {
             : configuration.sheets ? "sheets" : "collage"
         header.max = configuration.effectiveCap
         self.header = header
+        stacks = configuration.captions.stacks
     }
 
     /// The temporary file the plan is written to, made now.
@@ -74,9 +77,11 @@ final class PlanFinishing: JobFinishing {
         line.images = sheet.images.indices.map { index in
             let path = sheet.images[index]
             // A file gone since its header was read is stamped so that no run takes it.
-            return PlanImage(path: path, stamp: FileStamp.of(path) ?? FileStamp(size: -1, modified: 0),
-                             rect: index < sheet.rects.count ? sheet.rects[index] : TileRect(x: 0, y: 0, width: 0, height: 0),
-                             label: sheet.labels?[index])
+            var image = PlanImage(path: path, stamp: FileStamp.of(path) ?? FileStamp(size: -1, modified: 0),
+                                  rect: index < sheet.rects.count ? sheet.rects[index] : TileRect(x: 0, y: 0, width: 0, height: 0),
+                                  label: sheet.labels?[index])
+            if let members = stacks?.members(path), members > 1 { image.stack = members }
+            return image
         }
         return line
     }

@@ -13,6 +13,7 @@ extension RunStages {
         let mutes = configuration.mutesScan
         let keeper = SheetKeeper(configuration: configuration, previous: previous)
         let offset = configuration.fromPlanOffset
+        let stacks = configuration.captions.stacks
         return Publishers.Pull { PlanLines(plan, offset: offset) }
             .compactMap { line -> CutImages? in
                 if let event = line.scanEvent {
@@ -24,6 +25,7 @@ extension RunStages {
                 var accepted: [AcceptedImage] = []
                 for image in images {
                     let path = image.path.path
+                    if let members = image.stack { stacks?.record(path, members: members) }
                     switch Self.open(image, probe: probe) {
                     case .success(let opened):
                         consider(RunState.Considered(path: path, stamp: image.stamp))

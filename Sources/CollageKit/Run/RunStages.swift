@@ -166,24 +166,6 @@ struct RunStages {
             .sheets(of: cap, wholeInput: configuration.sheets).map { CutSheet(items: $0) }.eraseToAnyPublisher()
     }
 
-    /// The images of a run that places them in an order of their headers
-    /// (`--sort taken|mtime`, `--reverse`), or of one group of a
-    /// `--group-by` job: every header read first (the group's, by the job),
-    /// in order; the run opens again only those the cap and the sheets
-    /// take, so that no image that is not used is opened for its pixels.
-    /// Nil for a run in the scan's order, which selects as it walks.
-    private func chosenImages() -> (@Sendable () -> [ChosenImage])? {
-        if let images = configuration.group?.images { return { images } }
-        guard configuration.readsEveryHeader else { return nil }
-        let (walk, selection, workers, stop) = (walk, selection, workers, stop)
-        let (sort, reverse, jobs) = (configuration.sort, configuration.reverse, configuration.jobs)
-        return {
-            let images = HeaderPass.read(walk, selection: selection, jobs: jobs, workers: workers)
-            // A signal ended the walk: what it read is not the order of the whole.
-            return stop() ? [] : images.sorted(by: sort, reverse: reverse).map(\.image)
-        }
-    }
-
     /// For a layout that needs the whole sheet's shapes: the sheet is cut
     /// on headers (at most `--max` files open), laid out, and each image
     /// decoded straight to its frame, the decodes of one sheet at most

@@ -36,6 +36,8 @@ final class WalkedSheets: SheetSource {
     }
 
     func leftOutNotice(_ tally: Tally) -> String? {
+        // --pick chose from every image: its own line (-v) says what it stacked and left out.
+        if configuration.pick { return nil }
         if let images = configuration.group?.images {
             let known = images.count - tally.summary.used - tally.summary.failed
             return SharedWalk.leftOut(known, cap: configuration.effectiveCap)

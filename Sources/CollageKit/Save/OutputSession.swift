@@ -67,8 +67,9 @@ final class OutputSession: Sendable {
         }
         var inputs = tally.considered
         // (A run that read every header to order them depends on them all,
-        // except a group's, which depends on the group's first images.)
-        let stoppedAtCap = !configuration.sheets && tally.summary.used == configuration.effectiveCap
+        // except a group's, which depends on the group's first images; with
+        // --pick, every image was looked at: it depends on them all.)
+        let stoppedAtCap = !configuration.sheets && tally.summary.used == configuration.effectiveCap && !configuration.pick
             && (!configuration.readsEveryHeader || configuration.group?.images != nil)
         if stoppedAtCap, let last = tally.outputs.last?.images.last,
            let index = inputs.lastIndex(where: { $0.path == last }) {

@@ -54,6 +54,7 @@ public struct RunState: Equatable, Sendable, Codable {
         if configuration.reverse { parts.append("reverse") }
         if let groupBy = configuration.groupBy { parts.append("group-by=\(groupBy)") }
         if let minRating = configuration.minRating { parts.append("min-rating=\(minRating)") }
+        if configuration.pick { parts.append("pick") }
         if !configuration.scan.signature.isEmpty { parts.append(configuration.scan.signature) }
         if let diff = configuration.diff { parts.append(diff.signature) }
         // Only when given, so that the states of earlier runs still match.

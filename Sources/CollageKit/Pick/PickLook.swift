@@ -1,0 +1,46 @@
+import FileFacts
+import Media
+import Vips
+
+/// A photo's one small look for `--pick`: decoded through `MediaFile` as
+/// any tile is (shrink-on-load for a JPEG, a RAW's preview, a HEIC's
+/// smallest adequate image, a video's poster frame), to a size a few
+/// hundred pixels across, and reduced at once to what the pick keeps: no
+/// pixels outlive this call.
+enum PickLook {
+    /// The look's longer side: an eighth of the photo's (what JPEG
+    /// shrink-on-load gives), but at least 256 (a smaller one hides blur)
+    /// and at most 512; never larger than the photo.
+    static func size(of header: ImageHeader) -> (width: Int, height: Int) {
+        let width = max(1, header.displayedWidth), height = max(1, header.displayedHeight)
+        let longest = max(width, height)
+        let side = min(longest, min(512, max(256, longest / 8)))
+        let scale = Double(side) / Double(longest)
+        return (max(1, Int((Double(width) * scale).rounded())), max(1, Int((Double(height) * scale).rounded())))
+    }
+
+    /// What decoding `header`'s look costs while it runs.
+    static func cost(_ header: ImageHeader) -> Int {
+        let size = size(of: header)
+        return header.decodeBytes(forTile: size.width, size.height)
+    }
+
+    /// The photo's fingerprint and score from its look at `descriptor`;
+    /// its rating is its header's (its XMP's, or its sidecar's).
+    static func look(descriptor: Int32, header: ImageHeader,
+                     maxBuffer: Int) throws -> (fingerprint: UInt64, score: PickScore) {
+        let size = size(of: header)
+        let tile = try MediaFile.tile(descriptor: descriptor, width: size.width, height: size.height, crop: .centre,
+                                      background: RGB(red: 0, green: 0, blue: 0), header: header, maxBuffer: maxBuffer)
+        let grey = GreyLook(tile.pixels)
+        return (Fingerprint.of(grey), PickScore(grey, faces: faces(descriptor: descriptor, header: header),
+                                                rating: header.rating))
+    }
+
+    /// The face regions of an image's XMP, upright (none for a RAW photo or a video).
+    private static func faces(descriptor: Int32, header: ImageHeader)
+        -> [(left: Double, top: Double, right: Double, bottom: Double)] {
+        guard header.media == nil else { return [] }
+        return ImageFile.faceRegions(descriptor: descriptor).map { ($0.left, $0.top, $0.right, $0.bottom) }
+    }
+}

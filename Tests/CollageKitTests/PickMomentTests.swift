@@ -1,0 +1,113 @@
+import XCTest
+@testable import CollageKit
+
+/// The pick's choices on candidates made here (fingerprints and scores
+/// given, no pixels): bursts, duplicates, the best of each, the spread.
+final class PickMomentTests: XCTestCase {
+    private let sharp = PickScore(sharpness: 0.7, clipped: 0, blank: false)
+    private let softer = PickScore(sharpness: 0.6, clipped: 0, blank: false)
+    private let blurred = PickScore(sharpness: 0.3, clipped: 0, blank: false)
+    private let blank = PickScore(sharpness: 0, clipped: 1, blank: true)
+
+    /// Scene `scene`'s fingerprint, `bits` bits away from its first frame.
+    private func look(_ scene: Int, off bits: Int = 0) -> UInt64 {
+        var print = (UInt64(scene) &* 0x9E37_79B9_7F4A_7C15) | 1
+        for bit in 0..<bits { print ^= 1 << UInt64(40 + bit) }
+        return print
+    }
+
+    private func photo(_ index: Int, at seconds: Int64?, _ print: UInt64, _ score: PickScore? = nil,
+                       rating: Int? = nil) -> PickCandidate {
+        var score = score ?? sharp
+        score.rating = rating
+        return PickCandidate(index: index, time: seconds.map { $0 * 1000 }, fingerprint: print, score: score)
+    }
+
+    func testABurstIsOneMomentShownByItsSharpestFrame() {
+        let photos = [photo(0, at: 100, look(1), softer), photo(1, at: 101, look(1, off: 6), sharp),
+                      photo(2, at: 102, look(1, off: 10), blurred), photo(3, at: 500, look(2)),
+                      photo(4, at: 900, look(3)), photo(5, at: 901, look(3, off: 4), softer)]
+        let moments = Moments.group(photos)
+        XCTAssertEqual(moments.map(\.members), [[0, 1, 2], [3], [4, 5]])
+        XCTAssertEqual(moments.map(\.best), [1, 3, 4])
+        XCTAssertEqual(Moments.choose(photos, cap: nil).picked.map(\.best), [1, 3, 4])
+    }
+
+    func testTheSameSceneHoursApartIsOneMomentOnlyWhenItIsAlmostTheSame() {
+        let photos = [photo(0, at: 0, look(1)), photo(1, at: 7200, look(1, off: 3)), photo(2, at: 9000, look(1, off: 14))]
+        XCTAssertEqual(Moments.group(photos).map(\.members), [[0, 1], [2]])
+    }
+
+    func testARatedFiveWinsItsBurstAndARejectedOneIsNeverShown() {
+        let burst = [photo(0, at: 10, look(1), sharp), photo(1, at: 11, look(1, off: 2), softer, rating: 5),
+                     photo(2, at: 12, look(1, off: 3), sharp, rating: -1)]
+        XCTAssertEqual(Moments.group(burst).map(\.best), [1])
+        let rejected = [photo(0, at: 10, look(1), sharp, rating: -1), photo(1, at: 500, look(2))]
+        let outcome = Moments.choose(rejected, cap: 6)
+        XCTAssertEqual(outcome.picked.map(\.best), [1])
+        XCTAssertEqual(outcome.rejected, [0])
+    }
+
+    func testTheCapSpreadsOverTheSpanInTimeOrderNeverBlankNorBlurredWhileSharpIsLeft() {
+        // Twelve scenes over a day, given out of time order; a blank and a blurred one among them.
+        var photos: [PickCandidate] = []
+        for scene in 0..<12 { photos.append(photo(11 - scene, at: Int64(scene) * 3600, look(scene + 1))) }
+        photos.append(photo(12, at: 3600 * 5 + 60, look(40), blank))
+        photos.append(photo(13, at: 3600 * 11, look(41), blurred))
+        let outcome = Moments.choose(photos, cap: 6)
+        let hours = outcome.picked.map { $0.key / 3_600_000 }
+        XCTAssertEqual(hours, hours.sorted(), "in time order")
+        XCTAssertEqual(hours.first, 0)
+        XCTAssertEqual(hours.last, 11, "the span's both ends")
+        XCTAssertEqual(Set(hours).count, 6, "six distinct moments")
+        XCTAssertFalse(outcome.picked.contains { $0.best == 12 || $0.best == 13 })
+        XCTAssertEqual(outcome.blank, [12])
+        XCTAssertTrue(outcome.blurred.contains(13))
+        XCTAssertEqual(Moments.choose(photos.reversed(), cap: 6), outcome, "the order given does not matter")
+    }
+
+    func testBlurredOnesFillOnlyWhatSharpOnesCannot() {
+        let photos = [photo(0, at: 0, look(1)), photo(1, at: 100, look(2), blurred), photo(2, at: 200, look(3))]
+        XCTAssertEqual(Moments.choose(photos, cap: 2).picked.map(\.best), [0, 2])
+        XCTAssertEqual(Moments.choose(photos, cap: 3).picked.map(\.best), [0, 1, 2])
+    }
+
+    func testWithoutDatesNeighboursInTheInputAreTheBurst() {
+        let photos = [photo(0, at: nil, look(1)), photo(1, at: nil, look(1, off: 12), softer),
+                      photo(2, at: nil, look(2)), photo(3, at: 50, look(1, off: 24))]
+        // One photo without a date: the input order for all; 3 is not 0's neighbour, too far to be the same.
+        XCTAssertEqual(Moments.group(photos).map(\.members), [[0, 1], [2], [3]])
+        XCTAssertEqual(Moments.group(photos).map(\.key), [0, 2, 3])
+    }
+
+    func testAllIdenticalIsOneMomentAndAllBlankIsNone() {
+        let same = (0..<5).map { photo($0, at: 100, look(7)) }
+        XCTAssertEqual(Moments.choose(same, cap: 6).picked.map(\.best), [0], "ties go to the input order")
+        let blanks = (0..<4).map { photo($0, at: Int64($0), look($0), blank) }
+        let outcome = Moments.choose(blanks, cap: 6)
+        XCTAssertEqual(outcome.picked, [])
+        XCTAssertEqual(outcome.blank, [0, 1, 2, 3])
+    }
+}
+
+extension PickMomentTests {
+    /// The same scene far back (more moments ago than are compared one by
+    /// one) is still found, through the index of parts.
+    func testTheSameSceneIsFoundHoweverFarBack() {
+        var photos: [PickCandidate] = []
+        for round in 0..<3 {
+            for scene in 0..<50 {
+                let print = (UInt64(scene + 1) &* 0x9E37_79B9_7F4A_7C15) ^ (round == 0 ? 0 : 0b1000_0001 << UInt64(round * 9))
+                photos.append(PickCandidate(index: photos.count, time: nil, fingerprint: print,
+                                            score: PickScore(sharpness: 0.7, clipped: 0, blank: false)))
+            }
+        }
+        let moments = Moments.group(photos)
+        XCTAssertEqual(moments.count, 50)
+        XCTAssertEqual(moments[0].members, [0, 50, 100])
+        var index = SameLookIndex()
+        index.insert(0xFFFF_0000_FFFF_0000, group: 3)
+        XCTAssertEqual(index.nearest(0xFFFF_0000_FFFF_0000 ^ 0x0101_0101_0101_0101, within: 8)?.group, 3, "8 bits apart")
+        XCTAssertNil(index.nearest(0xFFFF_0000_FFFF_0000 ^ 0x0101_0101_0101_0103, within: 8), "9 bits apart")
+    }
+}
