@@ -89,6 +89,7 @@ func kind(_ event: PipelineEvent) -> String {
     case .picked: "picked"
     case .stacked: "stacked"
     case .pickTold: "pickTold"
+    case .looked: "looked"
     case .finished: "finished"
     }
 }

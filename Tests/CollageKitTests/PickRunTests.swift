@@ -1,3 +1,4 @@
+import Dispatch
 import CollageTestSupport
 import Glibc
 import XCTest
@@ -154,5 +155,11 @@ final class PickRunTests: XCTestCase {
         XCTAssertEqual(names(result.failed.map(\.path)), ["c-truncated.jpg"])
         XCTAssertEqual(names(result.written.first?.images ?? []), ["a.jpg", "b.jpg"])
         XCTAssertEqual(result.outcome.status, .someInputsFailed)
+        // Each photo looked at is told once (the progress line counts them), the failed one not.
+        let looked = result.events.compactMap { if case .looked(let path) = $0 { path } else { nil } }
+        XCTAssertEqual(names(looked).sorted(), ["a.jpg", "b.jpg"])
+        let progress = ProgressReporter(total: nil)
+        result.events.forEach(progress.handle)
+        XCTAssertTrue(progress.text(now: DispatchTime.now().uptimeNanoseconds).contains("2 looked at"))
     }
 }

@@ -13,7 +13,7 @@ public enum JSONEvents {
     /// (the summary's `passed_over`), and told by a notice at the end.
     public static func isPrinted(_ event: PipelineEvent) -> Bool {
         switch event {
-        case .passedOver, .pickTold: return false  // `--pick`'s words are for people: its events say it all
+        case .passedOver, .pickTold, .looked: return false  // `--pick`'s words and looks are for people: its events say it all
         default: return true
         }
     }
@@ -186,6 +186,9 @@ private struct EventObject {
         case .pickTold(let message):
             add("event", "notice")
             add("message", message)
+        case .looked(let path):
+            add("event", "looked")
+            add("path", path: path)
         case .notice(let message):
             add("event", "notice")
             add("message", message)

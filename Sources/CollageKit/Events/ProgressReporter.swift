@@ -47,6 +47,8 @@ public final class ProgressReporter {
     private let started = DispatchTime.now().uptimeNanoseconds
     private var lastDraw: UInt64 = 0
     private var scanned = 0, used = 0, rejected = 0, failed = 0, sheets = 0, decoded = 0
+    /// `--pick`: photos looked at (after every header is read, before the first sheet).
+    private var looked = 0
 
     /// `total`: how many inputs there are, when known (only explicit files).
     public init(line: ProgressLine = .shared, total: Int? = nil) {
@@ -65,6 +67,7 @@ public final class ProgressReporter {
         case .unchanged(_, let images): sheets += 1; used += images.count
         case .planned(let sheet): sheets += 1; used += sheet.images.count
         case .compared: scanned += 1
+        case .looked: looked += 1
         case .notice, .flagged, .paired, .passedOver, .document, .group, .frame, .approved, .picked, .stacked, .pickTold: break
         case .finished:
             // The throttle may have skipped the last counts: draw them once
@@ -83,6 +86,7 @@ public final class ProgressReporter {
         let seconds = Double(now - started) / 1e9
         var parts = ["\(scanned) scanned", "\(used) used", "\(rejected) rejected", "\(failed) failed",
                      "\(sheets) \(sheets == 1 ? "sheet" : "sheets")"]
+        if looked > 0 { parts.insert("\(looked) looked at", at: 1) }
         if seconds >= 0.5 {
             let rate = Double(scanned) / seconds
             parts.append(rate >= 10 ? "\(Int(rate)) img/s" : "\(Int(rate * 10) / 10).\(Int(rate * 10) % 10) img/s")

@@ -50,6 +50,8 @@ public struct TextReporter {
             logger.debug("stacked \(path) into \(into)")
         case .pickTold(let line):
             logger.info("\(line)")
+        case .looked:
+            break
         case .frame(let frame):
             if !frame.passedOver.isEmpty {
                 logger.debug("\(frame.path) at \(Captions.clock(frame.time)): passed over \(frame.passedOver.joined(separator: ", "))")

@@ -59,6 +59,8 @@ public enum PipelineEvent: Sendable {
     case stacked(path: PathName, into: PathName)
     /// `--pick`: what the pick of one run (or group, or folder) left out and why, in words (`-v`).
     case pickTold(String)
+    /// `--pick`: a photo looked at, small (for the progress line; not in `--json`).
+    case looked(path: PathName)
     /// The last event: how the run ended, with its counts.
     case finished(RunOutcome)
 }
@@ -199,7 +201,7 @@ public struct Summary: Sendable, Equatable {
         case .planned(let sheet): planned += 1; used += sheet.images.count
         case .flagged: flagged += 1
         case .compared(let pair): compared.count(pair.status, fails: pair.fails)
-        case .placed, .notice, .finished, .document, .group, .frame, .approved, .picked, .stacked, .pickTold: break
+        case .placed, .notice, .finished, .document, .group, .frame, .approved, .picked, .stacked, .pickTold, .looked: break
         }
     }
 }

@@ -99,6 +99,7 @@ struct PickPass: Sendable {
             do {
                 let looked = try PickLook.look(descriptor: opened.file.descriptor, header: opened.header,
                                                maxBuffer: probe.maxBuffer)
+                report(.looked(path: image.path))
                 return LookedPhoto(fingerprint: looked.fingerprint, score: looked.score)
             } catch {
                 report(.failed(path: image.path, error: String(describing: error)))
