@@ -33,6 +33,19 @@ final class PickMomentTests: XCTestCase {
         XCTAssertEqual(Moments.choose(photos, cap: nil).picked.map(\.best), [1, 3, 4])
     }
 
+    /// A smaller, re-encoded copy as good as its original stands for it,
+    /// never the other way round; a clearly sharper small one still wins.
+    func testOfTwoAsGoodTheLargerPhotoWins() {
+        var original = PickScore(sharpness: 0.70, clipped: 0.01, blank: false), copy = sharp
+        (original.pixels, copy.pixels) = (2560 * 1600, 800 * 500)
+        let photos = [photo(0, at: 100, look(1), copy), photo(1, at: 100, look(1, off: 2), original)]
+        XCTAssertEqual(Moments.group(photos).map(\.best), [1], "the original, whatever the order")
+        var sharper = copy
+        sharper.sharpness = 0.3
+        XCTAssertEqual(Moments.group([photo(0, at: 100, look(1), original),
+                                      photo(1, at: 100, look(1, off: 2), sharper)]).map(\.best), [0])
+    }
+
     func testTheSameSceneHoursApartIsOneMomentOnlyWhenItIsAlmostTheSame() {
         let photos = [photo(0, at: 0, look(1)), photo(1, at: 7200, look(1, off: 3)), photo(2, at: 9000, look(1, off: 14))]
         XCTAssertEqual(Moments.group(photos).map(\.members), [[0, 1], [2]])

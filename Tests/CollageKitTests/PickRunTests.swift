@@ -92,6 +92,7 @@ final class PickRunTests: XCTestCase {
         XCTAssertEqual(shown.map { String($0.prefix(1)) }, ["a", "b", "c", "e", "g", "h"], "\(shown)")
         XCTAssertFalse(shown.contains("a4.jpg"), "the motion-blurred frame")
         XCTAssertNotEqual(shown[1], "b3.jpg", "the defocused frame")
+        XCTAssertEqual(shown[3], "e.jpg", "the original, not its smaller re-encoded copy")
         // Each burst stacked into its best, the duplicate into its original or the other way round.
         let into = stacked(result)
         XCTAssertEqual(Set(into.keys), Set(["a1.jpg", "a2.jpg", "a3.jpg", "a4.jpg", "a5.jpg", "b1.jpg", "b2.jpg",

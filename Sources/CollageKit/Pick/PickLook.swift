@@ -34,7 +34,7 @@ enum PickLook {
                                       background: RGB(red: 0, green: 0, blue: 0), header: header, maxBuffer: maxBuffer)
         let grey = GreyLook(tile.pixels)
         return (Fingerprint.of(grey), PickScore(grey, faces: faces(descriptor: descriptor, header: header),
-                                                rating: header.rating))
+                                                rating: header.rating, pixels: header.width * header.height))
     }
 
     /// The face regions of an image's XMP, upright (none for a RAW photo or a video).

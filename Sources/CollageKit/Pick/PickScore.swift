@@ -21,6 +21,9 @@ struct PickScore: Sendable, Equatable {
     var facesCut = 0
     /// `xmp:Rating` (-1 rejected to 5), nil unrated.
     var rating: Int? = nil
+    /// The photo's own size in pixels (its header's): of two as good, the
+    /// larger is the better (an original before its smaller re-encoded copy).
+    var pixels = 0
 
     /// Never picked: blank, or rated -1 (rejected).
     var excluded: Bool { blank || rating == -1 }
@@ -39,12 +42,18 @@ struct PickScore: Sendable, Equatable {
         return 0.6 * min(1, sharpness / Sharpness.sharp) + 0.4 * exposure + faceTerm
     }
 
+    /// Qualities closer than this are as good: the larger photo decides.
+    static let sameQuality = 0.03
+
     /// Whether this photo is a better representative of its moment than
-    /// `other`: the higher rating (unrated is 0), then the higher quality.
-    /// Equal ones are left to the input order.
+    /// `other`: the higher rating (unrated is 0), then the clearly higher
+    /// quality, then the more pixels, then the higher quality. Equal ones
+    /// are left to the input order.
     func ranks(before other: PickScore) -> Bool {
         let mine = rating ?? 0, theirs = other.rating ?? 0
         if mine != theirs { return mine > theirs }
+        if abs(quality - other.quality) >= Self.sameQuality { return quality > other.quality }
+        if pixels != other.pixels { return pixels > other.pixels }
         return quality > other.quality
     }
 }
@@ -53,7 +62,8 @@ extension PickScore {
     /// The score of `look`; `faces` are its face regions (fractions of
     /// the upright frame, as XMP's MWG regions say them).
     init(_ look: GreyLook, faces: [(left: Double, top: Double, right: Double, bottom: Double)] = [],
-         rating: Int? = nil) {
+         rating: Int? = nil, pixels: Int = 0) {
+        self.pixels = pixels
         (sharpness, detailKept) = look.flat ? (0, 1) : Sharpness.sharpest(look)
         clipped = Exposure.clipped(look)
         blank = look.flat
