@@ -108,6 +108,22 @@ final class PickRunTests: XCTestCase {
         XCTAssertGreaterThan(picked(result)[0].score.sharpness, 0.65)
     }
 
+    /// Ratings from the photos' XMP (embedded, and a sidecar): a rated 5
+    /// frame wins its burst over a sharper one; a frame rated -1 is never
+    /// shown, even where it would be the best.
+    func testARatedFiveWinsItsBurstAndARejectedOneIsNeverShown() throws {
+        try makeDay()
+        try TestMedia.run("exiftool", ["-q", "-overwrite_original", "-XMP:Rating=5", path("a5.jpg")])
+        try TestMedia.run("exiftool", ["-q", "-o", path("b1.jpg.xmp"), "-XMP:Rating=-1", path("b1.jpg")])
+        let result = runCollage(try configuration())
+        XCTAssertEqual(result.outcome.status, .success, result.outcome.message ?? "")
+        let shown = names(result.written.first?.images ?? [])
+        XCTAssertEqual(shown.first, "a5.jpg", "rated 5: \(shown)")
+        XCTAssertEqual(picked(result).first?.score.rating, 5)
+        XCTAssertFalse(shown.contains("b1.jpg"), "rated -1: \(shown)")
+        XCTAssertEqual(shown[1], "b2.jpg", "the burst's best of the rest")
+    }
+
     func testJobsOneAndTwoPickTheSameAndSheetsShowEveryMoment() throws {
         try makeDay()
         let one = runCollage(try configuration(max: 4, sheets: true, jobs: 1))
