@@ -65,6 +65,52 @@ final class PickTests: CLITestCase {
         XCTAssertEqual(writtenNames(try collage(Array(job.dropFirst()))), ["day.png"])
     }
 
+    /// The cap applies per folder (`--per-folder`) and per group
+    /// (`--group-by day`): each album or day shows its own moments, a
+    /// burst once.
+    func testThePickIsPerFolderAndPerGroup() throws {
+        try makeDay()
+        func images(_ result: ProcessResult) -> [String: [String]] {
+            var byOutput: [String: [String]] = [:]
+            for event in events(jsonEvents(result), "written") {
+                let output = String((field(event, "output") ?? "").split(separator: "/").last ?? "")
+                byOutput[output] = ((event["images"] as? [String]) ?? []).map { String($0.split(separator: "/").last ?? "") }
+            }
+            return byOutput
+        }
+        // Albums: x holds the first burst and two single shots, y the second burst and one.
+        for album in ["albums", "albums/x", "albums/y"] { makeFolder(album) }
+        for name in ["a0", "a1", "a2", "raindrops", "twowings"] {
+            try FileManager.default.copyItem(atPath: path("in/\(name).jpg"), toPath: path("albums/x/\(name).jpg"))
+        }
+        for name in ["b0", "b1", "b2", "greenmeadow"] {
+            try FileManager.default.copyItem(atPath: path("in/\(name).jpg"), toPath: path("albums/y/\(name).jpg"))
+        }
+        let folders = try collage(["--per-folder", "--pick", "--max", "2", "--size", "240x160", "albums",
+                                   "-o", "{dir}.png", "--json"])
+        XCTAssertEqual(folders.status, 0, folders.summary)
+        let albums = images(folders)
+        XCTAssertEqual(albums.keys.sorted(), ["x.png", "y.png"])
+        XCTAssertEqual(albums["x.png"]?.count, 2)
+        XCTAssertEqual(albums["x.png"]?.filter { $0.hasPrefix("a") }.count, 1, "the burst once: \(albums)")
+        XCTAssertEqual(albums["y.png"]?.count, 2)
+        XCTAssertEqual(albums["y.png"]?.filter { $0.hasPrefix("b") }.count, 1, "the burst once: \(albums)")
+        // Days: the second burst and greenmeadow a day later.
+        for name in ["b0", "b1", "b2", "greenmeadow"] {
+            try TestMedia.run("exiftool", ["-q", "-overwrite_original", "-DateTimeOriginal+=0:0:1 0:0:0",
+                                           path("in/\(name).jpg")])
+        }
+        let days = try collage(["--group-by", "day", "--pick", "--max", "2", "--size", "240x160", "in",
+                                "-o", "{group}.png", "--json"])
+        XCTAssertEqual(days.status, 0, days.summary)
+        let byDay = images(days)
+        XCTAssertEqual(byDay.keys.sorted(), ["2026-08-14.png", "2026-08-15.png"])
+        XCTAssertEqual(byDay["2026-08-14.png"]?.filter { $0.hasPrefix("a") }.count, 1, "\(byDay)")
+        XCTAssertEqual(byDay["2026-08-14.png"]?.count, 2)
+        XCTAssertEqual(byDay["2026-08-15.png"]?.filter { $0.hasPrefix("b") }.count, 1, "\(byDay)")
+        XCTAssertEqual(byDay["2026-08-15.png"]?.count, 2)
+    }
+
     func testWhatItCannotBeGivenWith() throws {
         makeFolder("in")
         for (extra, words) in [(["--sort", "name"], "--pick cannot be used with --sort name"),
