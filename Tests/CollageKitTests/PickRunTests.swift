@@ -124,6 +124,26 @@ final class PickRunTests: XCTestCase {
         XCTAssertEqual(shown[1], "b2.jpg", "the burst's best of the rest")
     }
 
+    /// Face regions from the photos' own XMP (ExifTool's MWG regions): of
+    /// two frames of a burst as good, the one whose face the frame cuts
+    /// stands for the other, never the other way round.
+    func testTheFrameWithItsFaceInsideWinsItsBurst() throws {
+        try makeDirectory(folder("day"))
+        try vips("crop", samples + "/raindrops.jpg", path("p1.jpg"), "0", "0", "960", "600")
+        try vips("crop", samples + "/raindrops.jpg", path("p2.jpg"), "10", "0", "960", "600")
+        func face(_ name: String, x: Double) throws {
+            try TestMedia.run("exiftool", ["-q", "-overwrite_original", "-DateTimeOriginal=2026:08:14 09:00:00",
+                "-XMP-mwg-rs:RegionInfo={AppliedToDimensions={W=960,H=600,Unit=pixel},RegionList=[{Area={X=\(x),Y=0.5,"
+                + "W=0.2,H=0.3,Unit=normalized},Type=Face,Name=Ann}]}", path(name)])
+        }
+        try face("p1.jpg", x: 0.95)  // the face runs off the right edge
+        try face("p2.jpg", x: 0.5)
+        let result = runCollage(try configuration())
+        XCTAssertEqual(names(result.written.first?.images ?? []), ["p2.jpg"])
+        XCTAssertEqual(stacked(result), ["p1.jpg": "p2.jpg"])
+        XCTAssertEqual(picked(result).first?.score.faces, 1)
+    }
+
     func testJobsOneAndTwoPickTheSameAndSheetsShowEveryMoment() throws {
         try makeDay()
         let one = runCollage(try configuration(max: 4, sheets: true, jobs: 1))

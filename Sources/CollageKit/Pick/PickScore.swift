@@ -42,6 +42,10 @@ struct PickScore: Sendable, Equatable {
         return 0.6 * min(1, sharpness / Sharpness.sharp) + 0.4 * exposure + faceTerm
     }
 
+    /// A face region this close to the frame's edge (a fraction of its
+    /// size) is cut by it.
+    static let faceEdge = 0.002
+
     /// Qualities closer than this are as good: the larger photo decides.
     static let sameQuality = 0.03
 
@@ -67,7 +71,10 @@ extension PickScore {
         (sharpness, detailKept) = look.flat ? (0, 1) : Sharpness.sharpest(look)
         clipped = Exposure.clipped(look)
         blank = look.flat
-        let inside = faces.filter { $0.left >= 0 && $0.top >= 0 && $0.right <= 1 && $0.bottom <= 1 }
+        // The XMP reader clips a region to the frame, so a face the frame
+        // cuts is one that reaches its edge.
+        let edge = Self.faceEdge
+        let inside = faces.filter { $0.left > edge && $0.top > edge && $0.right < 1 - edge && $0.bottom < 1 - edge }
         self.faces = inside.count
         facesCut = faces.count - inside.count
         self.rating = rating.map { min(5, max(-1, $0)) }
