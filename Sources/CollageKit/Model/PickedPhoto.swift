@@ -21,8 +21,9 @@ public struct PickedScore: Sendable, Equatable {
     public let sharpness: Double
     /// 0-1: the share of its pixels not clipped to black or white.
     public let exposure: Double
-    /// Its XMP face regions inside the frame, and those the frame cuts.
+    /// Its XMP face regions wholly inside the frame.
     public let faces: Int
+    /// Its XMP face regions the frame cuts (reaching its edge).
     public let facesCut: Int
     /// Its rating (-1 to 5), nil when unrated.
     public let rating: Int?
