@@ -128,6 +128,42 @@ final class BackpressureTests: XCTestCase {
         XCTAssertEqual(held.wait { $0.heldTiles == 0 }.heldTiles, 0, "tiles still held after the run")
     }
 
+    /// A sheet written lets go of its tiles before the run asks for the
+    /// next: the save's thread is held just after it handed sheet n over
+    /// (where it used to still hold the decoded tiles it composed) until
+    /// the next sheet and the window are decoded; the tiles alive then are
+    /// that sheet's and the window's, none of sheet n's. (With the tiles
+    /// kept until the save's thread went on, a slow thread held ten or
+    /// more tiles here: the bound of the test above broke under
+    /// ThreadSanitizer.)
+    func testASavedSheetLetsGoOfItsTilesBeforeTheNextIsDecoded() throws {
+        let run = CollageRun(configuration: configuration(jobs: 2, sheets: true))
+        let oneSheet = 6 * Self.tileBytes
+        let seen = Mutex<[Int: RunInstrumentation.Counts]>([:])
+        run.instrumentation.holdAfterReport { [instrumentation = run.instrumentation] sheet in
+            guard sheet < 5 else { return }
+            let decoded = min(30, (sheet + 1) * 6 + Self.window.bytes / Self.tileBytes)
+            let deadline = DispatchTime.now() + 600
+            var counts = instrumentation.snapshot
+            while !(counts.decodes >= decoded && counts.decoding == 0) && DispatchTime.now() < deadline {
+                usleep(1000)
+                counts = instrumentation.snapshot
+            }
+            seen.withLock { $0[sheet] = counts }
+        }
+        let outcome = run.run()
+        XCTAssertEqual(outcome.status, .success)
+        XCTAssertEqual(outcome.summary.written, 5)
+        let counts = seen.withLock { $0 }
+        XCTAssertEqual(counts.keys.sorted(), [1, 2, 3, 4])
+        for (sheet, at) in counts.sorted(by: { $0.key < $1.key }) {
+            XCTAssertEqual(at.decodes, min(30, (sheet + 1) * 6 + Self.window.bytes / Self.tileBytes), "sheet \(sheet)")
+            XCTAssertLessThanOrEqual(at.heldTileBytes, oneSheet + Self.window.bytes,
+                                     "sheet \(sheet): its tiles still held beside the next sheet's and the window")
+        }
+        XCTAssertLessThanOrEqual(run.instrumentation.snapshot.peakHeldTileBytes, oneSheet + Self.window.bytes)
+    }
+
     /// Giant progressive JPEGs among small PNGs: the giants never decode two
     /// at once within the budget, small ones decode beside them, and the
     /// tiles held stay within the window plus one sheet.

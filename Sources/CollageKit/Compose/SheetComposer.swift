@@ -6,7 +6,8 @@ import Synchronization
 /// What composing one sheet produced.
 struct ComposedSheet: Sendable {
     let picture: SheetPicture
-    let tiles: [DecodedTile]
+    /// Each image placed, without its pixels (see `PlacedTile`).
+    let tiles: [PlacedTile]
     let frames: [Frame]
     /// Each image's caption, when captions are drawn.
     let labels: [String]?
@@ -110,7 +111,7 @@ struct SheetComposer: Sendable {
                                        sheet: sheet, on: &pixels)
                     picture = .image(try Encoder.encode(pixels, suffix: suffix, dpi: dpi, tagged: true))
                 }
-                return .success(.sheet(ComposedSheet(picture: picture, tiles: tiles, frames: frames, labels: labels,
+                return .success(.sheet(ComposedSheet(picture: picture, tiles: tiles.map(PlacedTile.init), frames: frames, labels: labels,
                                                      canvas: sheetCanvas, failures: failures, notices: notices)))
             } catch let error as VipsError {
                 return .failure(error)

@@ -13,6 +13,9 @@ protocol StageInstrumentation: Sendable {
     func beforeSave(_ sheet: Int)
     /// The save's work is done; the run has not asked for more yet.
     func afterSave()
+    /// Sheet `sheet` was handed to the run, which may now ask for the next
+    /// one; the save's thread has not yet let go of what it ran.
+    func reported(_ sheet: Int)
 }
 
 /// A decoded tile counted as held: the count drops when this goes.

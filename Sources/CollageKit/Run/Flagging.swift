@@ -18,7 +18,7 @@ final class Flagger: Sendable {
     }
 
     /// Each tile's flags, the tiles placed in this order after every image checked before.
-    func check(_ tiles: [DecodedTile]) -> [[ImageFlag]] {
+    func check(_ tiles: [PlacedTile]) -> [[ImageFlag]] {
         tiles.map { tile in
             guard let signature = tile.signature else { return [] }
             var flags: [ImageFlag] = []

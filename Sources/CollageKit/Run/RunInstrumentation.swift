@@ -32,6 +32,7 @@ final class RunInstrumentation: StageInstrumentation {
     /// `Locked`: the decodes contend for it (see `Locked` on ThreadSanitizer).
     private let counts = Locked(Counts())
     private let hold = Mutex<(@Sendable (Int) -> Void)?>(nil)
+    private let holdReported = Mutex<(@Sendable (Int) -> Void)?>(nil)
 
     var snapshot: Counts { counts.withLock { $0 } }
 
@@ -49,6 +50,13 @@ final class RunInstrumentation: StageInstrumentation {
 
     /// The save's work is done; the run has not asked for more yet.
     func afterSave() { counts.withLock { $0.saving = false } }
+
+    /// `body` runs on the save queue once each sheet is handed to the run,
+    /// before the save lets go of what it ran: a test may hold it there
+    /// while the run works on the next sheet.
+    func holdAfterReport(_ body: @escaping @Sendable (Int) -> Void) { holdReported.withLock { $0 = body } }
+
+    func reported(_ sheet: Int) { holdReported.withLock { $0 }?(sheet) }
 
     func scanned() {
         counts.withLock { counts in

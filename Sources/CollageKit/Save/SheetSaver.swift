@@ -29,6 +29,12 @@ struct SheetSaver: Sendable {
     func save(_ tiles: [DecodedTile], sheet number: Int, firstIndex: Int,
               to path: PathName) -> Future<SaveOutcome, OutputError> {
         let composer = composer, writer = writer, book = book, instrumentation = instrumentation
+        // The block below lives until it returns, after it has reported the
+        // sheet; the tiles it was handed must not: the run asks for the next
+        // sheet as soon as this one is reported, and the decoded pixels would
+        // then be held beside the next sheet's. So they are handed over in a
+        // box the block empties, and the composed sheet keeps no pixels.
+        let handed = Locked(tiles)
         return Future { promise in
             // OpenCombine's promise predates Sendable; it is called once, on `queue`.
             nonisolated(unsafe) let promise = promise
@@ -36,7 +42,11 @@ struct SheetSaver: Sendable {
                 let started = DispatchTime.now()
                 instrumentation.beforeSave(number)
                 let result: Result<SaveOutcome, OutputError>
-                switch composer.compose(tiles, sheet: number, firstIndex: firstIndex) {
+                let composition = composer.compose(handed.withLock { tiles in
+                    defer { tiles = [] }
+                    return tiles
+                }, sheet: number, firstIndex: firstIndex)
+                switch composition {
                 case .failure(let error):
                     result = .failure(OutputError(code: .ioError, path: path, message: error.message))
                 case .success(.nothing(let failures)):
@@ -64,6 +74,7 @@ struct SheetSaver: Sendable {
                 }
                 instrumentation.afterSave()  // before the run can ask for more
                 promise(result)
+                instrumentation.reported(number)
             }
         }
     }
