@@ -30,6 +30,27 @@ final class RatingTests: CLITestCase {
         XCTAssertEqual(Set(events(all, "placed").compactMap { $0["label"] as? String }), ["five ★★★★★ Red", "four ★★★★☆ "])
     }
 
+    /// `--skip-unchanged` records and checks the sidecars the folder's
+    /// listing holds, and tries no other name: no `stat` of `five.xmp` or
+    /// `five.jpg.xmp`, which are not there, in either run (both names of
+    /// every photo were tried before), while `four.jpg.xmp` is read.
+    func testSkipUnchangedLooksOnlyAtTheListedSidecars() throws {
+        guard haveProgram("strace") else { throw XCTSkip("strace is not installed") }
+        try makeDay()
+        for round in ["first", "second"] {
+            let log = path("strace-\(round).log")
+            let result = try runProcess([b("strace"), b("-f"), b("-e"), b("trace=%file"), b("-o"), b(log)]
+                                        + command([b("day"), b("--skip-unchanged"), b("-o"), b("out.jpg")]),
+                                        directory: dir)
+            XCTAssertEqual(result.status, 0, result.summary)
+            let trace = String(decoding: contents(b(log)) ?? [], as: UTF8.self)
+            XCTAssertTrue(trace.contains("\"day/four.jpg.xmp\""), "\(round) run: the listed sidecar is read\n" + trace)
+            for absent in ["day/five.xmp", "day/five.jpg.xmp", "day/four.xmp", "day/two.jpg.xmp"] {
+                XCTAssertFalse(trace.contains("\"\(absent)\""), "\(round) run: \(absent) is not in the listing\n" + trace)
+            }
+        }
+    }
+
     func testABadSidecarIsOneLineWithVerboseAndSilentWithout() throws {
         try makeDay()
         assertSuccess(try collage(["day", "-o", "out.jpg"]), stdout: "out.jpg\n")

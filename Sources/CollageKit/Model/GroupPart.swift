@@ -16,4 +16,6 @@ struct ChosenImage: Sendable {
     let header: ImageHeader
     let stamp: FileStamp
     let partners: [PathName]
+    /// Its sidecars the listing holds (`AcceptedImage.sidecars`).
+    var sidecars: [PathName]? = nil
 }

@@ -21,16 +21,28 @@ public struct InputRecord: Equatable, Sendable, Codable {
     /// rating) changes what the run makes.
     public var sidecars: [FileStamp?]? = nil
 
-    /// The record of `path` with `stamp`, and its sidecars' stamps now.
+    /// The record of `path` with `stamp`, and its sidecars' stamps now
+    /// (both names are tried).
     public init(path: PathName, stamp: FileStamp?) {
-        self.path = path
-        self.stamp = stamp
-        sidecars = Self.sidecarStamps(of: path)
+        self.init(path: path, stamp: stamp, listed: nil)
     }
 
-    /// The stamps of the XMP sidecars of `path` now; nil when there are none.
-    static func sidecarStamps(of path: PathName) -> [FileStamp?]? {
-        let stamps = path.xmpSidecars.map(FileStamp.of)
+    /// The record of `path` with `stamp`, and the stamps now of those of
+    /// its sidecars that `listed` holds (what its folder's listing found:
+    /// only those are stat'ed); nil `listed`: no listing, both names are tried.
+    init(path: PathName, stamp: FileStamp?, listed: [PathName]?) {
+        self.path = path
+        self.stamp = stamp
+        sidecars = Self.sidecarStamps(of: path, listed: listed)
+    }
+
+    /// The stamps of the XMP sidecars of `path` now, of those `listed`
+    /// holds (all names when nil); nil when there are none.
+    static func sidecarStamps(of path: PathName, listed: [PathName]?) -> [FileStamp?]? {
+        if listed?.isEmpty == true { return nil }
+        let stamps = path.xmpSidecars.map { name in
+            listed.map { $0.contains(name) } ?? true ? FileStamp.of(name) : nil
+        }
         return stamps.contains { $0 != nil } ? stamps : nil
     }
 }

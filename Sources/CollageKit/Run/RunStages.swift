@@ -81,8 +81,8 @@ struct RunStages {
         walkReports.withLock { $0.walk = walk }
         self.walk = walk
         let probe = configuration.probe
-        let observe: @Sendable (PathName, FileStamp?) -> Void = { path, stamp in
-            consider(RunState.Considered(path: path, stamp: stamp))
+        let observe: @Sendable (PathName, FileStamp?, [PathName]?) -> Void = { path, stamp, sidecars in
+            consider(RunState.Considered(path: path, stamp: stamp, listed: sidecars))
         }
         selection = Selection(probe: probe, report: scanReport, observe: configuration.keepsState ? observe : nil)
     }

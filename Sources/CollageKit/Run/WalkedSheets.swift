@@ -29,7 +29,7 @@ final class WalkedSheets: SheetSource {
         // Nor for a group, whose images the job's header pass found.
         let walk = configuration.fromPlan == nil && configuration.group == nil ? stages.walk : nil
         if let images = configuration.group?.images {
-            context.consider(images.map { RunState.Considered(path: $0.path, stamp: $0.stamp) })
+            context.consider(images.map { RunState.Considered(path: $0.path, stamp: $0.stamp, listed: $0.sidecars) })
         }
         self.stages.withLock { $0 = Stages(walk: walk, selection: stages.selection) }
         return stages.sheets()

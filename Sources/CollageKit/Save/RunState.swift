@@ -127,12 +127,12 @@ public struct RunState: Equatable, Sendable, Codable {
             // them (all of them, or the first ones the cap took).
             guard complete ? inputs.count == images.count : inputs.count <= images.count else { return false }
             return zip(inputs, images).allSatisfy {
-                $0.path == $1.path && $0.stamp == $1.stamp && $0.sidecars == InputRecord.sidecarStamps(of: $1.path)
+                $0.path == $1.path && $0.stamp == $1.stamp && $0.sidecars == InputRecord.sidecarStamps(of: $1.path, listed: $1.sidecars)
             }
         }
         for recorded in inputs {
             guard let file = walk.next(), file.path == recorded.path, file.currentStamp == recorded.stamp,
-                  InputRecord.sidecarStamps(of: file.path) == recorded.sidecars else { return false }
+                  InputRecord.sidecarStamps(of: file.path, listed: file.sidecars) == recorded.sidecars else { return false }
         }
         return !complete || walk.next() == nil
     }

@@ -20,6 +20,9 @@ struct AcceptedImage: Sendable {
     /// The RAW photo or movie of the same shot, which stands in for it if
     /// it fails to decode (see `Decode.decodePartner`).
     var partners: [PathName] = []
+    /// Its XMP sidecars its folder's listing holds (`InputFile.sidecars`):
+    /// the only ones `--skip-unchanged` stats; nil: a file a person named.
+    var sidecars: [PathName]? = nil
     /// What could not be used of its XMP (a sidecar not XML, a rating out
     /// of range), one line each without its path, said when it is accepted.
     var notes: [String] = []

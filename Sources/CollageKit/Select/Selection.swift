@@ -9,12 +9,13 @@ import Synchronization
 final class Selection: Sendable {
     let probe: Probe
     private let report: @Sendable (PipelineEvent) -> Void
-    /// Hears of every file checked, with its stamp (for `--skip-unchanged`).
-    private let observe: (@Sendable (PathName, FileStamp?) -> Void)?
+    /// Hears of every file checked, with its stamp and its listed sidecars
+    /// (for `--skip-unchanged`).
+    private let observe: (@Sendable (PathName, FileStamp?, [PathName]?) -> Void)?
     private let accepted = Mutex(0)
 
     init(probe: Probe, report: @escaping @Sendable (PipelineEvent) -> Void,
-         observe: (@Sendable (PathName, FileStamp?) -> Void)? = nil) {
+         observe: (@Sendable (PathName, FileStamp?, [PathName]?) -> Void)? = nil) {
         self.probe = probe
         self.report = report
         self.observe = observe
@@ -29,12 +30,13 @@ final class Selection: Sendable {
 
     private func select(_ input: InputFile, _ result: Result<AcceptedImage, ProbeFailure>) -> AcceptedImage? {
         if let observe {
-            if case .success(let image) = result { observe(input.path, image.file.stamp) }
-            else { observe(input.path, input.currentStamp) }  // the walk's stat
+            if case .success(let image) = result { observe(input.path, image.file.stamp, input.sidecars) }
+            else { observe(input.path, input.currentStamp, input.sidecars) }  // the walk's stat
         }
         switch result {
         case .success(var image):
             image.partners = input.partners
+            image.sidecars = input.sidecars
             return accept(image, pairedWith: input.partners)
         case .failure(let failure):
             var failures: [(PathName, ProbeFailure)] = [(input.path, failure)]

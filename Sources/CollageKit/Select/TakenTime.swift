@@ -71,7 +71,8 @@ struct DatedImage: Sendable {
 extension DatedImage {
     init(_ accepted: AcceptedImage, scanIndex: Int, now: Int64) {
         let stamp = accepted.file.stamp
-        image = ChosenImage(path: accepted.path, header: accepted.header, stamp: stamp, partners: accepted.partners)
+        image = ChosenImage(path: accepted.path, header: accepted.header, stamp: stamp, partners: accepted.partners,
+                            sidecars: accepted.sidecars)
         self.scanIndex = scanIndex
         taken = TakenTime(header: accepted.header, path: accepted.path, stamp: stamp, now: now)
     }

@@ -70,7 +70,7 @@ struct DiffPairing {
                                  rules: rules, shouldStop: shouldStop, report: report)
             let root: PathName? = if case .path(let path) = input, path.isDirectory { path } else { nil }
             while let file = walk.next() {
-                walked.append(InputRecord(path: file.path, stamp: file.currentStamp))
+                walked.append(InputRecord(path: file.path, stamp: file.currentStamp, listed: file.sidecars))
                 let relative = root.map { Self.below($0, file.path) } ?? Self.relative(file.path)
                 if current[relative] == nil { current[relative] = file.path }
             }
@@ -79,7 +79,7 @@ struct DiffPairing {
         var walk = InputWalk(inputs: [.path(baseline)], followLinks: followLinks, nulSeparated: false, rules: rules,
                              shouldStop: shouldStop, report: report)
         while let file = walk.next() {
-            walked.append(InputRecord(path: file.path, stamp: file.currentStamp))
+            walked.append(InputRecord(path: file.path, stamp: file.currentStamp, listed: file.sidecars))
             baselineFiles[Self.below(baseline, file.path)] = file.path
         }
         // NAME~K.EXT beside NAME.EXT (in BASELINE, or a current image's name): an alternative, not a pair.
