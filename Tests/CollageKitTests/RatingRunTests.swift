@@ -164,6 +164,30 @@ final class RatingRunTests: XCTestCase {
         XCTAssertFalse(unchanged(try runDay(skipUnchanged: true)), "the sidecar is gone")
     }
 
+    /// A JPEG shown for its RAW photo takes the rating darktable keeps in
+    /// the RAW's own sidecar (`NAME.CR3.xmp`): after the JPEG's own
+    /// `NAME.JPG.xmp`, before the shared `NAME.xmp`. `--skip-unchanged`
+    /// sees that sidecar edited.
+    func testAStillShowsItsRAWPartnersSidecar() throws {
+        try photo("shot.jpg")
+        try writeFile(Array(repeating: 0x2A, count: 64), to: folder("day/shot.cr3"))  // never decoded: the JPEG is shown
+        try sidecar("shot.cr3.xmp", ["-XMP:Rating=5", "-XMP:Label=Green"])
+        try sidecar("shot.xmp", ["-XMP:Rating=2"])
+        let first = try runDay(minRating: 4, label: "{rating} {label}", skipUnchanged: true)
+        XCTAssertEqual(captions(first), ["shot.jpg": "★★★★★ Green"], "\(first.events)")
+        try sidecar("shot.jpg.xmp", ["-XMP:Rating=3"])
+        let own = try runDay(label: "{rating} {label}", skipUnchanged: true)
+        XCTAssertEqual(captions(own), ["shot.jpg": "★★★☆☆ "], "its own NAME.EXT.xmp comes first")
+        XCTAssertEqual(folder("day/shot.jpg.xmp").withCString { unlink($0!) }, 0)
+        XCTAssertEqual(captions(try runDay(label: "{rating} {label}", skipUnchanged: true)), ["shot.jpg": "★★★★★ Green"])
+        try TestMedia.run("exiftool", ["-q", "-XMP:Rating=1", "-o", folder("edited.xmp").description])
+        XCTAssertEqual(folder("edited.xmp").withCString { new in
+            folder("day/shot.cr3.xmp").withCString { rename(new!, $0!) }
+        }, 0)
+        let edited = try runDay(label: "{rating} {label}", skipUnchanged: true)
+        XCTAssertEqual(captions(edited), ["shot.jpg": "★☆☆☆☆ "], "the RAW's sidecar edited is a change")
+    }
+
     /// A photo named on its own (no folder listing) has its sidecars looked for by name.
     func testANamedPhotosSidecarIsFound() throws {
         try photo("named.jpg", ["-XMP:Rating=1"])

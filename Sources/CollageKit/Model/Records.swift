@@ -37,12 +37,15 @@ public struct InputRecord: Equatable, Sendable, Codable {
     }
 
     /// The stamps of the XMP sidecars of `path` now, of those `listed`
-    /// holds (all names when nil); nil when there are none.
+    /// holds (all names when nil), each of `PathName.xmpSidecars` in its
+    /// place and then any other listed (a RAW partner's); nil when there
+    /// are none.
     static func sidecarStamps(of path: PathName, listed: [PathName]?) -> [FileStamp?]? {
         if listed?.isEmpty == true { return nil }
-        let stamps = path.xmpSidecars.map { name in
+        let names = path.xmpSidecars
+        let stamps = names.map { name in
             listed.map { $0.contains(name) } ?? true ? FileStamp.of(name) : nil
-        }
+        } + (listed ?? []).filter { !names.contains($0) }.map(FileStamp.of)
         return stamps.contains { $0 != nil } ? stamps : nil
     }
 }

@@ -33,4 +33,14 @@ extension PathName {
         }
         return names
     }
+
+    /// The XMP sidecars of a still shown for its shot (a JPEG beside its
+    /// RAW photo or movie), in the order they are tried: its own
+    /// `NAME.EXT.xmp`, then each partner's (darktable keeps the RAW's
+    /// edits, its rating too, in `NAME.CR3.xmp`), then the shared `NAME.xmp`.
+    func xmpSidecars(partners: [PathName]) -> [PathName] {
+        let own = xmpSidecars
+        guard !partners.isEmpty, let first = own.first else { return own }
+        return [first] + partners.map { $0.directory.appending($0.lastComponent + Array(".xmp".utf8)) } + own.dropFirst()
+    }
 }

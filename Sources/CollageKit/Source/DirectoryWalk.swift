@@ -148,10 +148,10 @@ struct DirectoryWalk: PullSource {
         case S_IFREG:
             switch verdict {
             case .consider where !frame.pairs.secondary.contains(index):
-                let partners = frame.pairs.partners[index] ?? []
-                return InputFile(path: path, explicit: false, partners: partners.map { frame.path.appending(frame.names[$0]) },
-                                 stamp: FileStamp(info),
-                                 sidecars: frame.xmp.isEmpty ? [] : path.xmpSidecars.filter { frame.xmp.contains($0.lastComponent) })
+                let partners = (frame.pairs.partners[index] ?? []).map { frame.path.appending(frame.names[$0]) }
+                let sidecars = frame.xmp.isEmpty ? []
+                    : path.xmpSidecars(partners: partners).filter { frame.xmp.contains($0.lastComponent) }
+                return InputFile(path: path, explicit: false, partners: partners, stamp: FileStamp(info), sidecars: sidecars)
             case .passOver(let kind):
                 report(.passedOver(path: path, kind: kind))
             case .consider, .ignore:
