@@ -132,7 +132,7 @@ final class EventLog: Sendable {
 /// `ManualSubscription`, which records the demand asked of it and its
 /// cancels; `send` hands a value to every subscriber and returns the demand
 /// each one returned. Between them, every demand an operator makes upstream.
-final class ManualPublisher<Output>: Publisher, @unchecked Sendable {  // its state is only touched under its lock
+final class ManualPublisher<Output>: Publisher, Sendable {  // its state is a `Locked`
     typealias Failure = Never
 
     private let state = Locked((subscribers: [AnySubscriber<Output, Never>](), subscriptions: [ManualSubscription]()))
