@@ -108,6 +108,22 @@ final class PickRunTests: XCTestCase {
         XCTAssertGreaterThan(picked(result)[0].score.sharpness, 0.65)
     }
 
+    /// A phone's HEIC copy of a photo (libvips' heifsave, its EXIF time
+    /// kept) is the same moment: stacked with the JPEG and its re-encoded
+    /// copy, looked at through the HEIC's own small decode; still six moments.
+    func testAHEICCopyIsStackedWithItsJPEG() throws {
+        try makeDay()
+        try vips("heifsave", path("e.jpg"), path("e-phone.heic"))
+        let result = runCollage(try configuration())
+        XCTAssertEqual(result.outcome.status, .success, result.outcome.message ?? "")
+        let shown = names(result.written.first?.images ?? [])
+        XCTAssertEqual(shown.map { String($0.prefix(1)) }, ["a", "b", "c", "e", "g", "h"], "\(shown)")
+        XCTAssertEqual(picked(result).map(\.members), [5, 3, 1, 3, 1, 1])
+        let into = stacked(result)
+        XCTAssertEqual(Set(["e.jpg", "e-copy.jpg", "e-phone.heic"]).subtracting([shown[3]]),
+                       Set(into.filter { $0.value == shown[3] }.keys), "\(into)")
+    }
+
     /// Ratings from the photos' XMP (embedded, and a sidecar): a rated 5
     /// frame wins its burst over a sharper one; a frame rated -1 is never
     /// shown, even where it would be the best.
