@@ -29,7 +29,7 @@ extension RunStages {
             // A signal ended the walk: what it read is not the order of the whole.
             if stop() { return [] }
             if let pick { return pick(images) }
-            return images.sorted(by: sort, reverse: reverse).map(\.image)
+            return images.sortedIndices(by: sort, reverse: reverse).map { images[$0].image }
         }
     }
 

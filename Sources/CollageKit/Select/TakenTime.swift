@@ -81,9 +81,18 @@ extension DatedImage {
 extension Array where Element == DatedImage {
     /// Sorted by `order`, ties by the scan order; `reverse` turns the
     /// whole order round.
+    /// The keys and places are sorted, not the images: one copy of the
+    /// images is made, however many (a header pass of 50,000 photos held
+    /// four before).
     func sorted(by order: ImageOrder, reverse: Bool) -> [DatedImage] {
-        let keyed = map { ($0.key(order) ?? 0, $0) }
-        let sorted = keyed.sorted { ($0.0, $0.1.scanIndex) < ($1.0, $1.1.scanIndex) }.map(\.1)
-        return reverse ? sorted.reversed() : sorted
+        sortedIndices(by: order, reverse: reverse).map { self[$0] }
+    }
+
+    /// Where each image of the order is (`sorted(by:reverse:)`'s).
+    func sortedIndices(by order: ImageOrder, reverse: Bool) -> [Int] {
+        var keyed = indices.map { (key: self[$0].key(order) ?? 0, scan: self[$0].scanIndex, index: $0) }
+        keyed.sort { ($0.key, $0.scan) < ($1.key, $1.scan) }
+        if reverse { keyed.reverse() }
+        return keyed.map(\.index)
     }
 }
