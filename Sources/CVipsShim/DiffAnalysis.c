@@ -121,7 +121,7 @@ int cvips_diff_analyse(VipsImage *baseline, VipsImage *current, double threshold
     int box_x0 = bw, box_x1 = -1, box_y0 = bh, box_y1 = -1;
     for (int k = 0; k < count; k++) {
         low[k] = width, high[k] = -1;
-        if (entries[k].kind == DIFF_MATCHED || entries[k].kind == DIFF_FILLER) continue;
+        if (entries[k].kind == DIFF_MATCHED || entries[k].kind >= DIFF_FILLER) continue;
         for (int x = 0; x < width; x++) {
             if (ignored(ignore, ignore_count, x, entries[k].b)) continue;
             int judged = diff_judge(&va, &vb, k, x, &rule);

@@ -13,7 +13,10 @@
  * matches are paired in order; those left over on one side (inserted or
  * deleted) are paired with the nearer-alike row beside the gap. A paired
  * row that equals its partner moved sideways by up to 8 pixels is a
- * sideways move; a flat row inserted or deleted is room a move made. Costs: a hash a row, and a few passes over the rows. */
+ * sideways move; a flat row inserted or deleted is room a move made; a
+ * row left over after the last match is past the other picture's end (a
+ * band moved out of the frame, or a taller picture's rest) and is not
+ * compared. Costs: a hash a row, and a few passes over the rows. */
 
 typedef struct {
     const unsigned char *a, *b;
@@ -168,6 +171,9 @@ int diff_align(const unsigned char *a, int a_width, int a_height, const unsigned
         while (next_i < a_height && match[next_i] < 0) next_i++;
         int next_j = next_i < a_height ? match[next_i] : b_height;
         int n = next_i - i, m = next_j - j, paired = n < m ? n : m;
+        /* After the last match the rows left over on the longer side lie,
+         * aligned, past the other picture's end: cut by its frame. */
+        int left_over = next_i >= a_height ? DIFF_CUT : 0;
         for (int t = 0; t < paired; t++) {
             entries[count++] = (DiffEntry) {i + t, j + t, 0, DIFF_PAIRED};
         }
@@ -176,14 +182,14 @@ int diff_align(const unsigned char *a, int a_width, int a_height, const unsigned
             if (above >= 0 && below >= 0 &&
                 differing_pixels(A_ROW(i + t), B_ROW(below), width) < differing_pixels(A_ROW(i + t), B_ROW(above), width))
                 row = below;
-            entries[count++] = (DiffEntry) {i + t, row, 0, DIFF_DELETED};
+            entries[count++] = (DiffEntry) {i + t, row, 0, left_over ? left_over : DIFF_DELETED};
         }
         for (int t = paired; t < m; t++) {  /* inserted: beside the rows above or below in the baseline */
             int above = i + n - 1, below = next_i < a_height ? next_i : -1, row = above >= 0 ? above : below;
             if (above >= 0 && below >= 0 &&
                 differing_pixels(A_ROW(below), B_ROW(j + t), width) < differing_pixels(A_ROW(above), B_ROW(j + t), width))
                 row = below;
-            entries[count++] = (DiffEntry) {row, j + t, 0, DIFF_INSERTED};
+            entries[count++] = (DiffEntry) {row, j + t, 0, left_over ? left_over : DIFF_INSERTED};
         }
         if (next_i >= a_height) break;
         entries[count++] = (DiffEntry) {next_i, next_j, 0, DIFF_MATCHED};
