@@ -99,7 +99,7 @@ int cvips_diff_analyse(VipsImage *baseline, VipsImage *current, double threshold
     const unsigned char *a = baseline->data, *b = current->data;
     DiffEntry *entries = NULL;
     int count = 0;
-    if (diff_align(a, aw, ah, b, bw, bh, width, &entries, &count) != 0) return -1;
+    if (diff_align(a, aw, ah, b, bw, bh, width, threshold, &entries, &count) != 0) return -1;
     const unsigned char **rows = malloc(sizeof(*rows) * 2 * (size_t) count);
     int *dx = malloc(sizeof(int) * (size_t) count), *low = malloc(sizeof(int) * 2 * (size_t) count);
     if (!rows || !dx || !low) {

@@ -1,4 +1,5 @@
 #include "RowAlignment.h"
+#include "DiffViews.h"
 #include <stdlib.h>
 #include <string.h>
 
@@ -149,8 +150,55 @@ static int sideways(const unsigned char *p, const unsigned char *q, int width) {
     return 0;
 }
 
+/* Whether baseline row i and current row j differ only by noise (no pixel
+ * of row j counted by diff_judge, their neighbour rows around them). */
+static int alike(const Aligner *s, int a_height, int b_height, int i, int j, int width, const DiffRule *rule) {
+    if (equal_rows(s, i, j)) return 1;
+    const unsigned char *rows[6];
+    for (int t = -1; t <= 1; t++) {
+        int r = i + t < 0 ? 0 : i + t >= a_height ? a_height - 1 : i + t;
+        int q = j + t < 0 ? 0 : j + t >= b_height ? b_height - 1 : j + t;
+        rows[1 + t] = s->a + (size_t) r * s->a_stride, rows[4 + t] = s->b + (size_t) q * s->b_stride;
+    }
+    DiffView va = {rows, NULL, width, 3, width}, vb = {rows + 3, NULL, width, 3, width};
+    for (int x = 0; x < width; x++) {
+        if (diff_judge(&va, &vb, 1, x, rule) == DIFF_COUNTED) return 0;
+    }
+    return 1;
+}
+
+/* A run of matched rows at an offset 2 or more from the one before it,
+ * with few rows that are not flat, each of which is alike but for noise
+ * at that earlier offset, did not move: its rows happen to equal rows
+ * elsewhere (the descender of the same word in the next heading, on a
+ * page rendered a fraction of a pixel aside, where no row is equal at its
+ * place). Such runs are unmatched, so that their rows are paired at the
+ * offset around them. A move of one pixel is always taken: the noise rule
+ * reaches one pixel, so its rows are alike at both offsets. */
+static void drop_chance_runs(Aligner *s, int a_height, int b_height, int width, double threshold) {
+    DiffRule rule = {35215.0 * threshold * threshold, 0, 1};
+    int around = 0;
+    for (int i = 0; i < a_height;) {
+        if (s->match[i] < 0) { i++; continue; }
+        int end = i + 1, offset = s->match[i] - i, informative = 0;
+        while (end < a_height && s->match[end] == s->match[end - 1] + 1) end++;
+        int chance = abs(offset - around) >= 2;
+        for (int r = i; chance && r < end; r++) {
+            if (flat(s->a + (size_t) r * s->a_stride, width)) continue;
+            if (++informative >= 32 || r + around < 0 || r + around >= b_height ||
+                !alike(s, a_height, b_height, r, r + around, width, &rule)) chance = 0;
+        }
+        if (chance) {
+            for (int r = i; r < end; r++) s->match[r] = -1;
+        } else {
+            around = offset;
+        }
+        i = end;
+    }
+}
+
 int diff_align(const unsigned char *a, int a_width, int a_height, const unsigned char *b, int b_width, int b_height,
-               int width, DiffEntry **entries_out, int *count_out) {
+               int width, double threshold, DiffEntry **entries_out, int *count_out) {
     Aligner s = {a, b, (size_t) a_width * 3, (size_t) b_width * 3, (size_t) width * 3, NULL, NULL, NULL};
     uint64_t *ha = malloc(sizeof(uint64_t) * (size_t) a_height), *hb = malloc(sizeof(uint64_t) * (size_t) b_height);
     int *match = malloc(sizeof(int) * (size_t) a_height);
@@ -163,6 +211,7 @@ int diff_align(const unsigned char *a, int a_width, int a_height, const unsigned
     for (int j = 0; j < b_height; j++) hb[j] = row_hash(b + (size_t) j * s.b_stride, s.bytes);
     s.ha = ha, s.hb = hb, s.match = match;
     align(&s, 0, a_height, 0, b_height, 0);
+    drop_chance_runs(&s, a_height, b_height, width, threshold);
     int count = 0, i = 0, j = 0;
 #define A_ROW(r) (a + (size_t) (r) * s.a_stride)
 #define B_ROW(r) (b + (size_t) (r) * s.b_stride)
