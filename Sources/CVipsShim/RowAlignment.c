@@ -167,8 +167,9 @@ static int alike(const Aligner *s, int a_height, int b_height, int i, int j, int
     return 1;
 }
 
-/* A run of matched rows at an offset 2 or more from the one before it,
- * with few rows that are not flat, each of which is alike but for noise
+/* A run of matched rows at an offset 2 or more from the one before it
+ * (the last run that is not all flat rows: flat rows match anywhere),
+ * with a few rows that are not flat, each of which is alike but for noise
  * at that earlier offset, did not move: its rows happen to equal rows
  * elsewhere (the descender of the same word in the next heading, on a
  * page rendered a fraction of a pixel aside, where no row is equal at its
@@ -188,9 +189,9 @@ static void drop_chance_runs(Aligner *s, int a_height, int b_height, int width, 
             if (++informative >= 32 || r + around < 0 || r + around >= b_height ||
                 !alike(s, a_height, b_height, r, r + around, width, &rule)) chance = 0;
         }
-        if (chance) {
+        if (chance && informative > 0) {
             for (int r = i; r < end; r++) s->match[r] = -1;
-        } else {
+        } else if (informative > 0) {
             around = offset;
         }
         i = end;

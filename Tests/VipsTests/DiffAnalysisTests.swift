@@ -138,6 +138,16 @@ final class DiffAnalysisTests: XCTestCase {
         XCTAssertTrue(difference.shifts.contains { $0.dy == 6 && $0.y <= 90 && $0.y + $0.height >= 95 }, "\(difference.shifts)")
     }
 
+    /// The header grew 3 rows and the text below was rendered a quarter of a
+    /// pixel aside: the move is found all the same (dy 3 exactly), and
+    /// what is left after aligning is noise.
+    func testAShiftWhoseLeftoverIsNoise() throws {
+        let difference = try compare(page(scale: 4), page(grow: 3, nudge: 1, scale: 4))
+        XCTAssertEqual(difference.pixels, 0)
+        XCTAssertGreaterThan(difference.noise, 0)
+        XCTAssertEqual(Set(difference.shifts.map(\.dy)), [3], "\(difference.shifts)")
+    }
+
     /// Lines of text moved 3 px right: a band with dx 3.
     func testBandMovedSidewaysIsAShiftWithDx() throws {
         let before = try page()
