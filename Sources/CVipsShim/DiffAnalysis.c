@@ -99,7 +99,7 @@ int cvips_diff_analyse(VipsImage *baseline, VipsImage *current, double threshold
     const unsigned char *a = baseline->data, *b = current->data;
     DiffEntry *entries = NULL;
     int count = 0;
-    if (diff_align(a, aw, ah, b, bw, bh, width, &entries, &count) != 0) return -1;
+    if (diff_align(a, aw, ah, b, bw, bh, width, threshold, &entries, &count) != 0) return -1;
     const unsigned char **rows = malloc(sizeof(*rows) * 2 * (size_t) count);
     int *dx = malloc(sizeof(int) * (size_t) count), *low = malloc(sizeof(int) * 2 * (size_t) count);
     if (!rows || !dx || !low) {
@@ -121,7 +121,7 @@ int cvips_diff_analyse(VipsImage *baseline, VipsImage *current, double threshold
     int box_x0 = bw, box_x1 = -1, box_y0 = bh, box_y1 = -1;
     for (int k = 0; k < count; k++) {
         low[k] = width, high[k] = -1;
-        if (entries[k].kind == DIFF_MATCHED || entries[k].kind == DIFF_FILLER) continue;
+        if (entries[k].kind == DIFF_MATCHED || entries[k].kind >= DIFF_FILLER) continue;
         for (int x = 0; x < width; x++) {
             if (ignored(ignore, ignore_count, x, entries[k].b)) continue;
             int judged = diff_judge(&va, &vb, k, x, &rule);

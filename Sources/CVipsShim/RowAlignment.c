@@ -1,4 +1,5 @@
 #include "RowAlignment.h"
+#include "DiffViews.h"
 #include <stdlib.h>
 #include <string.h>
 
@@ -13,7 +14,10 @@
  * matches are paired in order; those left over on one side (inserted or
  * deleted) are paired with the nearer-alike row beside the gap. A paired
  * row that equals its partner moved sideways by up to 8 pixels is a
- * sideways move; a flat row inserted or deleted is room a move made. Costs: a hash a row, and a few passes over the rows. */
+ * sideways move; a flat row inserted or deleted is room a move made; a
+ * row left over after the last match is past the other picture's end (a
+ * band moved out of the frame, or a taller picture's rest) and is not
+ * compared. Costs: a hash a row, and a few passes over the rows. */
 
 typedef struct {
     const unsigned char *a, *b;
@@ -146,8 +150,56 @@ static int sideways(const unsigned char *p, const unsigned char *q, int width) {
     return 0;
 }
 
+/* Whether baseline row i and current row j differ only by noise (no pixel
+ * of row j counted by diff_judge, their neighbour rows around them). */
+static int alike(const Aligner *s, int a_height, int b_height, int i, int j, int width, const DiffRule *rule) {
+    if (equal_rows(s, i, j)) return 1;
+    const unsigned char *rows[6];
+    for (int t = -1; t <= 1; t++) {
+        int r = i + t < 0 ? 0 : i + t >= a_height ? a_height - 1 : i + t;
+        int q = j + t < 0 ? 0 : j + t >= b_height ? b_height - 1 : j + t;
+        rows[1 + t] = s->a + (size_t) r * s->a_stride, rows[4 + t] = s->b + (size_t) q * s->b_stride;
+    }
+    DiffView va = {rows, NULL, width, 3, width}, vb = {rows + 3, NULL, width, 3, width};
+    for (int x = 0; x < width; x++) {
+        if (diff_judge(&va, &vb, 1, x, rule) == DIFF_COUNTED) return 0;
+    }
+    return 1;
+}
+
+/* A run of matched rows at an offset 2 or more from the one before it
+ * (the last run that is not all flat rows: flat rows match anywhere),
+ * with a few rows that are not flat, each of which is alike but for noise
+ * at that earlier offset, did not move: its rows happen to equal rows
+ * elsewhere (the descender of the same word in the next heading, on a
+ * page rendered a fraction of a pixel aside, where no row is equal at its
+ * place). Such runs are unmatched, so that their rows are paired at the
+ * offset around them. A move of one pixel is always taken: the noise rule
+ * reaches one pixel, so its rows are alike at both offsets. */
+static void drop_chance_runs(Aligner *s, int a_height, int b_height, int width, double threshold) {
+    DiffRule rule = {35215.0 * threshold * threshold, 0, 1};
+    int around = 0;
+    for (int i = 0; i < a_height;) {
+        if (s->match[i] < 0) { i++; continue; }
+        int end = i + 1, offset = s->match[i] - i, informative = 0;
+        while (end < a_height && s->match[end] == s->match[end - 1] + 1) end++;
+        int chance = abs(offset - around) >= 2;
+        for (int r = i; chance && r < end; r++) {
+            if (flat(s->a + (size_t) r * s->a_stride, width)) continue;
+            if (++informative >= 32 || r + around < 0 || r + around >= b_height ||
+                !alike(s, a_height, b_height, r, r + around, width, &rule)) chance = 0;
+        }
+        if (chance && informative > 0) {
+            for (int r = i; r < end; r++) s->match[r] = -1;
+        } else if (informative > 0) {
+            around = offset;
+        }
+        i = end;
+    }
+}
+
 int diff_align(const unsigned char *a, int a_width, int a_height, const unsigned char *b, int b_width, int b_height,
-               int width, DiffEntry **entries_out, int *count_out) {
+               int width, double threshold, DiffEntry **entries_out, int *count_out) {
     Aligner s = {a, b, (size_t) a_width * 3, (size_t) b_width * 3, (size_t) width * 3, NULL, NULL, NULL};
     uint64_t *ha = malloc(sizeof(uint64_t) * (size_t) a_height), *hb = malloc(sizeof(uint64_t) * (size_t) b_height);
     int *match = malloc(sizeof(int) * (size_t) a_height);
@@ -160,6 +212,7 @@ int diff_align(const unsigned char *a, int a_width, int a_height, const unsigned
     for (int j = 0; j < b_height; j++) hb[j] = row_hash(b + (size_t) j * s.b_stride, s.bytes);
     s.ha = ha, s.hb = hb, s.match = match;
     align(&s, 0, a_height, 0, b_height, 0);
+    drop_chance_runs(&s, a_height, b_height, width, threshold);
     int count = 0, i = 0, j = 0;
 #define A_ROW(r) (a + (size_t) (r) * s.a_stride)
 #define B_ROW(r) (b + (size_t) (r) * s.b_stride)
@@ -168,6 +221,9 @@ int diff_align(const unsigned char *a, int a_width, int a_height, const unsigned
         while (next_i < a_height && match[next_i] < 0) next_i++;
         int next_j = next_i < a_height ? match[next_i] : b_height;
         int n = next_i - i, m = next_j - j, paired = n < m ? n : m;
+        /* After the last match the rows left over on the longer side lie,
+         * aligned, past the other picture's end: cut by its frame. */
+        int left_over = next_i >= a_height ? DIFF_CUT : 0;
         for (int t = 0; t < paired; t++) {
             entries[count++] = (DiffEntry) {i + t, j + t, 0, DIFF_PAIRED};
         }
@@ -176,14 +232,14 @@ int diff_align(const unsigned char *a, int a_width, int a_height, const unsigned
             if (above >= 0 && below >= 0 &&
                 differing_pixels(A_ROW(i + t), B_ROW(below), width) < differing_pixels(A_ROW(i + t), B_ROW(above), width))
                 row = below;
-            entries[count++] = (DiffEntry) {i + t, row, 0, DIFF_DELETED};
+            entries[count++] = (DiffEntry) {i + t, row, 0, left_over ? left_over : DIFF_DELETED};
         }
         for (int t = paired; t < m; t++) {  /* inserted: beside the rows above or below in the baseline */
             int above = i + n - 1, below = next_i < a_height ? next_i : -1, row = above >= 0 ? above : below;
             if (above >= 0 && below >= 0 &&
                 differing_pixels(A_ROW(below), B_ROW(j + t), width) < differing_pixels(A_ROW(above), B_ROW(j + t), width))
                 row = below;
-            entries[count++] = (DiffEntry) {row, j + t, 0, DIFF_INSERTED};
+            entries[count++] = (DiffEntry) {row, j + t, 0, left_over ? left_over : DIFF_INSERTED};
         }
         if (next_i >= a_height) break;
         entries[count++] = (DiffEntry) {next_i, next_j, 0, DIFF_MATCHED};

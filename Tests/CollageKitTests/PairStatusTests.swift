@@ -61,6 +61,34 @@ final class PairStatusTests: XCTestCase {
         XCTAssertFalse(difference.sameSize)
     }
 
+    /// A screenshot of a document whose every row is its own (a bar of
+    /// another length and grey), to its last row, below a flat header
+    /// `header` rows high.
+    private func screen(header: Int = 20, height: Int = 160) throws -> FullPicture {
+        try FullPicture(PixelBuffer(width: 120, height: height) { x, y in
+            if y < header { return RGB(red: 200, green: 210, blue: 230) }
+            let grey = UInt8((y - header) / 90 * 60)
+            return x < 10 + (y - header) * 7 % 90 ? RGB(red: grey, green: grey, blue: grey) : .white
+        })
+    }
+
+    /// The header grew 3 rows and pushed the document's last 3 rows past
+    /// the bottom: only a band moved, so `shifted`, dy 3.
+    func testAPageWhoseEndWasPushedPastTheBottomIsShifted() throws {
+        let (found, difference) = try status(screen(), screen(header: 23))
+        XCTAssertEqual(found, .shifted)
+        XCTAssertEqual(difference.shifts.map(\.dy), [3])
+    }
+
+    /// The same page 48 rows taller (a taller window, the document going
+    /// on): `resized`, nothing changed in the common part.
+    func testAPageRenderedTallerIsResized() throws {
+        let (found, difference) = try status(screen(), screen(height: 208))
+        XCTAssertEqual(found, .resized)
+        XCTAssertEqual(difference.pixels, 0)
+        XCTAssertEqual(try status(screen(height: 208), screen()).0, .resized)
+    }
+
     /// Changed (most real change first), resized, shifted, added, removed,
     /// noise; ties by path.
     func testSheetsOrder() {

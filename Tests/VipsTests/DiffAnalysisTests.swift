@@ -99,6 +99,55 @@ final class DiffAnalysisTests: XCTestCase {
         XCTAssertEqual(difference.shifts.map(\.dy), [1])
     }
 
+    /// A 120x200 page of five blocks of bars with soft (anti-aliased) right
+    /// ends, 5 rows each, at rows 30, 60, 90, 120 and 150, each bar's end at
+    /// its length plus `phase` (the block at 150 at `phase` + `last`); the
+    /// blocks at 60 and 150 have the same lengths.
+    private func blocks(phase: Double, last: Double) -> PixelBuffer {
+        PixelBuffer(width: 120, height: 200) { x, y in
+            let block = (y - 30) / 30, row = (y - 30) % 30
+            guard y >= 30, block < 5, row < 5 else { return .white }
+            let shape = block == 4 ? 1 : block, end = 20 + Double(shape * 11 + row * 7) + phase + (block == 4 ? last : 0)
+            let value = UInt8((255 * (1 - min(1, max(0, end - Double(x))))).rounded())
+            return RGB(red: value, green: value, blue: value)
+        }
+    }
+
+    /// A page rendered 0.3 px to the right: no row of it is equal at its
+    /// place, but one block now equals, byte for byte, a block of the same
+    /// shape 90 rows further down in the baseline. That block did not move
+    /// up 90: it is the same text a hair aside, noise like the rest.
+    func testRowsEqualByChanceFarAwayAreNotAMove() throws {
+        let before = try FullPicture(blocks(phase: 0.3, last: 0.3))
+        let after = try FullPicture(blocks(phase: 0.6, last: 0.3))
+        let difference = try compare(before, after)
+        XCTAssertEqual(difference.shifts, [])
+        XCTAssertEqual(difference.pixels, 0)
+        XCTAssertGreaterThan(difference.noise, 0)
+    }
+
+    /// A short block really moved (6 rows down, into white room): few rows,
+    /// but not alike where they were, so a shift of exactly 6.
+    func testAShortBlockThatReallyMovedIsAShift() throws {
+        let original = blocks(phase: 0.3, last: 0)
+        let moved = PixelBuffer(width: 120, height: 200) { x, y in
+            (90..<102).contains(y) ? (y >= 96 ? original.pixel(x: x, y: y - 6) : .white) : original.pixel(x: x, y: y)
+        }
+        let difference = try compare(FullPicture(original), FullPicture(moved))
+        XCTAssertEqual(difference.pixels, 0)
+        XCTAssertTrue(difference.shifts.contains { $0.dy == 6 && $0.y <= 90 && $0.y + $0.height >= 95 }, "\(difference.shifts)")
+    }
+
+    /// The header grew 3 rows and the text below was rendered a quarter of a
+    /// pixel aside: the move is found all the same (dy 3 exactly), and
+    /// what is left after aligning is noise.
+    func testAShiftWhoseLeftoverIsNoise() throws {
+        let difference = try compare(page(scale: 4), page(grow: 3, nudge: 1, scale: 4))
+        XCTAssertEqual(difference.pixels, 0)
+        XCTAssertGreaterThan(difference.noise, 0)
+        XCTAssertEqual(Set(difference.shifts.map(\.dy)), [3], "\(difference.shifts)")
+    }
+
     /// Lines of text moved 3 px right: a band with dx 3.
     func testBandMovedSidewaysIsAShiftWithDx() throws {
         let before = try page()
