@@ -180,13 +180,22 @@ public struct Difference: Sendable {
         }
     }
 
-    private func marked(_ current: FullPicture, scale: Double) throws -> Image {
-        func shrunk(_ image: Image) throws -> Image {
+    /// `current` (or, `kept` at `keptScale`, a copy of it made by
+    /// `page(of:within:)`) faded, with the marks at `scale`.
+    func marked(_ current: FullPicture, scale: Double, kept keptScale: Double? = nil) throws -> Image {
+        func shrunk(_ image: Image, _ scale: Double = scale) throws -> Image {
             scale >= 1 ? image : try image.apply(.operation, "cannot resize") { cvips_shrink($0, $1, 1 / scale, 1 / scale) }
         }
-        let faded = try shrunk(current.image.embedded(x: 0, y: 0, width: self.width, height: self.height,
-                                                      copyEdge: false, background: 255))
-            .recombined(Array(Self.yiq.prefix(3)), rows: 1).linear(0.25, 191.25, uchar: true)
+        let page: Image
+        if let keptScale {  // the kept copy shrunk the rest of the way, to the size the whole page shrinks to
+            let size = try shrunk(Image.constant(width: self.width, height: self.height, value: 0))
+            page = try shrunk(current.image, min(1, scale / keptScale))
+                .embedded(x: 0, y: 0, width: size.width, height: size.height, copyEdge: true)
+        } else {
+            page = try shrunk(current.image.embedded(x: 0, y: 0, width: self.width, height: self.height,
+                                                     copyEdge: false, background: 255))
+        }
+        let faded = try page.recombined(Array(Self.yiq.prefix(3)), rows: 1).linear(0.25, 191.25, uchar: true)
         let w = faded.width, h = faded.height
         var greys = try faded.apply(.operation, "cannot join") { cvips_bandjoin3($0, $1) }
         if let moved = try movedRows(height: h, scale: scale) {

@@ -92,6 +92,28 @@ final class DecodeBudget: WorkBudget {
         for observer in observers { observer() }
     }
 
+    /// Counts `bytes` kept beyond a decode (what a `--diff` cell is drawn
+    /// from) as used, if they fit beside what is used now; never blocks.
+    func tryHold(_ bytes: Int) -> Bool {
+        state.withLock { state in
+            guard bytes <= limit - state.used else { return false }
+            state.used += bytes
+            state.peak = max(state.peak, state.used)
+            return true
+        }
+    }
+
+    /// Lets go of bytes `tryHold` counted.
+    func letGo(_ bytes: Int) {
+        let (waiting, observers) = state.withLock { state in
+            state.used -= bytes
+            defer { state.waiting = [] }
+            return (state.waiting, state.observers)
+        }
+        for waiter in waiting { waiter.signal() }
+        for observer in observers { observer() }
+    }
+
     func withBudget<R>(_ bytes: Int, _ body: () throws -> R) rethrows -> R {
         acquire(bytes)
         defer { release(bytes) }
