@@ -11,7 +11,7 @@ extension DiffCell {
     static func kept(_ pair: ComparedPair, _ before: FullPicture, _ after: FullPicture, _ difference: Difference,
                      width: Int, height: Int) throws -> KeptCell {
         let inner = columns(pair, width: width).map { max(1, $0.width - 2) }, innerHeight = max(1, height - 2)
-        var cell = KeptCell(difference: difference, width: width, height: height)
+        var cell = KeptCell(difference: difference.withoutMask, width: width, height: height)
         if let crop = crop(pair) {
             cell.panels = [try before.kept(region: earlier(pair, crop), width: inner[0], height: innerHeight),
                            try after.kept(region: crop, width: inner[1], height: innerHeight),

@@ -84,7 +84,7 @@ struct DiffCell: Sendable {
             let kept = comparison.kept.take(pair.relative)
             let panels = try kept.flatMap { $0.draws(width: width, height: height) ? $0 : nil }
                 .map { try keptPanels(pair, $0, inner, innerHeight) }
-                ?? readPanels(pair, kept?.difference, inner, innerHeight)
+                ?? readPanels(pair, kept.flatMap { $0.panels.isEmpty ? $0.difference : nil }, inner, innerHeight)
             for (panel, column) in zip(panels, columns) {
                 // Centred in its column, outlined so that a white screenshot shows on a white sheet.
                 let x = column.x + (column.width - panel.width) / 2, y = (height - panel.height) / 2

@@ -93,17 +93,17 @@ final class DecodeBudget: WorkBudget {
     }
 
     /// Counts `bytes` kept beyond a decode (what a `--diff` cell is drawn
-    /// from) as used, if they fit beside what is used now; never blocks.
-    func tryHold(_ bytes: Int) -> Bool {
+    /// from) as used until `letGo`, without a decode running: what starts
+    /// next must fit beside them (or start alone). Never blocks; the
+    /// caller keeps them small beside the limit (`KeptDifferences`).
+    func hold(_ bytes: Int) {
         state.withLock { state in
-            guard bytes <= limit - state.used else { return false }
             state.used += bytes
             state.peak = max(state.peak, state.used)
-            return true
         }
     }
 
-    /// Lets go of bytes `tryHold` counted.
+    /// Lets go of bytes `hold` counted.
     func letGo(_ bytes: Int) {
         let (waiting, observers) = state.withLock { state in
             state.used -= bytes

@@ -6,6 +6,8 @@ import Vips
 /// panels, pictures no larger than the panels of the cell they were made
 /// for (`width` x `height`).
 struct KeptCell: Sendable {
+    /// The difference; without its mask when the panels are kept (the
+    /// page's marks are kept instead).
     let difference: Difference
     /// The cell's size the panels were made for.
     var width = 0, height = 0
@@ -17,7 +19,7 @@ struct KeptCell: Sendable {
 
     /// The bytes it holds.
     var byteCount: Int {
-        difference.byteCount + panels.reduce(0) { $0 + $1.byteCount } + (page?.picture.byteCount ?? 0)
+        difference.byteCount + panels.reduce(0) { $0 + $1.byteCount } + (page?.byteCount ?? 0)
     }
 
     /// Whether a cell `width` x `height` can be drawn from it: its panels
@@ -29,35 +31,38 @@ struct KeptCell: Sendable {
 
 /// What comparing found for each changed pair, kept until its cell is
 /// drawn, so that a pair is decoded and compared once. Within `limit`
-/// bytes, and, once a run accounts for them (`account`), within its
-/// decode budget, where they count as used while held (and as held tiles
-/// in the run's instrumentation): a pair past either is read and compared
-/// again when its cell is drawn.
+/// bytes, and, once a run accounts for them (`account`), within a quarter
+/// of its decode budget, where they count as used while held (and as held
+/// tiles in the run's instrumentation): a pair past that is read and
+/// compared again when its cell is drawn.
 final class KeptDifferences: Sendable {
-    let limit: Int
     private struct State {
+        var limit: Int
         var byPair: [[UInt8]: (cell: KeptCell, held: HeldTile?)] = [:]
         var bytes = 0
         var budget: DecodeBudget?
         var instrumentation: (any StageInstrumentation)?
     }
-    private let state = Locked(State())
+    private let state: Locked<State>
 
     init(limit: Int) {
-        self.limit = limit
+        state = Locked(State(limit: limit))
     }
 
     /// Counts what is kept in `budget` and `instrumentation` from now on.
     func account(to budget: DecodeBudget, instrumentation: (any StageInstrumentation)?) {
-        state.withLock { ($0.budget, $0.instrumentation) = (budget, instrumentation) }
+        state.withLock { state in
+            (state.budget, state.instrumentation) = (budget, instrumentation)
+            state.limit = min(state.limit, budget.limit / 4)
+        }
     }
 
     /// Keeps `cell` for the pair named `relative`, if it fits.
     func keep(_ cell: KeptCell, for relative: PathName) {
         let bytes = cell.byteCount
         state.withLock { state in
-            guard state.bytes + bytes <= limit, state.byPair[relative.bytes] == nil,
-                  state.budget?.tryHold(bytes) ?? true else { return }
+            guard state.bytes + bytes <= state.limit, state.byPair[relative.bytes] == nil else { return }
+            state.budget?.hold(bytes)
             state.byPair[relative.bytes] = (cell, state.instrumentation?.holding(tileBytes: bytes))
             state.bytes += bytes
         }

@@ -49,12 +49,14 @@ final class DiffSheets: SheetSource {
         let (layout, canvas, cells) = (configuration.layout, configuration.canvas, Locked(1))
         cellsPerSheet = cells
         comparison.keeping = { pair, before, after, difference in
-            // For the largest frame the pair's cell would have on a sheet of as many cells like it.
+            // For the largest frame the pair's cell would have on a sheet of as many cells like it,
             let frames = layout.frames(for: Array(repeating: DiffCell.shape(pair), count: max(1, cells.withLock { $0 })),
                                        on: canvas)
             guard let frame = frames.max(by: { $0.image.width * $0.image.height < $1.image.width * $1.image.height })
             else { return nil }
-            return try? DiffCell.kept(pair, before, after, difference, width: frame.image.width, height: frame.image.height)
+            // A quarter larger: a justified row of cells of other shapes may make it larger than that.
+            return try? DiffCell.kept(pair, before, after, difference, width: frame.image.width * 5 / 4,
+                                      height: frame.image.height * 5 / 4)
         }
         self.comparison = comparison
     }
