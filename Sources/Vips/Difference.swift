@@ -180,13 +180,23 @@ public struct Difference: Sendable {
         }
     }
 
-    private func marked(_ current: FullPicture, scale: Double) throws -> Image {
-        func shrunk(_ image: Image) throws -> Image {
+    /// `current` faded, with the marks at `scale`; or, with `kept`, its
+    /// copy and marks made by `page(of:width:height:)` shrunk the rest of
+    /// the way to `scale`.
+    func marked(_ current: FullPicture, scale: Double, kept: KeptPage? = nil) throws -> Image {
+        func shrunk(_ image: Image, _ scale: Double = scale) throws -> Image {
             scale >= 1 ? image : try image.apply(.operation, "cannot resize") { cvips_shrink($0, $1, 1 / scale, 1 / scale) }
         }
-        let faded = try shrunk(current.image.embedded(x: 0, y: 0, width: self.width, height: self.height,
-                                                      copyEdge: false, background: 255))
-            .recombined(Array(Self.yiq.prefix(3)), rows: 1).linear(0.25, 191.25, uchar: true)
+        let page: Image
+        if let kept {  // the kept copy shrunk the rest of the way, to the size the whole page shrinks to
+            let size = try shrunk(Image.constant(width: self.width, height: self.height, value: 0))
+            page = try shrunk(kept.picture.image, min(1, scale / kept.scale))
+                .embedded(x: 0, y: 0, width: size.width, height: size.height, copyEdge: true)
+        } else {
+            page = try shrunk(current.image.embedded(x: 0, y: 0, width: self.width, height: self.height,
+                                                     copyEdge: false, background: 255))
+        }
+        let faded = try page.recombined(Array(Self.yiq.prefix(3)), rows: 1).linear(0.25, 191.25, uchar: true)
         let w = faded.width, h = faded.height
         var greys = try faded.apply(.operation, "cannot join") { cvips_bandjoin3($0, $1) }
         if let moved = try movedRows(height: h, scale: scale) {
@@ -196,17 +206,17 @@ public struct Difference: Sendable {
             }.apply(.operation, "cannot join") { cvips_bandjoin2($0, faded.pointer, $1) }
             greys = try moved.embedded(x: 0, y: 0, width: w, height: h, copyEdge: true).more(0).choosing(tint, greys)
         }
-        guard let box, let boxMask else { return greys }
+        if let kept, let changed = kept.changed, let explained = kept.explained {
+            let rest = min(1, scale / kept.scale)
+            let yellowed = try shrunk(explained.image, rest).more(0).choosing(Self.yellow(w, h), greys)
+            return try shrunk(changed.image, rest).more(0).choosing(Self.red(w, h), yellowed)
+        }
+        guard kept == nil, let box, let boxMask else { return greys }
         func marks(_ least: Double) throws -> Image {
             try shrunk(boxMask.image.more(least).embedded(x: box.x, y: box.y, width: self.width, height: self.height,
                                                           copyEdge: false, background: 0)).more(0)
         }
-        let full = try Image.constant(width: w, height: h, value: 255), none = try Image.constant(width: w, height: h, value: 0)
-        let red = try full.apply(.operation, "cannot join") { cvips_bandjoin2($0, none.pointer, $1) }
-            .apply(.operation, "cannot join") { cvips_bandjoin2($0, none.pointer, $1) }
-        let yellow = try full.apply(.operation, "cannot join") { cvips_bandjoin2($0, full.pointer, $1) }
-            .apply(.operation, "cannot join") { cvips_bandjoin2($0, none.pointer, $1) }
-        return try marks(191).choosing(red, marks(0).choosing(yellow, greys))
+        return try marks(191).choosing(Self.red(w, h), marks(0).choosing(Self.yellow(w, h), greys))
     }
 
     /// A one-pixel-wide column `height` high, 255 on the rows where a moved

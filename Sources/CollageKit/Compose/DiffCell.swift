@@ -68,46 +68,23 @@ struct DiffCell: Sendable {
                 TileRect(x: rect.x + rest, y: rect.y, width: max(1, rect.width - rest), height: rect.height))
     }
 
-    /// The cell's pixels, exactly `width` x `height`; the pair is read again
-    /// (the file of a side that cannot be read now is the failure). Read
-    /// again, not kept from its comparison, for memory: every pair is
-    /// compared before the first sheet (the most changed go first), and the
-    /// two full-size pictures of each changed pair kept until its cell
-    /// would all be held at once (30 changed pairs of 1920x1080: 360 MiB,
-    /// where the whole run peaks at 85). What comparing found is kept
-    /// (`KeptDifferences`), so the pair is not compared again.
+    /// The cell's pixels, exactly `width` x `height`: from what comparing
+    /// kept (`KeptCell`: the panels made for a cell at least this large,
+    /// while both pictures were held), else the pair read again (the file
+    /// of a side that cannot be read now is the failure). Not the whole
+    /// pictures kept, for memory: every pair is compared before the first
+    /// sheet (the most changed go first), and the two full-size pictures of
+    /// each changed pair kept until its cell would all be held at once (30
+    /// changed pairs of 1920x1080: 360 MiB, where the whole run peaks at 85).
     func render(_ pair: ComparedPair, width: Int, height: Int) -> Result<PixelBuffer, DecodeFailure> {
         let columns = Self.columns(pair, width: width), innerHeight = max(1, height - 2)
         var cell = PixelBuffer(width: width, height: height, fill: background)
-        func side(_ path: PathName, present: Bool) -> Result<FullPicture?, DecodeFailure> {
-            guard present else { return .success(nil) }
-            switch comparison.probe.check(path) {
-            case .success(let image): return comparison.decode(image).map { $0 }
-            case .failure(.failed(let message)), .failure(.rejected(_, let message)):
-                return .failure(DecodeFailure(path: path, message: message))
-            }
-        }
         do {
-            let before = try side(pair.baseline, present: pair.status != .added).get()
-            let after = try side(pair.path, present: pair.status != .removed).get()
             let inner = columns.map { max(1, $0.width - 2) }  // inside the outline
-            var panels: [PixelBuffer]
-            if let before, let after {
-                let difference = try comparison.kept.take(pair.relative)
-                    ?? Difference.compare(before, after, options: comparison.settings.applying(to: pair.relative).difference)
-                if let crop = Self.crop(pair) {
-                    panels = try regionPanels(pair, crop, before, after, difference, inner, innerHeight)
-                } else {
-                    panels = [try before.fitted(width: inner[0], height: innerHeight),
-                              try after.fitted(width: inner[1], height: innerHeight),
-                              try difference.picture(of: after, width: inner[2], height: innerHeight)]
-                }
-            } else {
-                let shown = try (before ?? after)!.fitted(width: inner[0], height: innerHeight)
-                let mark = try self.mark(pair.status.rawValue, width: shown.width, height: shown.height)
-                let all = try self.mark("all " + pair.status.rawValue, width: shown.width, height: shown.height)
-                panels = before == nil ? [mark, shown, all] : [shown, mark, all]
-            }
+            let kept = comparison.kept.take(pair.relative)
+            let panels = try kept.flatMap { $0.draws(width: width, height: height) ? $0 : nil }
+                .map { try keptPanels(pair, $0, inner, innerHeight) }
+                ?? readPanels(pair, kept.flatMap { $0.panels.isEmpty ? $0.difference : nil }, inner, innerHeight)
             for (panel, column) in zip(panels, columns) {
                 // Centred in its column, outlined so that a white screenshot shows on a white sheet.
                 let x = column.x + (column.width - panel.width) / 2, y = (height - panel.height) / 2
@@ -122,15 +99,58 @@ struct DiffCell: Sendable {
         }
     }
 
+    /// The panels of the pair read again (`difference`: what comparing
+    /// kept, if anything).
+    private func readPanels(_ pair: ComparedPair, _ difference: Difference?, _ inner: [Int],
+                            _ innerHeight: Int) throws -> [PixelBuffer] {
+        func side(_ path: PathName, present: Bool) throws -> FullPicture? {
+            guard present else { return nil }
+            switch comparison.probe.check(path) {
+            case .success(let image): return try comparison.decode(image).get()
+            case .failure(.failed(let message)), .failure(.rejected(_, let message)):
+                throw DecodeFailure(path: path, message: message)
+            }
+        }
+        let before = try side(pair.baseline, present: pair.status != .added)
+        let after = try side(pair.path, present: pair.status != .removed)
+        if let before, let after {
+            let difference = try difference
+                ?? Difference.compare(before, after, options: comparison.settings.applying(to: pair.relative).difference)
+            if let crop = Self.crop(pair) {
+                return try regionPanels(pair, crop, before, after, difference, inner, innerHeight)
+            }
+            return [try before.fitted(width: inner[0], height: innerHeight),
+                    try after.fitted(width: inner[1], height: innerHeight),
+                    try difference.picture(of: after, width: inner[2], height: innerHeight)]
+        }
+        let shown = try (before ?? after)!.fitted(width: inner[0], height: innerHeight)
+        let mark = try self.mark(pair.status.rawValue, width: shown.width, height: shown.height)
+        let all = try self.mark("all " + pair.status.rawValue, width: shown.width, height: shown.height)
+        return before == nil ? [mark, shown, all] : [shown, mark, all]
+    }
+
     /// The region of each picture (the baseline's where the region's rows
     /// were before they moved), and the whole page's difference small with
     /// the region outlined.
     private func regionPanels(_ pair: ComparedPair, _ crop: PixelRect, _ before: FullPicture, _ after: FullPicture,
                               _ difference: Difference, _ inner: [Int], _ height: Int) throws -> [PixelBuffer] {
+        let page = try difference.picture(of: after, width: inner[3], height: height)
+        return [try before.fitted(region: Self.earlier(pair, crop), width: inner[0], height: height),
+                try after.fitted(region: crop, width: inner[1], height: height),
+                try difference.picture(of: after, region: crop, width: inner[2], height: height),
+                Self.outlined(page, crop, pair)]
+    }
+
+    /// Where the region's rows were in the baseline, before they moved.
+    static func earlier(_ pair: ComparedPair, _ crop: PixelRect) -> PixelRect {
         let band = pair.shifts.first { (($0.y + $0.dy)..<($0.y + $0.dy + $0.height)).contains(crop.y) }
-        let earlier = PixelRect(x: crop.x - (band?.dx ?? 0), y: crop.y - (band?.dy ?? 0), width: crop.width,
-                                height: crop.height)
-        var page = try difference.picture(of: after, width: inner[3], height: height)
+        return PixelRect(x: crop.x - (band?.dx ?? 0), y: crop.y - (band?.dy ?? 0), width: crop.width,
+                         height: crop.height)
+    }
+
+    /// The small page with the region outlined.
+    static func outlined(_ small: PixelBuffer, _ crop: PixelRect, _ pair: ComparedPair) -> PixelBuffer {
+        var page = small
         let scale = Double(page.width) / Double(max(1, pair.shape.width))
         let (x0, y0) = (Int(Double(crop.x) * scale), Int(Double(crop.y) * scale))
         let (x1, y1) = (min(page.width - 1, Int(Double(crop.x + crop.width) * scale)),
@@ -139,9 +159,7 @@ struct DiffCell: Sendable {
                              (x1, y0, 1, y1 - y0 + 1)] where w > 0 && h > 0 {
             page.place(PixelBuffer(width: w, height: h, fill: Self.marker), x: x, y: y)
         }
-        return [try before.fitted(region: earlier, width: inner[0], height: height),
-                try after.fitted(region: crop, width: inner[1], height: height),
-                try difference.picture(of: after, region: crop, width: inner[2], height: height), page]
+        return page
     }
 
     /// A pale red panel with `word` across its middle.

@@ -92,6 +92,28 @@ final class DecodeBudget: WorkBudget {
         for observer in observers { observer() }
     }
 
+    /// Counts `bytes` kept beyond a decode (what a `--diff` cell is drawn
+    /// from) as used until `letGo`, without a decode running: what starts
+    /// next must fit beside them (or start alone). Never blocks; the
+    /// caller keeps them small beside the limit (`KeptDifferences`).
+    func hold(_ bytes: Int) {
+        state.withLock { state in
+            state.used += bytes
+            state.peak = max(state.peak, state.used)
+        }
+    }
+
+    /// Lets go of bytes `hold` counted.
+    func letGo(_ bytes: Int) {
+        let (waiting, observers) = state.withLock { state in
+            state.used -= bytes
+            defer { state.waiting = [] }
+            return (state.waiting, state.observers)
+        }
+        for waiter in waiting { waiter.signal() }
+        for observer in observers { observer() }
+    }
+
     func withBudget<R>(_ bytes: Int, _ body: () throws -> R) rethrows -> R {
         acquire(bytes)
         defer { release(bytes) }

@@ -30,8 +30,11 @@ struct PairComparison: Sendable {
     let settings: DiffSettings
     /// Counts the decodes running.
     var instrumentation: (any StageInstrumentation)? = nil
-    /// The changed pairs' differences, for their cells.
+    /// The changed pairs' differences and what their cells show.
     let kept = KeptDifferences(limit: 32 << 20)
+    /// What a changed pair's cell is drawn from, made from both pictures
+    /// and their difference while they are held (the sheets' stage says).
+    var keeping: (@Sendable (ComparedPair, FullPicture, FullPicture, Difference) -> KeptCell?)? = nil
     /// `--diff-images`: writes the picture of the pair named by the path
     /// with the body given (handed the open file); where it went, or nil.
     var pictures: (@Sendable (PathName, (Int32) throws -> Void) -> PathName?)? = nil
@@ -78,10 +81,13 @@ struct PairComparison: Sendable {
         return WorkCost(running: decoders + compared, held: 0)
     }
 
-    /// What rendering a compared pair's cell holds: as comparing it, both
-    /// pictures being read again, plus the cell.
-    static func cost(_ pair: ComparedPair, width: Int, height: Int) -> Int {
-        pair.shape.width * pair.shape.height * 17 + width * height * 3 + 2 * ImageHeader.workingSet
+    /// What rendering a compared pair's cell holds: the cell and its
+    /// panels when it is drawn from what comparing kept (counted while
+    /// kept); else as comparing it, both pictures being read again, plus
+    /// the cell.
+    func cost(_ pair: ComparedPair, width: Int, height: Int) -> Int {
+        if kept.draws(pair.relative, width: width, height: height) { return width * height * 3 * 2 }
+        return pair.shape.width * pair.shape.height * 17 + width * height * 3 + 2 * ImageHeader.workingSet
     }
 
     func compare(_ opened: OpenedPair) -> PairOutcome {
@@ -137,8 +143,11 @@ struct PairComparison: Sendable {
             let size = difference.sameSize ? nil : "\(before.width)x\(before.height) -> \(after.width)x\(after.height)"
             let status = Self.status(of: difference, tolerance: settings.tolerance)
             if ![.unchanged, .noise].contains(status), matchesAlternative(pair, after, settings) { return compared(.unchanged) }
-            if status != .unchanged { kept.keep(difference, for: pair.relative) }
-            return compared(status, difference.pixels, difference.percent, size: size, difference, after: after)
+            let outcome = compared(status, difference.pixels, difference.percent, size: size, difference, after: after)
+            if status != .unchanged, case .compared(let pair) = outcome {
+                kept.keep(keeping?(pair, before, after, difference) ?? KeptCell(difference: difference), for: pair.relative)
+            }
+            return outcome
         } catch {
             return .failed(pair, [DecodeFailure(path: pair.current, message: "cannot compare: \(error)")])
         }

@@ -11,7 +11,8 @@ import Vips
 ///
 /// Every pair is compared before the first sheet, since the sheets show the
 /// most changed first; a sheet's cells are rendered only when the sink asks
-/// for it (each pair read again), so one sheet's cells are held at a time.
+/// for it (from what comparing kept for each cell, `KeptCell`), so one
+/// sheet's cells are held at a time.
 /// At the end, `--junit` reports every pair.
 final class DiffSheets: SheetSource {
     let configuration: CollageConfiguration
@@ -34,6 +35,8 @@ final class DiffSheets: SheetSource {
         var approvedAll = false
     }
     let compared = Locked(Compared())
+    /// How many cells a sheet of this run has at most (its pairs, up to `--max`).
+    private let cellsPerSheet: Locked<Int>
 
     init(configuration: CollageConfiguration, instrumentation: RunInstrumentation? = nil) {
         precondition(configuration.diff != nil, "a diff run needs --diff's settings")
@@ -43,6 +46,18 @@ final class DiffSheets: SheetSource {
                                         instrumentation: instrumentation)
         pictures = configuration.diff!.diffImages.map(DiffPictures.init)
         if let pictures = pictures { comparison.pictures = { pictures.write($0, $1) } }
+        let (layout, canvas, cells) = (configuration.layout, configuration.canvas, Locked(1))
+        cellsPerSheet = cells
+        comparison.keeping = { pair, before, after, difference in
+            // For the largest frame the pair's cell would have on a sheet of as many cells like it,
+            let frames = layout.frames(for: Array(repeating: DiffCell.shape(pair), count: max(1, cells.withLock { $0 })),
+                                       on: canvas)
+            guard let frame = frames.max(by: { $0.image.width * $0.image.height < $1.image.width * $1.image.height })
+            else { return nil }
+            // A quarter larger: a justified row of cells of other shapes may make it larger than that.
+            return try? DiffCell.kept(pair, before, after, difference, width: frame.image.width * 5 / 4,
+                                      height: frame.image.height * 5 / 4)
+        }
         self.comparison = comparison
     }
 
@@ -90,6 +105,8 @@ final class DiffSheets: SheetSource {
             }
             let shard = configuration.shard
             let pairs = all.filter { shard?.owns(folder: $0.relative.bytes) ?? true }
+            cellsPerSheet.withLock { $0 = min(configuration.effectiveCap, pairs.count) }
+            comparison.kept.account(to: context.budget, instrumentation: context.instrumentation)
             return Publishers.Sequence<[DiffPair], Never>(sequence: pairs)
                 .map { comparison.open($0, report: report) }
                 .orderedParallelMap(limits: configuration.windowLimits, budget: context.budget,
@@ -127,7 +144,10 @@ final class DiffSheets: SheetSource {
     /// sheet `k` of this shard's pairs is the run's `k * N + I + 1`-th.
     private func cut() -> [Cut] {
         compared.withLock { compared in
-            guard !configuration.dryRun, compared.pairs.contains(where: \.fails) else { return [] }
+            guard !configuration.dryRun, compared.pairs.contains(where: \.fails) else {
+                comparison.kept.keepOnly([])
+                return []
+            }
             let differing = Self.grouped(compared.pairs.filter { $0.status != .unchanged }
                 .sorted(by: ComparedPair.moreChanged))
             let cap = configuration.effectiveCap
@@ -138,6 +158,7 @@ final class DiffSheets: SheetSource {
                 compared.leftOut = differing.count - cap
                 sheets = [sheets[0]]
             }
+            comparison.kept.keepOnly(Set(sheets.joined().map(\.relative.bytes)))  // what no cell draws goes now
             return sheets.enumerated().map { index, pairs in
                 let number = configuration.shard.map { index * $0.count + $0.index + 1 } ?? index + 1
                 return Cut(pairs: pairs, place: SheetPlace(number: number, firstIndex: index * cap + 1))
@@ -145,7 +166,7 @@ final class DiffSheets: SheetSource {
         }
     }
 
-    /// A sheet's cells rendered (each pair read again). A pair that cannot be
+    /// A sheet's cells rendered (from what was kept, or each pair read again). A pair that cannot be
     /// read now is reported and the sheet laid out again without it; a sheet
     /// all of whose pairs fail is empty, and the run goes on to the next.
     private func sheet(_ cut: Cut, _ context: SheetContext) -> CutSheet {
@@ -177,7 +198,7 @@ final class DiffSheets: SheetSource {
     }
 
     /// Each cell of a sheet rendered, at most `jobs` at once on the
-    /// workers, each in the decode budget (it reads both pictures again).
+    /// workers, each in the decode budget (its panels, or both pictures read again).
     private func renderCells(_ pairs: [ComparedPair], _ frames: [Frame], _ render: DiffCell, _ context: SheetContext)
         -> [(ComparedPair, Frame, Result<PixelBuffer, DecodeFailure>)] {
         let results = Locked([Result<PixelBuffer, DecodeFailure>?](repeating: nil, count: pairs.count))
@@ -188,7 +209,7 @@ final class DiffSheets: SheetSource {
             slots.wait()
             context.workers.async(group: group) {
                 defer { slots.signal() }
-                let cost = PairComparison.cost(pair, width: frame.image.width, height: frame.image.height)
+                let cost = render.comparison.cost(pair, width: frame.image.width, height: frame.image.height)
                 let result = budget.withBudget(cost) { render.render(pair, width: frame.image.width, height: frame.image.height) }
                 results.withLock { $0[index] = result }
             }

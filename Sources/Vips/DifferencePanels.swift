@@ -1,0 +1,124 @@
+internal import CVipsShim
+import FileFacts
+
+extension FullPicture {
+    /// The part `region` of the picture (outside it, white) held in memory:
+    /// at 1:1, or shrunk as `fitted(region:width:height:)` shrinks it when
+    /// larger than `width` x `height`. Fitting the copy into the same box
+    /// gives `fitted(region:width:height:)`'s pixels.
+    public func kept(region: PixelRect, width: Int, height: Int) throws -> FullPicture {
+        try Self.kept(image.embedded(x: -region.x, y: -region.y, width: region.width, height: region.height,
+                                     copyEdge: false, background: 255), width: width, height: height)
+    }
+
+    /// The whole picture held as `kept(region:width:height:)` holds a part.
+    public func kept(width: Int, height: Int) throws -> FullPicture {
+        try Self.kept(image, width: width, height: height)
+    }
+
+    /// `image` shrunk as `fitted` shrinks it (not cropped), in memory.
+    static func kept(_ image: Image, width: Int, height: Int) throws -> FullPicture {
+        let scale = min(1, Double(width) / Double(image.width), Double(height) / Double(image.height))
+        var shrunk = scale >= 1 ? image : try image.apply(.operation, "cannot resize") {
+            cvips_shrink($0, $1, 1 / scale, 1 / scale)
+        }
+        if shrunk.width > width || shrunk.height > height {  // a rounding pixel, as `fitted` cuts it
+            shrunk = try shrunk.cropped(x: 0, y: 0, width: min(width, shrunk.width), height: min(height, shrunk.height))
+        }
+        guard let copied = vips_image_copy_memory(shrunk.pointer) else {
+            throw VipsError.fromLibvips(.operation, "cannot hold the picture")
+        }
+        return FullPicture(Image(owning: copied))
+    }
+}
+
+/// The current picture as the difference picture's page, shrunk once and
+/// held with the difference's marks at that size
+/// (`Difference.page(of:width:height:)`).
+public struct KeptPage: Sendable {
+    /// The page, the size of the difference picture shrunk to `scale`.
+    public let picture: FullPicture
+    /// 255 where a changed pixel is, and where any differing pixel is (nil: none).
+    let changed: FullPicture?, explained: FullPicture?
+    /// What it was shrunk by (at most 1).
+    public let scale: Double
+
+    /// The bytes it holds.
+    public var byteCount: Int { picture.byteCount + (changed?.byteCount ?? 0) + (explained?.byteCount ?? 0) }
+}
+
+extension Difference {
+    /// The part `region` of the difference picture (`picture(of:region:)`)
+    /// held as `FullPicture.kept(region:width:height:)` holds a part.
+    public func kept(of current: FullPicture, region: PixelRect, width: Int, height: Int) throws -> FullPicture {
+        try FullPicture.kept(marked(current, scale: 1).embedded(x: -region.x, y: -region.y, width: region.width,
+                                                                height: region.height, copyEdge: false, background: 255),
+                             width: width, height: height)
+    }
+
+    /// `current` shrunk to the size the difference picture fitted inside
+    /// `width` x `height` has, and the marks at that size, held: what
+    /// `picture(of:width:height:)` draws, without the mask.
+    public func page(of current: FullPicture, width: Int, height: Int) throws -> KeptPage {
+        let scale = min(1, Double(width) / Double(self.width), Double(height) / Double(self.height))
+        let page = try current.image.embedded(x: 0, y: 0, width: self.width, height: self.height, copyEdge: false,
+                                              background: 255)
+        let shrunk = scale >= 1 ? page : try page.apply(.operation, "cannot resize") {
+            cvips_shrink($0, $1, 1 / scale, 1 / scale)
+        }
+        func held(_ image: Image?) throws -> FullPicture? {
+            guard let image else { return nil }
+            guard let copied = vips_image_copy_memory(image.pointer) else {
+                throw VipsError.fromLibvips(.operation, "cannot hold the page")
+            }
+            return FullPicture(Image(owning: copied))
+        }
+        return KeptPage(picture: try held(shrunk)!, changed: try held(marks(over: 191, scale: scale)),
+                        explained: try held(marks(over: 0, scale: scale)), scale: scale)
+    }
+
+    /// The difference picture fitted inside `width` x `height` as
+    /// `picture(of:width:height:)` makes it, from a kept page: the same
+    /// pixels when the page was kept for that box; shrunk from the kept
+    /// copy (never enlarged) when the box is smaller.
+    public func picture(of page: KeptPage, width: Int, height: Int) throws -> PixelBuffer {
+        let scale = min(page.scale, Double(width) / Double(self.width), Double(height) / Double(self.height))
+        return try FullPicture.fitted(marked(page.picture, scale: scale, kept: page), width: width, height: height)
+    }
+}
+
+extension Difference {
+    /// The marks' colours, `width` x `height`.
+    static func red(_ width: Int, _ height: Int) throws -> Image {
+        let full = try Image.constant(width: width, height: height, value: 255)
+        let none = try Image.constant(width: width, height: height, value: 0)
+        return try full.apply(.operation, "cannot join") { cvips_bandjoin2($0, none.pointer, $1) }
+            .apply(.operation, "cannot join") { cvips_bandjoin2($0, none.pointer, $1) }
+    }
+
+    static func yellow(_ width: Int, _ height: Int) throws -> Image {
+        let full = try Image.constant(width: width, height: height, value: 255)
+        let none = try Image.constant(width: width, height: height, value: 0)
+        return try full.apply(.operation, "cannot join") { cvips_bandjoin2($0, full.pointer, $1) }
+            .apply(.operation, "cannot join") { cvips_bandjoin2($0, none.pointer, $1) }
+    }
+
+    /// The mask's pixels over `least`, as 255, in the whole picture shrunk
+    /// to `scale` (a marked pixel stays marked however far it is shrunk).
+    func marks(over least: Double, scale: Double) throws -> Image? {
+        guard let box, let boxMask else { return nil }
+        let placed = try boxMask.image.more(least).embedded(x: box.x, y: box.y, width: width, height: height,
+                                                            copyEdge: false, background: 0)
+        return try (scale >= 1 ? placed : placed.apply(.operation, "cannot resize") {
+            cvips_shrink($0, $1, 1 / scale, 1 / scale)
+        }).more(0)
+    }
+
+    /// The same result without its mask (what a kept page draws instead).
+    public var withoutMask: Difference {
+        var copy = Difference(pixels: pixels, raw: raw, noise: noise, shifts: shifts, width: width, height: height,
+                              sameSize: sameSize, box: nil, boxMask: nil)
+        (copy.change, copy.changeBox) = (change, changeBox)
+        return copy
+    }
+}
