@@ -37,6 +37,10 @@ public final class VideoFile {
     /// Bytes FFmpeg has read so far.
     public var bytesRead: Int { Int(cav_bytes_read(handle)) }
 
+    /// The most pictures the decoder has held at once so far: what its
+    /// decode really cost, in pictures of `VideoInfo.decodedFrameBytes`.
+    public var peakPictures: Int { Int(cav_peak_pictures(handle)) }
+
     func seek(to seconds: Double) -> Bool { cav_seek(handle, seconds) == 0 }
 
     /// The next frame: its time and brightness; nil at the end.
@@ -117,7 +121,9 @@ public struct VideoInfo: Sendable, Equatable {
     public let rotation: Int
     /// Seconds; 0 when the container does not say.
     public let duration: Double
-    /// Frames the decoder may hold for reference.
+    /// Frames the decoder may hold besides the one it decodes, as the
+    /// stream's parameter sets declare them (HEVC's decoded picture
+    /// buffer less one; H.264's reference frames and its reordering).
     public let referenceFrames: Int
     public let codec: String
     /// The deepest sample's bits: 8, 10, 12.
