@@ -1,5 +1,6 @@
 internal import CFFmpeg
 import Glibc
+import Synchronization
 import ToneMap
 
 /// A video read by Debian's FFmpeg (loaded with dlopen on first use): its
@@ -27,12 +28,19 @@ public final class VideoFile {
             throw VideoError(Self.text(error))
         }
         self.handle = handle
+        Self.openCount.add(1, ordering: .relaxed)
         var raw = cav_info()
         cav_get_info(handle, &raw)
         info = VideoInfo(raw)
     }
 
     deinit { cav_close(handle) }
+
+    private static let openCount = Atomic<Int>(0)
+
+    /// Videos opened in this process so far (instrumentation: a film's
+    /// sheet opens it once a run of its times).
+    public static var opened: Int { openCount.load(ordering: .relaxed) }
 
     /// Bytes FFmpeg has read so far.
     public var bytesRead: Int { Int(cav_bytes_read(handle)) }
