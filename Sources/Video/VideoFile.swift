@@ -38,6 +38,10 @@ public final class VideoFile {
 
     private static let openCount = Atomic<Int>(0)
 
+    /// Frames the decoder has given so far (instrumentation: the work of
+    /// a pass, frames skipped undecoded not counted).
+    public private(set) var framesGiven = 0
+
     /// Videos opened in this process so far (instrumentation: a film's
     /// sheet opens it once a run of its times).
     public static var opened: Int { openCount.load(ordering: .relaxed) }
@@ -57,6 +61,7 @@ public final class VideoFile {
         var error = [CChar](repeating: 0, count: 256)
         switch cav_next_frame(handle, seconds, &frame, &error, error.count) {
         case 1:
+            framesGiven += 1
             let thumb = withUnsafeBytes(of: frame.thumb) { [UInt8]($0) }
             return FrameLook(time: frame.time, mean: frame.mean, spread: frame.spread, detail: frame.detail,
                              thumb: thumb)
