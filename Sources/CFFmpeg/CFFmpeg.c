@@ -2,11 +2,13 @@
 // headers of Debian's -dev packages give the types; the libraries named by
 // their major versions are the ones the headers describe.
 #include "CFFmpeg.h"
+#include "ParameterSets.h"
 
 #include <dlfcn.h>
 #include <errno.h>
 #include <math.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -48,6 +50,7 @@ static struct {
     int (*avcodec_receive_frame)(AVCodecContext *, AVFrame *);
     void (*avcodec_free_context)(AVCodecContext **);
     void (*avcodec_flush_buffers)(AVCodecContext *);
+    int (*avcodec_default_get_buffer2)(AVCodecContext *, AVFrame *, int);
     const char *(*avcodec_get_name)(enum AVCodecID);
     AVPacket *(*av_packet_alloc)(void);
     void (*av_packet_free)(AVPacket **);
@@ -59,6 +62,8 @@ static struct {
     void (*av_frame_move_ref)(AVFrame *, AVFrame *);
     void *(*av_malloc)(size_t);
     void (*av_freep)(void *);
+    AVBufferRef *(*av_buffer_create)(uint8_t *, size_t, void (*)(void *, uint8_t *), void *, int);
+    void (*av_buffer_unref)(AVBufferRef **);
     double (*av_display_rotation_get)(const int32_t *);
     void (*av_log_set_callback)(void (*)(void *, int, const char *, va_list));
     void (*av_log_set_level)(int);
@@ -113,9 +118,11 @@ static void load_once(void) {
     RESOLVE(codec, avcodec_alloc_context3); RESOLVE(codec, avcodec_parameters_to_context);
     RESOLVE(codec, avcodec_open2); RESOLVE(codec, avcodec_send_packet); RESOLVE(codec, avcodec_receive_frame);
     RESOLVE(codec, avcodec_free_context); RESOLVE(codec, avcodec_flush_buffers); RESOLVE(codec, avcodec_get_name);
+    RESOLVE(codec, avcodec_default_get_buffer2);
     RESOLVE(codec, av_packet_alloc); RESOLVE(codec, av_packet_free); RESOLVE(codec, av_packet_unref);
     RESOLVE(util, av_frame_alloc); RESOLVE(util, av_frame_free); RESOLVE(util, av_frame_unref);
     RESOLVE(util, av_frame_ref); RESOLVE(util, av_frame_move_ref); RESOLVE(util, av_malloc); RESOLVE(util, av_freep);
+    RESOLVE(util, av_buffer_create); RESOLVE(util, av_buffer_unref);
     RESOLVE(util, av_display_rotation_get); RESOLVE(util, av_log_set_callback); RESOLVE(util, av_log_set_level);
     RESOLVE(util, av_strerror); RESOLVE(util, av_frame_get_side_data);
     RESOLVE(util, av_pix_fmt_desc_get);
@@ -152,6 +159,8 @@ struct cav_video {
     int kept_width, kept_height;
     cav_colour kept_colour;
     int stream, draining, keyframes_only;
+    // The decoder's pictures alive now and at most (counted by get_picture).
+    atomic_int pictures, peak_pictures;
     double time_base, start;
     cav_info info;
 };
@@ -208,6 +217,42 @@ static void say_status(const cav_video *video, int status, const char *what, cha
         if (F.av_strerror(status, text, sizeof text) < 0) snprintf(text, sizeof text, "error %d", status);
         snprintf(error, error_size, "%s: %s", what, text);
     }
+}
+
+// A decoder picture: FFmpeg's own buffer, counted while it lives.
+typedef struct {
+    cav_video *video;
+    AVBufferRef *inner;
+} counted_picture;
+
+static void picture_freed(void *opaque, uint8_t *data) {
+    (void) data;
+    counted_picture *picture = opaque;
+    F.av_buffer_unref(&picture->inner);
+    atomic_fetch_sub(&picture->video->pictures, 1);
+    free(picture);
+}
+
+// FFmpeg's own allocation, its first plane's buffer wrapped to count the
+// pictures the decoder holds at once (what a decode really costs).
+static int get_picture(AVCodecContext *codec, AVFrame *frame, int flags) {
+    cav_video *video = codec->opaque;
+    int result = F.avcodec_default_get_buffer2(codec, frame, flags);
+    if (result < 0 || !frame->buf[0]) return result;
+    counted_picture *picture = malloc(sizeof *picture);
+    AVBufferRef *outer = picture
+        ? F.av_buffer_create(frame->buf[0]->data, frame->buf[0]->size, picture_freed, picture, 0) : NULL;
+    if (!outer) {
+        free(picture);
+        return result;  // uncounted, but decoded
+    }
+    picture->video = video;
+    picture->inner = frame->buf[0];
+    frame->buf[0] = outer;
+    int now = atomic_fetch_add(&video->pictures, 1) + 1;
+    int peak = atomic_load(&video->peak_pictures);
+    while (now > peak && !atomic_compare_exchange_weak(&video->peak_pictures, &peak, now)) {}
+    return result;
 }
 
 void cav_close(cav_video *video) {
@@ -307,6 +352,8 @@ cav_video *cav_open(int fd, double seconds, long long max_bytes, char *error, si
     F.avcodec_parameters_to_context(video->codec, stream->codecpar);
     video->codec->thread_count = 1;  // one core a decode: the run decodes several at once
     video->codec->pkt_timebase = stream->time_base;
+    video->codec->opaque = video;
+    video->codec->get_buffer2 = get_picture;
     result = F.avcodec_open2(video->codec, decoder, NULL);
     if (result < 0) {
         say_status(video, result, "cannot open the video decoder", error, error_size);
@@ -334,6 +381,16 @@ cav_video *cav_open(int fd, double seconds, long long max_bytes, char *error, si
     }
     int references = video->codec->refs > 0 ? video->codec->refs : 1;
     info->reference_frames = references + stream->codecpar->video_delay;
+    // What the stream's own parameter sets declare (FFmpeg's `refs` is 1
+    // until a frame is decoded): HEVC's decoded picture buffer besides the
+    // picture decoded; H.264's reference frames and its reordering.
+    enum AVCodecID id = stream->codecpar->codec_id;
+    if (id == AV_CODEC_ID_HEVC || id == AV_CODEC_ID_H264) {
+        int declared = cav_stream_pictures(id == AV_CODEC_ID_HEVC, stream->codecpar->extradata,
+                                           stream->codecpar->extradata_size > 0 ? (size_t) stream->codecpar->extradata_size : 0);
+        declared = id == AV_CODEC_ID_HEVC ? declared - 1 : declared + stream->codecpar->video_delay;
+        if (declared > info->reference_frames) info->reference_frames = declared;
+    }
     snprintf(info->codec, sizeof info->codec, "%s", F.avcodec_get_name(stream->codecpar->codec_id));
     // One decoded frame: its planes at their depth (a 10-bit sample takes
     // two bytes), 4:2:0 when the stream does not say.
@@ -547,3 +604,5 @@ const uint16_t *cav_kept_rgb16(const cav_video *video, int *width, int *height) 
 }
 
 long long cav_bytes_read(const cav_video *video) { return video->read; }
+
+int cav_peak_pictures(const cav_video *video) { return atomic_load(&video->peak_pictures); }

@@ -109,8 +109,10 @@ extension MediaFile {
         if parts <= 1 || info.decodesKeyframesOnly {
             found = video!.frames(at: times, coverWidth: coverWidth, coverHeight: coverHeight)
         } else {
-            video = nil  // its decoder's frames go before the parts' decoders start
-            found = try framesAtOnce(descriptor, times, parts: parts, coverWidth: coverWidth, coverHeight: coverHeight)
+            // The first run decodes on the handle already open: one open a run.
+            let first = FilmHandOver(video.take()!)
+            found = try framesAtOnce(descriptor, times, parts: parts, first: first, coverWidth: coverWidth,
+                                     coverHeight: coverHeight)
         }
         // A film that stopped short, or whose keyframes were fewer than the
         // times, has fewer, larger cells.
@@ -135,10 +137,11 @@ extension MediaFile {
     public static let parallelDecodeLimit = 80 << 20
 
     /// `times` cut into `parts` runs, each found by a decoder of its own on
-    /// a worker, joined in order: what one decoder would find, sooner. A
+    /// a worker (the first run by `first`'s, the film's handle already
+    /// open), joined in order: what one decoder would find, sooner. A
     /// run that stops ends the film there, as one decoder would.
-    private static func framesAtOnce(_ descriptor: Int32, _ times: [Double], parts: Int, coverWidth: Int,
-                                     coverHeight: Int) throws -> FilmFrames {
+    private static func framesAtOnce(_ descriptor: Int32, _ times: [Double], parts: Int, first: FilmHandOver,
+                                     coverWidth: Int, coverHeight: Int) throws -> FilmFrames {
         let size = (times.count + parts - 1) / parts
         let starts = Array(stride(from: 0, to: times.count, by: size))
         let runs = starts.map { Array(times[$0..<min($0 + size, times.count)]) }
@@ -146,7 +149,10 @@ extension MediaFile {
         let found = Mutex([Result<FilmFrames, VipsError>?](repeating: nil, count: runs.count))
         DispatchQueue.concurrentPerform(iterations: runs.count) { index in
             let result = Result { () throws(VipsError) -> FilmFrames in
-                let video = try openFilm(descriptor, frames: runs[index].count)
+                let video: VideoFile
+                if let handed = first.take(index) { video = handed } else {
+                    video = try openFilm(descriptor, frames: runs[index].count)
+                }
                 return video.frames(at: runs[index], next: nexts[index], coverWidth: coverWidth, coverHeight: coverHeight)
             }
             found.withLock { $0[index] = result }
@@ -170,6 +176,27 @@ extension MediaFile {
                                  maxBytes: VideoPictures.byteLimit + filmBytesPerFrame * frames)
         } catch {
             throw VipsError(.load, error.message)
+        }
+    }
+}
+
+/// A film's handle, opened for its facts (and its shots), handed over
+/// once to the worker that finds the first run of its times, so the film
+/// is not opened again for that run: the lock hands the `VideoFile`
+/// (FFmpeg's handle, for one thread at a time) to exactly one caller and
+/// then forgets it.
+final class FilmHandOver: Sendable {
+    private let video: Mutex<VideoFile?>
+
+    init(_ video: sending VideoFile) { self.video = Mutex(video) }
+
+    /// The handle, for run 0 and only once; nil for any other run.
+    func take(_ run: Int) -> VideoFile? {
+        guard run == 0 else { return nil }
+        return video.withLock { handle in
+            let taken = handle
+            handle = nil
+            return taken
         }
     }
 }

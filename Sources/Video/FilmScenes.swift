@@ -1,10 +1,15 @@
 /// A film's shots, from a cheap pass: the frame at each of evenly spread
 /// times (reached from the keyframe before it, frames nothing refers to
-/// skipped; keyframes alone for 4K), each reduced to a fingerprint (its
+/// skipped, or that keyframe itself when it is more than `sceneReach`
+/// before; keyframes alone for 4K), each reduced to a fingerprint (its
 /// luma as 8x8 block means, from swscale's 64x64 copy).
 extension VideoFile {
     /// The most times looked at in the pass.
     public static let sceneSamples = 96
+    /// The most seconds the pass decodes forward from a keyframe to a
+    /// time: a keyframe further before it is that time's sample (a film
+    /// keyed every 10 s costs a keyframe most samples, not 125 frames each).
+    public static let sceneReach = 4.0
     /// Fingerprints further apart than this (`distance`) belong to
     /// different shots.
     public static let shotDistance = 0.3
@@ -30,6 +35,8 @@ extension VideoFile {
                 decoded += 1
                 reached = frame
                 if keyframesOnly || frame.time + 0.0005 >= time { break }
+                // The keyframe is far before the time (a long GOP): it stands for it, one decode for the sample.
+                if decoded == 1 && frame.time + Self.sceneReach < time { break }
             }
             // Near-black and flat frames (fades' ends, black credits) are no shot.
             guard let frame = reached, frame.mean >= Self.darkMean, frame.spread >= Self.flatSpread else { continue }

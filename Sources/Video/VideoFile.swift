@@ -1,5 +1,6 @@
 internal import CFFmpeg
 import Glibc
+import Synchronization
 import ToneMap
 
 /// A video read by Debian's FFmpeg (loaded with dlopen on first use): its
@@ -27,6 +28,7 @@ public final class VideoFile {
             throw VideoError(Self.text(error))
         }
         self.handle = handle
+        Self.openCount.add(1, ordering: .relaxed)
         var raw = cav_info()
         cav_get_info(handle, &raw)
         info = VideoInfo(raw)
@@ -34,8 +36,22 @@ public final class VideoFile {
 
     deinit { cav_close(handle) }
 
+    private static let openCount = Atomic<Int>(0)
+
+    /// Frames the decoder has given so far (instrumentation: the work of
+    /// a pass, frames skipped undecoded not counted).
+    public private(set) var framesGiven = 0
+
+    /// Videos opened in this process so far (instrumentation: a film's
+    /// sheet opens it once a run of its times).
+    public static var opened: Int { openCount.load(ordering: .relaxed) }
+
     /// Bytes FFmpeg has read so far.
     public var bytesRead: Int { Int(cav_bytes_read(handle)) }
+
+    /// The most pictures the decoder has held at once so far: what its
+    /// decode really cost, in pictures of `VideoInfo.decodedFrameBytes`.
+    public var peakPictures: Int { Int(cav_peak_pictures(handle)) }
 
     func seek(to seconds: Double) -> Bool { cav_seek(handle, seconds) == 0 }
 
@@ -45,6 +61,7 @@ public final class VideoFile {
         var error = [CChar](repeating: 0, count: 256)
         switch cav_next_frame(handle, seconds, &frame, &error, error.count) {
         case 1:
+            framesGiven += 1
             let thumb = withUnsafeBytes(of: frame.thumb) { [UInt8]($0) }
             return FrameLook(time: frame.time, mean: frame.mean, spread: frame.spread, detail: frame.detail,
                              thumb: thumb)
@@ -117,7 +134,9 @@ public struct VideoInfo: Sendable, Equatable {
     public let rotation: Int
     /// Seconds; 0 when the container does not say.
     public let duration: Double
-    /// Frames the decoder may hold for reference.
+    /// Frames the decoder may hold besides the one it decodes, as the
+    /// stream's parameter sets declare them (HEVC's decoded picture
+    /// buffer less one; H.264's reference frames and its reordering).
     public let referenceFrames: Int
     public let codec: String
     /// The deepest sample's bits: 8, 10, 12.

@@ -1,6 +1,7 @@
 import CollageTestSupport
 import Glibc
 import Media
+import Video
 import Vips
 import XCTest
 
@@ -30,6 +31,32 @@ final class FilmDecodersTests: XCTestCase {
         for (a, b) in zip(one.tiles, two.tiles) {
             let same = a.pixels.withUnsafeBytes { x in b.pixels.withUnsafeBytes { y in x.elementsEqual(y) } }
             XCTAssertTrue(same, "the frame at \(a.time) s")
+        }
+    }
+
+    /// A film is opened once a run of its times: the handle opened for its
+    /// facts (and its shots) finds the first run (`VideoFile.opened`, the
+    /// owner's count; three opens for two runs before).
+    func testAFilmIsOpenedOnceARun() throws {
+        try Vips.start()
+        let folder = try TemporaryDirectory()
+        let film = folder.file("moving.mp4")
+        // Eight static shots of a second, each its own colour and grid (x264 keys each).
+        let looks = [("0x802020", 40), ("0x20A040", 80), ("0x2040C0", 20), ("0xC0A030", 160), ("0x606060", 60),
+                     ("0xE0E0E0", 30), ("0x303030", 120), ("0xA020A0", 50)]
+        let graph = looks.enumerated().map { index, look in
+            "color=c=\(look.0):s=320x180:r=25:d=1,drawgrid=w=\(look.1):h=\(look.1):t=6:c=white[s\(index)];"
+        }.joined() + (0..<8).map { "[s\($0)]" }.joined() + "concat=n=8:v=1:a=0,format=yuv420p"
+        try TestMedia.run("ffmpeg", ["-v", "error", "-y", "-filter_complex", graph, "-c:v", "libx264", "-bf", "2", film])
+        for (decoders, scenes) in [(1, false), (2, false), (2, true)] {
+            let descriptor = open(film, O_RDONLY)
+            XCTAssertGreaterThanOrEqual(descriptor, 0)
+            defer { close(descriptor) }
+            let before = VideoFile.opened
+            let found = try MediaFile.filmTiles(descriptor: descriptor, count: 8, scenes: scenes, decoders: decoders,
+                                                cellSize: { _ in (80, 45) }, crop: .centre, background: .white)
+            XCTAssertEqual(found.tiles.count, 8, "scenes \(scenes)")
+            XCTAssertEqual(VideoFile.opened - before, decoders, "\(decoders) run(s), scenes \(scenes)")
         }
     }
 }

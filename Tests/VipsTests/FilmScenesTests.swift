@@ -75,4 +75,31 @@ final class FilmScenesTests: XCTestCase {
         XCTAssertGreaterThan(VideoFile.distance(bars, squares), VideoFile.shotDistance * 3, "another shot")
         XCTAssertEqual(VideoFile.distance([1, 2], [1]), .infinity)
     }
+
+    /// A 2-minute film of 6 shots of 20 s keyed every 10 s (no keyframe at
+    /// its cuts, no B-frames: every frame a reference): each sample of the
+    /// pass whose keyframe is more than `sceneReach` before it is that
+    /// keyframe, so the pass decodes 520 frames, not the 2024 a decode
+    /// forward to each of its 16 times took (the pass of a 20-minute 1080p
+    /// film keyed every 10 s ran past the film's time limit that way), and
+    /// still finds 4 distinct shots.
+    func testALongGOPFilmsPassDecodesItsKeyframesNotTheFilm() throws {
+        let path = folder.file("long-gop.mp4")
+        let looks = ["0x802020", "0x20A040", "0x2040C0", "0xC0A030", "0xE0E0E0", "0xA020A0"]
+        let sizes = [40, 80, 20, 160, 30, 50]
+        var graph = looks.indices.map { index in
+            "color=c=\(looks[index]):s=64x48:r=25:d=20,drawgrid=w=\(sizes[index] / 4):h=\(sizes[index] / 4):t=2:c=white[s\(index)];"
+        }.joined()
+        graph += looks.indices.map { "[s\($0)]" }.joined() + "concat=n=6:v=1:a=0,format=yuv420p"
+        try TestMedia.run("ffmpeg", ["-v", "error", "-y", "-filter_complex", graph, "-c:v", "libx264", "-bf", "0",
+                                     "-x264-params", "keyint=250:min-keyint=250:scenecut=0", path])
+        let (times, decoded) = try withDescriptor(path) { descriptor in
+            let video = try VideoFile(descriptor: descriptor, seconds: 20, maxBytes: 64 << 20)
+            return (try video.sceneTimes(count: 4), video.framesGiven)
+        }
+        XCTAssertEqual(times.count, 4, "\(times)")
+        XCTAssertEqual(Set(times.map { Int($0 / 20) }).count, 4, "four shots, none twice: \(times)")
+        XCTAssertLessThan(decoded, 16 * 2 * 25, "at most 4 s of frames a sample, mostly one: \(decoded) decoded")
+        print("long GOP: \(decoded) frames decoded for 16 samples, times \(times)")
+    }
 }

@@ -32,8 +32,10 @@ typedef struct {
     int rotation;
     /// Seconds; 0 when the container does not say.
     double duration;
-    /// Frames that the decoder may hold for reference (the stream's
-    /// declared reordering and references, at least 1).
+    /// Frames that the decoder may hold besides the one it decodes, as
+    /// the stream's parameter sets declare them (HEVC: its decoded
+    /// picture buffer less one; H.264: its reference frames and its
+    /// reordering), at least 1.
     int reference_frames;
     char codec[32];
     /// The deepest sample's bits (8, 10, 12).
@@ -115,6 +117,10 @@ const uint16_t *cav_kept_rgb16(const cav_video *video, int *width, int *height);
 
 /// Bytes read through the AVIO context so far.
 long long cav_bytes_read(const cav_video *video);
+
+/// The most pictures the decoder has held at once so far (each buffer
+/// it asked for, alive until it and every frame given let go of it).
+int cav_peak_pictures(const cav_video *video);
 
 void cav_close(cav_video *video);
 
