@@ -417,7 +417,12 @@ void cav_get_info(const cav_video *video, cav_info *info) { *info = video->info;
 
 int cav_seek(cav_video *video, double seconds) {
     int64_t target = (int64_t) ((seconds + video->start) / video->time_base);
-    int result = F.avformat_seek_file(video->format, video->stream, INT64_MIN, target, target, 0);
+    int result = -1;
+    // The very start by its bytes: a film without an index (MPEG-TS), sought
+    // by time, can land past its first keyframe. (MP4 and others refuse
+    // byte seeks, and are sought by time.)
+    if (seconds <= 0) result = F.avformat_seek_file(video->format, -1, 0, 0, 0, AVSEEK_FLAG_BYTE);
+    if (result < 0) result = F.avformat_seek_file(video->format, video->stream, INT64_MIN, target, target, 0);
     if (result < 0) result = F.avformat_seek_file(video->format, video->stream, INT64_MIN, target, INT64_MAX, 0);
     F.avcodec_flush_buffers(video->codec);
     video->draining = 0;

@@ -55,6 +55,12 @@ extension VideoFile {
     public static let blurredDetail = 0.8
     /// The most seconds after its time a frame's candidates are looked for.
     public static let filmWindow = 2.0
+    /// A first frame this far after the target (seconds), or none, means
+    /// the seek landed past it; it is aimed again up to `furthestBefore`
+    /// seconds earlier (a byte seek lands within a group of pictures or
+    /// two; a film cut short is not decoded again from far back).
+    static let landedAfter = 0.1
+    static let furthestBefore = 16.0
 
     /// `count` times spread over `duration`, leaving out the very start
     /// and end: the middle of each of `count` equal parts.
@@ -97,23 +103,17 @@ extension VideoFile {
     }
 
     private func frame(at target: Double, window: Double, width: Int, height: Int) throws(VideoError) -> FilmFrame {
-        guard seek(to: target) else { throw VideoError("cannot seek to \(target) s") }
-        let step = window / Double(Self.filmCandidates)
-        var candidates: [FrameLook] = []
-        var best: FrameLook?
-        var decoded = 0
-        while decoded < Self.maxFrames, candidates.count < Self.filmCandidates,
-              let frame = try nextFrame(skippingUntil: target - 0.25) {
-            decoded += 1
-            let due = target + Double(candidates.count) * step - 0.0005
-            guard frame.time >= due || (info.decodesKeyframesOnly && candidates.isEmpty) else { continue }
-            if !candidates.isEmpty && frame.time > target + window { break }
-            candidates.append(frame)
-            if best == nil || Self.score(frame) > Self.score(best!) {
-                try keep(width: width, height: height)
-                best = frame
-            }
+        // A film without an index (MPEG-TS) is sought by its bytes, and the
+        // first frame that decodes can be the keyframe after the target (or
+        // none, near the end): it is aimed again earlier, further each time,
+        // down to its very start.
+        var before = 0.0
+        var found = try candidates(at: target, from: target, window: window, width: width, height: height)
+        while found.first.map({ $0 > target + Self.landedAfter }) ?? true, before < min(target, Self.furthestBefore) {
+            before = min(target, Self.furthestBefore, before == 0 ? 1 : before * 2)
+            found = try candidates(at: target, from: target - before, window: window, width: width, height: height)
         }
+        let (candidates, best) = (found.candidates, found.best)
         guard let best else { throw VideoError("no frame at \(target) s") }
         let passed = candidates.compactMap { candidate -> PassedOverFrame? in
             if candidate.mean < Self.darkMean { return PassedOverFrame(time: candidate.time, reason: .nearBlack) }
@@ -124,6 +124,32 @@ extension VideoFile {
             return nil  // as good as the one taken
         }
         return FilmFrame(pixels: try keptPixels(), time: max(0, best.time), target: target, passedOver: passed)
+    }
+
+    /// The candidates for `target`'s frame, decoding from a seek to `from`
+    /// (the best kept as pixels), and when the first frame decoded is.
+    private func candidates(at target: Double, from: Double, window: Double, width: Int,
+                            height: Int) throws(VideoError) -> (candidates: [FrameLook], best: FrameLook?, first: Double?) {
+        guard seek(to: max(0, from)) else { throw VideoError("cannot seek to \(target) s") }
+        let step = window / Double(Self.filmCandidates)
+        var candidates: [FrameLook] = []
+        var best: FrameLook?
+        var first: Double?
+        var decoded = 0
+        while decoded < Self.maxFrames, candidates.count < Self.filmCandidates,
+              let frame = try nextFrame(skippingUntil: target - 0.25) {
+            decoded += 1
+            if first == nil { first = frame.time }
+            let due = target + Double(candidates.count) * step - 0.0005
+            guard frame.time >= due || (info.decodesKeyframesOnly && candidates.isEmpty) else { continue }
+            if !candidates.isEmpty && frame.time > target + window { break }
+            candidates.append(frame)
+            if best == nil || Self.score(frame) > Self.score(best!) {
+                try keep(width: width, height: height)
+                best = frame
+            }
+        }
+        return (candidates, best, first)
     }
 
     /// A frame's worth: any that is neither near-black nor flat before any

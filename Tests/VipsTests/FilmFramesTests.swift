@@ -76,6 +76,29 @@ final class FilmFramesTests: XCTestCase {
         }
     }
 
+    /// An MPEG-TS film (no index: sought by its bytes, which lands past
+    /// the keyframe before a time) with a keyframe every 3 s: each frame is
+    /// its shot, at its time or within its window, the last one too (the
+    /// seek near the end had landed where no keyframe follows: "no frame").
+    func testAFilmWithoutAnIndexGivesEachFrameAtItsTime() throws {
+        let mp4 = folder.file("film.mp4"), ts = folder.file("film.ts")
+        try film(mp4)
+        try TestMedia.run("ffmpeg", ["-v", "error", "-y", "-i", mp4, "-an", "-c:v", "libx264", "-g", "75",
+                                     "-pix_fmt", "yuv420p", ts])
+        try open(ts) { video in
+            let times = VideoFile.spreadTimes(count: 8, duration: video.info.duration)
+            let made = video.frames(at: times, coverWidth: 160, coverHeight: 120)
+            XCTAssertNil(made.stopped)
+            XCTAssertEqual(made.frames.map(\.target), times)
+            for (index, frame) in made.frames.enumerated() {
+                XCTAssertGreaterThanOrEqual(frame.time, frame.target - 0.05, "frame \(index + 1)")
+                XCTAssertLessThanOrEqual(frame.time, frame.target + 0.76, "frame \(index + 1): within its window")
+                XCTAssertColour(pixel(frame.pixels, 20, 20), shots[min(3, Int(frame.time / 3))], tolerance: 12,
+                                "frame \(index + 1) at \(frame.time) s")
+            }
+        }
+    }
+
     /// A film cut short (its index at the start, its end gone): the
     /// frames before the cut, and why there are no more.
     func testATruncatedFilmGivesItsFramesUpToTheCut() throws {
