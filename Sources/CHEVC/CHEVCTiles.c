@@ -35,9 +35,9 @@ static bool push_units(de265_decoder_context *context, const uint8_t *bytes, siz
 
 // One tile's picture: its parameter sets and coded data through a decoder
 // of its own (a tile is a picture of its own, as libheif decodes it).
-static de265_decoder_context *decode_tile(int descriptor, const chevc_tiling *tiling, int index, int threads,
-                                          const struct de265_image **picture, char *error, size_t error_size) {
-    chevc_extent extent = tiling->tiles[index];
+static de265_decoder_context *decode_tile(int descriptor, chevc_extent extent, const unsigned char *configuration,
+                                          size_t configuration_size, int threads, const struct de265_image **picture,
+                                          char *error, size_t error_size) {
     if (extent.offset < 0 || extent.length <= 0 || extent.length > (1LL << 30)) {
         fail(error, error_size, "a tile's data out of range");
         return NULL;
@@ -60,7 +60,7 @@ static de265_decoder_context *decode_tile(int descriptor, const chevc_tiling *ti
         return NULL;
     }
     if (threads > 0) de265_start_worker_threads(context, threads);
-    bool pushed = done == (size_t)extent.length && push_units(context, tiling->configuration, tiling->configuration_size)
+    bool pushed = done == (size_t)extent.length && push_units(context, configuration, configuration_size)
                   && push_units(context, data, done);
     free(data);
     if (!pushed) {
@@ -103,6 +103,29 @@ static void add_row(uint16_t *narrow, uint32_t *wide_sums, const uint8_t *from, 
     }
 }
 
+// The deepest samples of its alpha plane's pictures.
+static int alpha_bits_max(const chevc_tiling *tiling) { return tiling->alpha_bits > 8 ? tiling->alpha_bits : 8; }
+
+// One tile's luma (or plane p of a colour tile) added to the sums of the
+// small rows it reaches: `plane` of the `planes` each small row holds.
+static void add_plane(const struct de265_image *picture, int p, int plane, int planes, bool narrow, void *sums,
+                      int small_width, int base, const int *columns, int x0, int x1, int y0, int y1, int top,
+                      int small_height, int f, int shift_x, int shift_y) {
+    int stride;
+    const uint8_t *bytes = de265_get_image_plane(picture, p, &stride);
+    const bool wide = de265_get_bits_per_pixel(picture, p) > 8;
+    for (int y = y0; y < y1; y++) {
+        if (y < top || y >= top + small_height * f) continue;
+        const int row = (y - top) / f - base;
+        const int ty = y - y0;
+        size_t at = ((size_t)row * (size_t)planes + (size_t)plane) * (size_t)small_width;
+        const uint8_t *from = bytes + (size_t)(p ? ty >> shift_y : ty) * (size_t)stride;
+        const int sx = p ? shift_x : 0;
+        if (narrow) add_row((uint16_t *)sums + at, NULL, from, wide, columns, x1 - x0, sx);
+        else add_row(NULL, (uint32_t *)sums + at, from, wide, columns, x1 - x0, sx);
+    }
+}
+
 int chevc_decode_tiles(int descriptor, const chevc_tiling *tiling, chevc_rows_sink sink, void *context,
                        int *out_width, int *out_height, char *error, size_t error_size) {
     chevc_band band_storage, *out = &band_storage;
@@ -122,8 +145,13 @@ int chevc_decode_tiles(int descriptor, const chevc_tiling *tiling, chevc_rows_si
     // not shrunk), the rows then finished in place; else 32-bit, and the
     // finished rows apart.
     const int window = tiling->tile_height / f + 2;
-    const int narrow = ((long long)f * f << out_bits_max(tiling)) <= 65536;
-    const size_t row_samples = (size_t)small_width * 3;
+    const bool alpha = tiling->alpha_tiles != NULL;
+    const int planes = alpha ? 4 : 3;
+    if (alpha && (tiling->alpha_bits < 8 || tiling->alpha_bits > 16 || !tiling->alpha_configuration))
+        return fail(error, error_size, "an alpha plane of an unknown depth");
+    const int deepest = alpha && alpha_bits_max(tiling) > out_bits_max(tiling) ? alpha_bits_max(tiling) : out_bits_max(tiling);
+    const int narrow = ((long long)f * f << deepest) <= 65536;
+    const size_t row_samples = (size_t)small_width * (size_t)planes;
     void *sums = calloc((size_t)window * row_samples, narrow ? sizeof(uint16_t) : sizeof(uint32_t));
     int *columns = malloc((size_t)tiling->tile_width * sizeof *columns);
     uint16_t *rows_out = narrow ? sums : malloc((size_t)window * row_samples * sizeof *rows_out);
@@ -133,7 +161,7 @@ int chevc_decode_tiles(int descriptor, const chevc_tiling *tiling, chevc_rows_si
         if (!narrow) free(rows_out);
         return fail(error, error_size, "out of memory");
     }
-    for (int p = 0; p < 3; p++) out->planes[p] = rows_out + (size_t)p * (size_t)small_width;
+    for (int p = 0; p < planes; p++) out->planes[p] = rows_out + (size_t)p * (size_t)small_width;
     out->stride = (int)row_samples;
     out->width = small_width;
     *out_width = small_width;
@@ -150,8 +178,9 @@ int chevc_decode_tiles(int descriptor, const chevc_tiling *tiling, chevc_rows_si
             if (x0 >= width) break;
             const int x1 = x0 + tiling->tile_width < width ? x0 + tiling->tile_width : width;
             const struct de265_image *picture;
-            de265_decoder_context *context = decode_tile(descriptor, tiling, r * tiling->columns + c, threads, &picture,
-                                                         error, error_size);
+            const int index = r * tiling->columns + c;
+            de265_decoder_context *context = decode_tile(descriptor, tiling->tiles[index], tiling->configuration,
+                                                         tiling->configuration_size, threads, &picture, error, error_size);
             if (!context) {
                 result = -1;
                 break;
@@ -176,22 +205,29 @@ int chevc_decode_tiles(int descriptor, const chevc_tiling *tiling, chevc_rows_si
             const int shift_x = format == de265_chroma_420 || format == de265_chroma_422 ? 1 : 0;
             const int shift_y = format == de265_chroma_420 ? 1 : 0;
             for (int x = x0; x < x1; x++) columns[x - x0] = x < left || x >= left + small_width * f ? -1 : (x - left) / f;
-            const uint8_t *planes[3];
-            int strides[3];
-            for (int p = 0; p < (mono ? 1 : 3); p++) planes[p] = de265_get_image_plane(picture, p, &strides[p]);
-            const bool wide = bits > 8;
-            for (int y = y0; y < y1; y++) {
-                if (y < top || y >= top + small_height * f) continue;
-                const int row = (y - top) / f - base;
-                const int ty = y - y0, cy = ty >> shift_y;
-                for (int p = 0; p < (mono ? 1 : 3); p++) {
-                    size_t at = ((size_t)row * 3 + (size_t)p) * (size_t)small_width;
-                    const uint8_t *from = planes[p] + (size_t)(p ? cy : ty) * (size_t)strides[p];
-                    const int sx = p ? shift_x : 0;
-                    if (narrow) add_row((uint16_t *)sums + at, NULL, from, wide, columns, x1 - x0, sx);
-                    else add_row(NULL, (uint32_t *)sums + at, from, wide, columns, x1 - x0, sx);
-                }
+            for (int p = 0; p < (mono ? 1 : 3); p++)
+                add_plane(picture, p, p, planes, narrow, sums, small_width, base, columns, x0, x1, y0, y1, top,
+                          small_height, f, shift_x, shift_y);
+            de265_release_next_picture(context);
+            de265_free_decoder(context);
+            if (!alpha) continue;
+            // The alpha plane's tile: its luma, beside the colour's.
+            context = decode_tile(descriptor, tiling->alpha_tiles[index], tiling->alpha_configuration,
+                                  tiling->alpha_configuration_size, threads, &picture, error, error_size);
+            if (!context) {
+                result = -1;
+                break;
             }
+            const int alpha_bits = de265_get_bits_per_pixel(picture, 0);
+            if (r == 0 && c == 0) out->alpha_bits = alpha_bits;
+            if (alpha_bits != out->alpha_bits || alpha_bits < 8 || alpha_bits > alpha_bits_max(tiling)
+                || de265_get_image_width(picture, 0) < x1 - x0 || de265_get_image_height(picture, 0) < y1 - y0) {
+                de265_free_decoder(context);
+                result = fail(error, error_size, "an alpha tile unlike the others, or smaller than its place");
+                break;
+            }
+            add_plane(picture, 0, 3, planes, narrow, sums, small_width, base, columns, x0, x1, y0, y1, top, small_height,
+                      f, 0, 0);
             de265_release_next_picture(context);
             de265_free_decoder(context);
         }

@@ -689,7 +689,8 @@ static void free_owned_pixels(VipsImage *image, void *pixels) {
 
 VipsImage *cvips_image_new_from_owned_rgb(void *pixels, size_t size, int width, int height,
                                           const void *icc, size_t icc_length) {
-    VipsImage *image = vips_image_new_from_memory(pixels, size, width, height, 3, VIPS_FORMAT_UCHAR);
+    int bands = width > 0 && height > 0 && size == (size_t)width * (size_t)height * 4 ? 4 : 3;
+    VipsImage *image = vips_image_new_from_memory(pixels, size, width, height, bands, VIPS_FORMAT_UCHAR);
     if (!image) {
         free(pixels);
         return NULL;

@@ -73,6 +73,10 @@ typedef struct {
 /// length), shrunk by `factor` (1 to 128), of `bits` bits a sample (the
 /// configuration's). `threads`: libde265's worker
 /// threads for a tile of more than a megapixel (a single picture).
+/// `alpha_tiles`, when not NULL: an alpha plane's HEVC tiles of the same
+/// grid (one for each of `tiles`, the same size), with their own parameter
+/// sets and depth; each is decoded after its colour tile and its luma
+/// shrunk beside the colour's.
 typedef struct {
     int width, height;
     int columns, rows, tile_width, tile_height;
@@ -82,6 +86,10 @@ typedef struct {
     int factor;
     int bits;
     int threads;
+    const chevc_extent *alpha_tiles;
+    const unsigned char *alpha_configuration;
+    size_t alpha_configuration_size;
+    int alpha_bits;
 } chevc_tiling;
 
 /// Small rows of a picture shrunk as its tiles come: Y, Cb and Cr at full
@@ -90,10 +98,12 @@ typedef struct {
 /// `rows` rows of `width` from `first_row` of the small picture, each
 /// plane's rows `stride` samples apart; `monochrome`: Y alone (the others zero). The colour description
 /// of the first tile's stream (H.273 code points, as libde265 reads them).
+/// With an alpha plane, its samples (`alpha_bits` bits) in planes[3]; else NULL.
 typedef struct {
-    const unsigned short *planes[3];
+    const unsigned short *planes[4];
     int width, first_row, rows, stride;
     int bits;
+    int alpha_bits;
     int monochrome;
     int primaries, transfer, matrix, full_range;
 } chevc_band;
