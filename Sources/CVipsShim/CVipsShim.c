@@ -272,12 +272,19 @@ char *cvips_capture_take_errors(CVipsCapture *capture) {
  * libvips' own (the dynamic linker binds libvips' calls, which go through
  * its PLT, to the executable's definition; vips_error and
  * vips_error_system call it): a message written on a thread where a
- * capture is current (an image being read: the calling thread, and
- * libvips' workers computing that image's pixels) goes to that capture
+ * capture is current (an image being read: the calling thread, libvips'
+ * workers computing that image's pixels, and the threads of any pool
+ * started while it is current: vips_threadpool_run below) goes to that capture
  * only; any other goes to libvips' buffer, as libvips would write it. */
+/* Messages written where no capture was current (tests count them). */
+static gint cvips_uncaptured = 0;
+
+int cvips_uncaptured_errors(void) { return g_atomic_int_get(&cvips_uncaptured); }
+
 void vips_verror(const char *domain, const char *fmt, va_list ap) {
     CVipsCapture *capture = cvips_current;
     if (!capture) {
+        g_atomic_int_inc(&cvips_uncaptured);
         static void (*libvips_verror)(const char *, const char *, va_list) = NULL;
         if (!libvips_verror) libvips_verror = (void (*)(const char *, const char *, va_list)) dlsym(RTLD_NEXT, "vips_verror");
         if (libvips_verror) libvips_verror(domain, fmt, ap);
@@ -293,6 +300,78 @@ void vips_verror(const char *domain, const char *fmt, va_list ap) {
     capture->errored = TRUE;
     g_mutex_unlock(&capture->lock);
     g_free(message);
+}
+
+/* A threadpool's functions, each run with the capture that was current
+ * where the pool was started. */
+typedef struct {
+    VipsThreadStartFn start;
+    VipsThreadpoolAllocateFn allocate;
+    VipsThreadpoolWorkFn work;
+    VipsThreadpoolProgressFn progress;
+    void *a;
+    CVipsCapture *capture;
+} CVipsPool;
+
+static VipsThreadState *cvips_pool_start(VipsImage *image, void *a) {
+    CVipsPool *pool = a;
+    CVipsCapture *previous = cvips_capture_enter(pool->capture);
+    VipsThreadState *state = pool->start(image, pool->a);
+    cvips_capture_leave(previous);
+    return state;
+}
+
+static int cvips_pool_allocate(VipsThreadState *state, void *a, gboolean *stop) {
+    CVipsPool *pool = a;
+    CVipsCapture *previous = cvips_capture_enter(pool->capture);
+    int result = pool->allocate(state, pool->a, stop);
+    cvips_capture_leave(previous);
+    return result;
+}
+
+static int cvips_pool_work(VipsThreadState *state, void *a) {
+    CVipsPool *pool = a;
+    CVipsCapture *previous = cvips_capture_enter(pool->capture);
+    int result = pool->work(state, pool->a);
+    cvips_capture_leave(previous);
+    return result;
+}
+
+static int cvips_pool_progress(void *a) {
+    CVipsPool *pool = a;
+    return pool->progress ? pool->progress(pool->a) : 0;
+}
+
+/* libvips computes an image's pixels on the threads of a pool (a sink:
+ * vips_sink_disc, vips_sink_memory, vips_sink), also from inside a
+ * loader, as a thumbnail of a JPEG reads it; on those threads no capture
+ * was current, and what the loader wrote there ("VipsJpeg: Premature end
+ * of input file") went to libvips' shared buffer, where another image of
+ * the same format failing at the same moment could take it. This
+ * definition takes the place of libvips' own (bound as vips_verror is):
+ * a pool started where a capture is current runs its start, allocate and
+ * work functions with that capture current, so every message of an image
+ * being read is its own. Elsewhere it is libvips' pool as it was. */
+int vips_threadpool_run(VipsImage *image, VipsThreadStartFn start, VipsThreadpoolAllocateFn allocate,
+                        VipsThreadpoolWorkFn work, VipsThreadpoolProgressFn progress, void *a) {
+    static int (*libvips_run)(VipsImage *, VipsThreadStartFn, VipsThreadpoolAllocateFn, VipsThreadpoolWorkFn,
+                              VipsThreadpoolProgressFn, void *) = NULL;
+    if (!libvips_run) {
+        libvips_run = (int (*)(VipsImage *, VipsThreadStartFn, VipsThreadpoolAllocateFn, VipsThreadpoolWorkFn,
+                               VipsThreadpoolProgressFn, void *)) dlsym(RTLD_NEXT, "vips_threadpool_run");
+        if (!libvips_run) {
+            vips_error("threadpool", "%s", "libvips' vips_threadpool_run is not found");
+            return -1;
+        }
+    }
+    CVipsCapture *capture = cvips_current;
+    if (!capture) return libvips_run(image, start, allocate, work, progress, a);
+    /* The pool ends before libvips' call returns: the capture, referenced
+     * here, and this frame outlive its threads' use of them. */
+    CVipsPool pool = {start, allocate, work, progress, a, cvips_capture_ref(capture)};
+    int result = libvips_run(image, cvips_pool_start, cvips_pool_allocate, cvips_pool_work, cvips_pool_progress, &pool);
+    cvips_capture_unref(pool.capture);
+    return result;
 }
 
 static void cvips_log(const gchar *domain, GLogLevelFlags level, const gchar *message, gpointer data) {

@@ -65,6 +65,9 @@ char *cvips_capture_text(CVipsCapture *capture);
 void cvips_capture_warnings(void);
 /// The capture current on this thread, or NULL.
 CVipsCapture *cvips_capture_current(void);
+/// How many libvips error messages were written, in this process, on a
+/// thread where no capture was current (to libvips' shared buffer).
+int cvips_uncaptured_errors(void);
 /// libvips' error messages written while `capture` was current (see
 /// vips_verror in CVipsShim.c), one a line, and forgets them (free with
 /// g_free), or NULL.
