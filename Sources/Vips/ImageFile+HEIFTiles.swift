@@ -5,7 +5,9 @@ import Glibc
 import ToneMap
 
 /// HEIF pictures decoded tile by tile (`chevc_decode_tiles`): a grid of
-/// HEVC tiles (a phone's 12 to 200 MP photo, a camera's `.hif`), or one
+/// HEVC tiles (a phone's 12 to 200 MP photo, a camera's `.hif`) or of AV1
+/// tiles (an AVIF grid: each tile through dav1d, libheif's own AV1
+/// decoder, for libheif 1.15 has no call that decodes one tile), or one
 /// HEVC picture deeper than 8 bits or of HDR colour, as a grid of one.
 ///
 /// libheif 1.15 decodes a grid whole: every tile pasted into a full-size
@@ -50,7 +52,8 @@ extension ImageFile {
                                                   alpha_tiles: layout.alpha == nil ? nil : alphaTiles.baseAddress,
                                                   alpha_configuration: alphaConfiguration.baseAddress,
                                                   alpha_configuration_size: alphaConfiguration.count,
-                                                  alpha_bits: Int32(layout.alpha?.bits ?? 0))
+                                                  alpha_bits: Int32(layout.alpha?.bits ?? 0),
+                                                  codec: Int32(layout.codec.rawValue))
                         return chevc_decode_tiles(descriptor, &tiling, { context, band in
                             guard let context, let band else { return -1 }
                             return Unmanaged<BandSink>.fromOpaque(context).takeUnretainedValue().take(band.pointee) ? 0 : -1

@@ -51,6 +51,21 @@ final class PhoneHEICTests: CLITestCase {
         XCTAssertLessThan(run.maxRSSMegabytes, 160, "within the memory every run promises")
     }
 
+    /// A 48 MP AVIF grid (AV1 tiles) placed by the binary within the 160
+    /// MiB, decoded tile by tile (libheif's whole decode was `too-large`).
+    func testA48MegapixelAVIFGridIsPlacedWithin160MiB() throws {
+        makeFolder("roll")
+        var avif = GridHEIF(width: 8064, height: 6048)
+        avif.codec = "av1"
+        try avif.write(from: Package.samples + "/raindrops.jpg", to: path("roll/a-48mp.avif"), scratch: dir)
+        let run = try measuredCollage(["roll", "--json", "--size", "1200x600", "-o", "sheet.jpg"], timeout: 600)
+        XCTAssertEqual(run.result.status, 0, run.result.summary)
+        let all = assertValidEventStream(run.result, "an AVIF grid")
+        XCTAssertEqual(events(all, "placed").compactMap { $0["path"] as? String }, ["roll/a-48mp.avif"])
+        print("48 MP AVIF grid: peak \(Int(run.maxRSSMegabytes)) MB")
+        XCTAssertLessThan(run.maxRSSMegabytes, 160, "within the memory every run promises")
+    }
+
     /// A camera's `.HIF` in a folder is considered, as `.heic` is.
     func testHIFFilesInAFolderAreConsidered() throws {
         makeFolder("card")

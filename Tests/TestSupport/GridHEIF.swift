@@ -30,6 +30,8 @@ public struct GridHEIF {
     /// The picture's colours premultiplied by that alpha (in R'G'B', as
     /// FFmpeg's `premultiply` does), and a `prem` reference saying so.
     public var premultiplied = false
+    /// "hevc" (a HEIC: x265 tiles) or "av1" (an AVIF: libaom's tiles, 8-bit 4:2:0, no alpha).
+    public var codec = "hevc"
 
     public init(width: Int, height: Int) {
         self.width = width
@@ -46,13 +48,24 @@ public struct GridHEIF {
             filters = ["format=gbrp", "split[colour][grey];[grey]format=gray[alpha];[colour][alpha]alphamerge",
                        "premultiply=inplace=1"] + filters
         }
-        let (parameterSets, frames) = try encode(photo, filters: filters, format: "yuv\(chroma)p" + (bits > 8 ? "\(bits)le" : ""),
-                                                 scratch: scratch + "/tiles-\(width)x\(height)-\(bits).hevc")
+        let format = "yuv\(chroma)p" + (bits > 8 ? "\(bits)le" : "")
+        let (parameterSets, frames) = codec == "av1"
+            ? try encodeAV1(photo, filters: filters, format: format, scratch: scratch + "/tiles-\(width)x\(height).obu")
+            : try encode(photo, filters: filters, format: format, scratch: scratch + "/tiles-\(width)x\(height)-\(bits).hevc")
         var alphaTiles: (parameterSets: [[UInt8]], frames: [[UInt8]])? = nil
         if alpha {
             alphaTiles = try encode(photo, filters: [], format: "gray", scratch: scratch + "/alpha-\(width)x\(height).hevc")
         }
         try Data(file(parameterSets: parameterSets, frames: frames, alpha: alphaTiles)).write(to: URL(fileURLWithPath: path))
+    }
+
+    /// FFmpeg's filters: `photo` scaled to the tiles, through `filters`, in `format`, cut into tiles.
+    func chain(filters: [String], format: String) -> String {
+        // The conversion to YCbCr as the stream says (BT.601, limited range, when it says nothing).
+        let matrix = [1: "bt709", 9: "bt2020"][colour?.matrix ?? 6] ?? "bt601"
+        let scale = "scale=\(columns * tile):\(rows * tile):flags=bicubic"
+            + (filters.isEmpty ? ":out_color_matrix=\(matrix):out_range=\(colour?.fullRange == true ? "full" : "limited")" : "")
+        return ([scale] + filters + ["format=\(format)", "untile=\(columns)x\(rows)"]).joined(separator: ",")
     }
 
     /// The tiles of `photo` scaled, through `filters`, in `format`, coded by x265: the parameter sets and a frame a tile.
@@ -63,12 +76,7 @@ public struct GridHEIF {
             params += ["colorprim=\(colour.primaries)", "transfer=\(colour.transfer)", "colormatrix=\(colour.matrix)",
                        "range=\(colour.fullRange ? "full" : "limited")"]
         }
-        // The conversion to YCbCr as the stream says (BT.601, limited range, when it says nothing).
-        let matrix = [1: "bt709", 9: "bt2020"][colour?.matrix ?? 6] ?? "bt601"
-        let scale = "scale=\(columns * tile):\(rows * tile):flags=bicubic"
-            + (filters.isEmpty ? ":out_color_matrix=\(matrix):out_range=\(colour?.fullRange == true ? "full" : "limited")" : "")
-        let chain = ([scale] + filters + ["format=\(format)", "untile=\(columns)x\(rows)"])
-            .joined(separator: ",")
+        let chain = self.chain(filters: filters, format: format)
         try TestMedia.run("ffmpeg", ["-v", "error", "-y", "-i", photo, "-vf", chain, "-c:v", "libx265",
                                      "-preset", "ultrafast", "-x265-params", params.joined(separator: ":"),
                                      "-f", "hevc", stream])
@@ -91,7 +99,8 @@ public struct GridHEIF {
     private typealias Tiles = (parameterSets: [[UInt8]], frames: [[UInt8]])
 
     private func file(parameterSets: [[UInt8]], frames: [[UInt8]], alpha: Tiles?) -> [UInt8] {
-        let ftyp = Self.box("ftyp", Array("heic".utf8) + [0, 0, 0, 0] + Array("mif1heic".utf8))
+        let brand = codec == "av1" ? "avif" : "heic"
+        let ftyp = Self.box("ftyp", Array(brand.utf8) + [0, 0, 0, 0] + Array("mif1\(brand)".utf8))
         // The meta box's size does not depend on the offsets: made twice.
         var meta = self.meta((parameterSets, frames), alpha: alpha, mdatStart: 0)
         meta = self.meta((parameterSets, frames), alpha: alpha, mdatStart: ftyp.count + meta.count + 8)
@@ -107,7 +116,8 @@ public struct GridHEIF {
         let hdlr = Self.full("hdlr", [0, 0, 0, 0] + Array("pict".utf8) + [UInt8](repeating: 0, count: 13))
         let pitm = Self.full("pitm", Self.be16(grid))
         var entries = Self.full("infe", Self.be16(grid) + [0, 0] + Array("grid".utf8) + [0], version: 2)
-        for id in tiles { entries += Self.full("infe", Self.be16(id) + [0, 0] + Array("hvc1".utf8) + [0], version: 2, flags: 1) }
+        let tileType = codec == "av1" ? "av01" : "hvc1"
+        for id in tiles { entries += Self.full("infe", Self.be16(id) + [0, 0] + Array(tileType.utf8) + [0], version: 2, flags: 1) }
         if alpha != nil {
             entries += Self.full("infe", Self.be16(alphaGrid) + [0, 0] + Array("grid".utf8) + [0], version: 2, flags: 1)
             for id in alphaTiles {
@@ -122,7 +132,7 @@ public struct GridHEIF {
             if premultiplied { references += Self.box("prem", Self.be16(grid) + Self.be16(1) + Self.be16(alphaGrid)) }
         }
         let iref = Self.full("iref", references)
-        var properties = [hvcC(picture.parameterSets), Self.full("ispe", Self.be32(tile) + Self.be32(tile)),
+        var properties = [codec == "av1" ? Self.av1C(picture.parameterSets[0]) : hvcC(picture.parameterSets), Self.full("ispe", Self.be32(tile) + Self.be32(tile)),
                           Self.full("ispe", Self.be32(width) + Self.be32(height))]
         var gridProperties: [UInt8] = [3]
         if let colour {

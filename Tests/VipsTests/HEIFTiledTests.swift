@@ -110,6 +110,29 @@ final class HEIFTiledTests: XCTestCase {
         XCTAssertGreaterThan(libvips, 2 * difference)
     }
 
+    /// A 48 MP AVIF grid (AV1 tiles of 512, coded by libaom): decoded tile
+    /// by tile through dav1d (libheif 1.15 decodes it whole, and has no
+    /// call that decodes one tile), counted under 16 MiB for a 600x450
+    /// tile, close to libvips' full decode.
+    func test48MegapixelAVIFGridIsDecodedTileByTileCloseToAFullDecode() throws {
+        var avif = GridHEIF(width: 8064, height: 6048)
+        avif.codec = "av1"
+        let path = try grid(avif, named: "48mp.avif")
+        let header = try withDescriptor(path) { try ImageFile.header(descriptor: $0) }
+        XCTAssertEqual([header.width, header.height], [8064, 6048])
+        let layout = try XCTUnwrap(header.heifLayout, "the AV1 grid is read")
+        XCTAssertEqual(layout.codec, .av1)
+        XCTAssertEqual([layout.columns, layout.rows, layout.bits], [16, 12, 8])
+        XCTAssertLessThan(header.decodeBytes(forTile: 600, 450), 16 << 20, "counted about 11 MiB")
+        let before = ImageFile.heifTiledDecodes
+        let tiled = try tile(of: path, width: 600, height: 450)
+        XCTAssertEqual(ImageFile.heifTiledDecodes, before + 1, "decoded tile by tile, not whole by libheif")
+        XCTAssertTile(tiled, width: 600, height: 450)
+        let difference = tiled.meanDifference(from: try reference(path, width: 600, height: 450))
+        print("48 MP AVIF grid: mean difference \(difference)")
+        XCTAssertLessThan(difference, 2)
+    }
+
     /// An irot on the grid turns the small picture as libheif turns the
     /// whole one: the header shows it portrait, the tile matches.
     func testAQuarterTurnedGridIsUpright() throws {

@@ -66,7 +66,7 @@ typedef struct {
     long long offset, length;
 } chevc_extent;
 
-/// A HEIF picture of `columns` x `rows` HEVC tiles of `tile_width` x
+/// A HEIF picture of `columns` x `rows` HEVC (or AV1: `codec`) tiles of `tile_width` x
 /// `tile_height` (row by row in `tiles`), cropped to `width` x `height`
 /// (a grid's output size; a single picture is a grid of one), with the
 /// tiles' shared parameter sets (each NAL unit after a 4-byte big-endian
@@ -90,6 +90,10 @@ typedef struct {
     const unsigned char *alpha_configuration;
     size_t alpha_configuration_size;
     int alpha_bits;
+    /// 0: HEVC tiles (libde265; parameter sets each after a 4-byte length);
+    /// 1: AV1 tiles (dav1d; `configuration` the av1C box's OBUs, put before
+    /// each tile's own, as libheif does). The alpha plane's tiles alike.
+    int codec;
 } chevc_tiling;
 
 /// Small rows of a picture shrunk as its tiles come: Y, Cb and Cr at full
@@ -113,7 +117,7 @@ typedef int (*chevc_rows_sink)(void *context, const chevc_band *band);
 
 /// Decodes the picture of `tiling` from the file open on `descriptor`
 /// (read with pread) one tile at a time, each through a libde265 decoder of
-/// its own, and box-shrinks each as it comes: the small picture is floor
+/// its own (dav1d's for AV1 tiles), and box-shrinks each as it comes: the small picture is floor
 /// (width / factor) x floor(height / factor) (its size in `out_width`,
 /// `out_height` before the first band), each sample the mean of a factor x
 /// factor box (the centred region of whole boxes, as chevc_decode_shrunk

@@ -10,16 +10,18 @@ struct HEIFPictures {
     /// Each picture's size (its `ispe`).
     var tileWidth: Int
     var tileHeight: Int
-    /// The pictures' one `hvcC` payload.
+    /// The pictures' one `hvcC` (or `av1C`) payload.
     var configuration: [UInt8]
+    /// HEVC or AV1.
+    var codec: HEIFLayout.Codec
     /// Each picture's data: one run of bytes in the file.
     var tiles: [HEIFLayout.Extent]
 }
 
 extension HEIFItems {
-    /// The HEVC pictures of `item`: a grid whose tiles are HEVC, share one
-    /// configuration and one size, each one run of bytes in the file; or
-    /// one HEVC picture. Nil for anything else.
+    /// The coded pictures of `item`: a grid whose tiles are HEVC (or all
+    /// AV1), share one configuration and one size, each one run of bytes in
+    /// the file; or one HEVC or AV1 picture. Nil for anything else.
     func pictures(of item: Int, _ file: FileBytes) throws -> HEIFPictures? {
         let ids: [Int], width: Int, height: Int, columns: Int, rows: Int
         switch types[item] {
@@ -33,17 +35,19 @@ extension HEIFItems {
             height = large ? grid.be32(8) : grid.be16(6)
             ids = references["dimg"]?[item] ?? []
             guard ids.count == rows * columns else { return nil }
-        case "hvc1":
+        case "hvc1", "av01":
             ids = [item]
             (columns, rows, width, height) = (1, 1, 0, 0)
         default: return nil
         }
-        guard ids.allSatisfy({ types[$0] == "hvc1" }), let first = ids.first,
-              let config = property("hvcC", of: first), let extent = property("ispe", of: first) else { return nil }
+        guard let first = ids.first, let type = types[first], ["hvc1", "av01"].contains(type),
+              ids.allSatisfy({ types[$0] == type }) else { return nil }
+        let configType = type == "hvc1" ? "hvcC" : "av1C"
+        guard let config = property(configType, of: first), let extent = property("ispe", of: first) else { return nil }
         let configBytes = Array(bytes[config.payload..<config.start + config.size])
         // One configuration and one size for every tile.
         for id in ids {
-            guard let c = property("hvcC", of: id), let e = property("ispe", of: id),
+            guard let c = property(configType, of: id), let e = property("ispe", of: id),
                   c.start == config.start || Array(bytes[c.payload..<c.start + c.size]) == configBytes,
                   e.start == extent.start || Array(bytes[e.payload..<e.start + e.size]) == Array(bytes[extent.payload..<extent.start + extent.size])
             else { return nil }
@@ -62,7 +66,7 @@ extension HEIFItems {
         let grid = types[item] == "grid"
         return HEIFPictures(ids: ids, width: grid ? width : tileWidth, height: grid ? height : tileHeight,
                             columns: columns, rows: rows, tileWidth: tileWidth, tileHeight: tileHeight,
-                            configuration: configBytes, tiles: tiles)
+                            configuration: configBytes, codec: type == "hvc1" ? .hevc : .av1, tiles: tiles)
     }
 
     /// The alpha plane `item` beside the picture of `colour`, when it is
@@ -72,10 +76,26 @@ extension HEIFItems {
     func alphaPlane(_ item: Int, beside colour: HEIFPictures, _ file: FileBytes) throws -> HEIFLayout.Alpha? {
         guard let alpha = try pictures(of: item, file), alpha.width == colour.width, alpha.height == colour.height,
               alpha.columns == colour.columns, alpha.rows == colour.rows, alpha.tileWidth == colour.tileWidth,
-              alpha.tileHeight == colour.tileHeight,
-              let (parameterSets, bits, _) = HEVCConfiguration.parse(alpha.configuration), (8...16).contains(bits)
+              alpha.tileHeight == colour.tileHeight, alpha.codec == colour.codec,
+              let (parameterSets, bits, _) = Self.configuration(alpha), (8...16).contains(bits)
         else { return nil }
         let premultiplied = references["prem"]?[primary]?.contains(item) ?? false
         return HEIFLayout.Alpha(tiles: alpha.tiles, configuration: parameterSets, bits: bits, premultiplied: premultiplied)
+    }
+
+    /// What the tiled decoder needs of `pictures`' configuration: its
+    /// parameter sets (HEVC) or OBUs (AV1), bits a sample, chroma format.
+    static func configuration(_ pictures: HEIFPictures) -> (parameterSets: [UInt8], bits: Int, chroma: Int)? {
+        switch pictures.codec {
+        case .hevc: return HEVCConfiguration.parse(pictures.configuration)
+        case .av1:
+            // av1C: marker and version, profile and level, then tier, high_bitdepth, twelve_bit, monochrome,
+            // chroma_subsampling_x and _y; a byte of delay; the configuration OBUs.
+            let c = pictures.configuration
+            guard c.count >= 4, c[0] == 0x81 else { return nil }
+            let bits = c[2] & 0x40 == 0 ? 8 : c[2] & 0x20 == 0 ? 10 : 12
+            let chroma = c[2] & 0x10 != 0 ? 0 : c[2] & 0x0C == 0x0C ? 1 : c[2] & 0x08 != 0 ? 2 : 3
+            return (Array(c[4...]), bits, chroma)
+        }
     }
 }

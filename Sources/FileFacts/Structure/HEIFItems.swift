@@ -128,7 +128,7 @@ struct HEIFItems {
 extension HEIFItems {
     private func makeLayout(_ file: FileBytes) throws -> HEIFLayout? {
         guard let pictures = try pictures(of: primary, file) else { return nil }
-        guard let (parameterSets, bits, chroma) = HEVCConfiguration.parse(pictures.configuration) else { return nil }
+        guard let (parameterSets, bits, chroma) = Self.configuration(pictures) else { return nil }
         let first = pictures.ids[0]
         let imageColour = colour(of: primary), tileColour = colour(of: first)
         var layout = HEIFLayout(
@@ -137,6 +137,7 @@ extension HEIFItems {
             configuration: parameterSets, bits: bits, chroma: chroma, transforms: transforms(of: primary),
             colour: tileColour ?? imageColour, imageColour: imageColour ?? tileColour,
             icc: icc(of: primary), maxContentLight: 0, masteringPeak: 0)
+        layout.codec = pictures.codec
         // An alpha plane beside the picture: of the same grid, else libvips' loader (a gain map or a depth map is
         // left aside, as libheif leaves it).
         for (aux, targets) in references["auxl"] ?? [:] where targets.contains(primary) {
@@ -158,8 +159,9 @@ extension HEIFItems {
             layout.masteringPeak = Double(bytes.be32(mdcv.payload + 16)) / 10000
         }
         let hdr = [16, 18].contains(layout.imageColour?.transfer ?? 0)
-        // One 8-bit SDR picture: chevc_decode_shrunk's, or libvips' loader with an alpha plane, as before.
-        guard layout.isGrid || bits > 8 || hdr else { return nil }
+        // One 8-bit SDR HEVC picture: chevc_decode_shrunk's, or libvips' loader with an alpha plane; one AV1 picture:
+        // libvips' loader; as before.
+        guard layout.isGrid || (layout.codec == .hevc && (bits > 8 || hdr)) else { return nil }
         return layout
     }
 
