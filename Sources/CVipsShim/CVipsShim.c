@@ -10,6 +10,7 @@
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <stdatomic.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -311,10 +312,21 @@ typedef struct {
     VipsThreadpoolProgressFn progress;
     void *a;
     CVipsCapture *capture;
+    /* Set last, with release order, and read first by each thread with
+     * acquire order: libvips hands the pool to its threads through glib's
+     * own locks (futexes a thread sanitizer cannot see), so the hand-over
+     * of the fields above is one any tool can check. */
+    atomic_int ready;
 } CVipsPool;
 
-static VipsThreadState *cvips_pool_start(VipsImage *image, void *a) {
+static CVipsPool *cvips_pool(void *a) {
     CVipsPool *pool = a;
+    (void) atomic_load_explicit(&pool->ready, memory_order_acquire);
+    return pool;
+}
+
+static VipsThreadState *cvips_pool_start(VipsImage *image, void *a) {
+    CVipsPool *pool = cvips_pool(a);
     CVipsCapture *previous = cvips_capture_enter(pool->capture);
     VipsThreadState *state = pool->start(image, pool->a);
     cvips_capture_leave(previous);
@@ -322,7 +334,7 @@ static VipsThreadState *cvips_pool_start(VipsImage *image, void *a) {
 }
 
 static int cvips_pool_allocate(VipsThreadState *state, void *a, gboolean *stop) {
-    CVipsPool *pool = a;
+    CVipsPool *pool = cvips_pool(a);
     CVipsCapture *previous = cvips_capture_enter(pool->capture);
     int result = pool->allocate(state, pool->a, stop);
     cvips_capture_leave(previous);
@@ -330,7 +342,7 @@ static int cvips_pool_allocate(VipsThreadState *state, void *a, gboolean *stop) 
 }
 
 static int cvips_pool_work(VipsThreadState *state, void *a) {
-    CVipsPool *pool = a;
+    CVipsPool *pool = cvips_pool(a);
     CVipsCapture *previous = cvips_capture_enter(pool->capture);
     int result = pool->work(state, pool->a);
     cvips_capture_leave(previous);
@@ -338,7 +350,7 @@ static int cvips_pool_work(VipsThreadState *state, void *a) {
 }
 
 static int cvips_pool_progress(void *a) {
-    CVipsPool *pool = a;
+    CVipsPool *pool = cvips_pool(a);
     return pool->progress ? pool->progress(pool->a) : 0;
 }
 
@@ -368,7 +380,8 @@ int vips_threadpool_run(VipsImage *image, VipsThreadStartFn start, VipsThreadpoo
     if (!capture) return libvips_run(image, start, allocate, work, progress, a);
     /* The pool ends before libvips' call returns: the capture, referenced
      * here, and this frame outlive its threads' use of them. */
-    CVipsPool pool = {start, allocate, work, progress, a, cvips_capture_ref(capture)};
+    CVipsPool pool = {start, allocate, work, progress, a, cvips_capture_ref(capture), 0};
+    atomic_store_explicit(&pool.ready, 1, memory_order_release);
     int result = libvips_run(image, cvips_pool_start, cvips_pool_allocate, cvips_pool_work, cvips_pool_progress, &pool);
     cvips_capture_unref(pool.capture);
     return result;
