@@ -27,8 +27,11 @@ let package = Package(
                        providers: [.apt(["libvips-dev"])]),
         .target(name: "CVipsShim", dependencies: ["CVips"], path: "Sources/CVipsShim",
                 linkerSettings: vipsLinker),
-        // HEVC pictures of HEIF files on several threads: a libheif plugin libvips' HEIF loader uses.
-        .target(name: "CHEVC", path: "Sources/CHEVC", linkerSettings: [.linkedLibrary("heif"), .linkedLibrary("de265")]),
+        // HEVC pictures of HEIF files on several threads: a libheif plugin libvips' HEIF loader uses; and HEIF
+        // grids decoded tile by tile, their HEVC tiles through libde265, AVIF's AV1 tiles through dav1d (libheif's
+        // own AV1 decoder).
+        .target(name: "CHEVC", path: "Sources/CHEVC", linkerSettings: [.linkedLibrary("heif"), .linkedLibrary("de265"),
+                                                                    .linkedLibrary("dav1d")]),
         // The one tone mapper (HDR and wide-gamut pictures to 8-bit sRGB), C of its own, and its one Swift owner,
         // which HEIF photos and video frames share.
         .target(name: "CToneMap", path: "Sources/CToneMap", linkerSettings: [.linkedLibrary("m")]),

@@ -10,6 +10,7 @@
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <stdatomic.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -191,7 +192,9 @@ void cvips_error_append(const char *line) {
  * worker thread computes that image's pixels. */
 struct CVipsCapture {
     gint references;
-    GMutex lock;
+    /* A pthread mutex (not glib's, whose futexes a thread sanitizer cannot
+     * see): libvips' pool threads write to the capture too. */
+    pthread_mutex_t lock;
     GString *text;
     /* libvips' error messages written while this capture was current, and
      * whether it ever had any. */
@@ -208,7 +211,7 @@ static _Thread_local CVipsCapture *cvips_current = NULL;
 CVipsCapture *cvips_capture_new(void) {
     CVipsCapture *capture = g_new0(CVipsCapture, 1);
     capture->references = 1;
-    g_mutex_init(&capture->lock);
+    pthread_mutex_init(&capture->lock, NULL);
     capture->text = g_string_new(NULL);
     capture->errors = g_string_new(NULL);
     return capture;
@@ -223,7 +226,7 @@ void cvips_capture_unref(CVipsCapture *capture) {
     if (!capture || !g_atomic_int_dec_and_test(&capture->references)) return;
     g_string_free(capture->text, TRUE);
     g_string_free(capture->errors, TRUE);
-    g_mutex_clear(&capture->lock);
+    pthread_mutex_destroy(&capture->lock);
     g_free(capture);
 }
 
@@ -236,33 +239,33 @@ CVipsCapture *cvips_capture_enter(CVipsCapture *capture) {
 void cvips_capture_leave(CVipsCapture *previous) { cvips_current = previous; }
 
 char *cvips_capture_text(CVipsCapture *capture) {
-    g_mutex_lock(&capture->lock);
+    pthread_mutex_lock(&capture->lock);
     char *text = capture->text->len ? g_strdup(capture->text->str) : NULL;
-    g_mutex_unlock(&capture->lock);
+    pthread_mutex_unlock(&capture->lock);
     return text;
 }
 
 CVipsCapture *cvips_capture_current(void) { return cvips_current; }
 
 void cvips_capture_forget_errors(CVipsCapture *capture) {
-    g_mutex_lock(&capture->lock);
+    pthread_mutex_lock(&capture->lock);
     g_string_truncate(capture->errors, 0);
     capture->errored = FALSE;
-    g_mutex_unlock(&capture->lock);
+    pthread_mutex_unlock(&capture->lock);
 }
 
 int cvips_capture_errored(CVipsCapture *capture) {
-    g_mutex_lock(&capture->lock);
+    pthread_mutex_lock(&capture->lock);
     int errored = capture->errored;
-    g_mutex_unlock(&capture->lock);
+    pthread_mutex_unlock(&capture->lock);
     return errored;
 }
 
 char *cvips_capture_take_errors(CVipsCapture *capture) {
-    g_mutex_lock(&capture->lock);
+    pthread_mutex_lock(&capture->lock);
     char *errors = capture->errors->len ? g_strdup(capture->errors->str) : NULL;
     g_string_truncate(capture->errors, 0);
-    g_mutex_unlock(&capture->lock);
+    pthread_mutex_unlock(&capture->lock);
     return errors;
 }
 
@@ -272,27 +275,130 @@ char *cvips_capture_take_errors(CVipsCapture *capture) {
  * libvips' own (the dynamic linker binds libvips' calls, which go through
  * its PLT, to the executable's definition; vips_error and
  * vips_error_system call it): a message written on a thread where a
- * capture is current (an image being read: the calling thread, and
- * libvips' workers computing that image's pixels) goes to that capture
+ * capture is current (an image being read: the calling thread, libvips'
+ * workers computing that image's pixels, and the threads of any pool
+ * started while it is current: vips_threadpool_run below) goes to that capture
  * only; any other goes to libvips' buffer, as libvips would write it. */
+/* Messages written where no capture was current (tests count them). */
+static gint cvips_uncaptured = 0;
+
+int cvips_uncaptured_errors(void) { return g_atomic_int_get(&cvips_uncaptured); }
+
 void vips_verror(const char *domain, const char *fmt, va_list ap) {
     CVipsCapture *capture = cvips_current;
     if (!capture) {
+        g_atomic_int_inc(&cvips_uncaptured);
         static void (*libvips_verror)(const char *, const char *, va_list) = NULL;
         if (!libvips_verror) libvips_verror = (void (*)(const char *, const char *, va_list)) dlsym(RTLD_NEXT, "vips_verror");
         if (libvips_verror) libvips_verror(domain, fmt, ap);
         return;
     }
     char *message = g_strdup_vprintf(fmt, ap);
-    g_mutex_lock(&capture->lock);
+    pthread_mutex_lock(&capture->lock);
     if (capture->errors->len < CVIPS_CAPTURE_MAX) {
         if (domain) g_string_append_printf(capture->errors, "%s: ", domain);
         g_string_append_len(capture->errors, message, MIN(strlen(message), CVIPS_CAPTURE_MAX));
         g_string_append_c(capture->errors, '\n');
     }
     capture->errored = TRUE;
-    g_mutex_unlock(&capture->lock);
+    pthread_mutex_unlock(&capture->lock);
     g_free(message);
+}
+
+/* A threadpool's functions, each run with the capture that was current
+ * where the pool was started. */
+typedef struct {
+    VipsThreadStartFn start;
+    VipsThreadpoolAllocateFn allocate;
+    VipsThreadpoolWorkFn work;
+    VipsThreadpoolProgressFn progress;
+    void *a;
+    CVipsCapture *capture;
+    /* Set last, with release order, and read first by each thread with
+     * acquire order: libvips hands the pool to its threads through glib's
+     * own locks (futexes a thread sanitizer cannot see), so the hand-over
+     * of the fields above is one any tool can check. */
+    atomic_int ready;
+    /* Counted with release order after each call the threads make, read
+     * with acquire order when the pool has ended: their reads of this
+     * frame come before the caller leaves it. */
+    atomic_int calls;
+} CVipsPool;
+
+static CVipsPool *cvips_pool(void *a) {
+    CVipsPool *pool = a;
+    (void) atomic_load_explicit(&pool->ready, memory_order_acquire);
+    return pool;
+}
+
+static VipsThreadState *cvips_pool_start(VipsImage *image, void *a) {
+    CVipsPool *pool = cvips_pool(a);
+    CVipsCapture *previous = cvips_capture_enter(pool->capture);
+    VipsThreadState *state = pool->start(image, pool->a);
+    cvips_capture_leave(previous);
+    atomic_fetch_add_explicit(&pool->calls, 1, memory_order_release);
+    return state;
+}
+
+static int cvips_pool_allocate(VipsThreadState *state, void *a, gboolean *stop) {
+    CVipsPool *pool = cvips_pool(a);
+    CVipsCapture *previous = cvips_capture_enter(pool->capture);
+    int result = pool->allocate(state, pool->a, stop);
+    cvips_capture_leave(previous);
+    atomic_fetch_add_explicit(&pool->calls, 1, memory_order_release);
+    return result;
+}
+
+static int cvips_pool_work(VipsThreadState *state, void *a) {
+    CVipsPool *pool = cvips_pool(a);
+    CVipsCapture *previous = cvips_capture_enter(pool->capture);
+    int result = pool->work(state, pool->a);
+    cvips_capture_leave(previous);
+    atomic_fetch_add_explicit(&pool->calls, 1, memory_order_release);
+    return result;
+}
+
+static int cvips_pool_progress(void *a) {
+    CVipsPool *pool = cvips_pool(a);
+    int result = pool->progress ? pool->progress(pool->a) : 0;
+    atomic_fetch_add_explicit(&pool->calls, 1, memory_order_release);
+    return result;
+}
+
+/* libvips computes an image's pixels on the threads of a pool (a sink:
+ * vips_sink_disc, vips_sink_memory, vips_sink), also from inside a
+ * loader, as a thumbnail of a JPEG reads it; on those threads no capture
+ * was current, and what the loader wrote there ("VipsJpeg: Premature end
+ * of input file") went to libvips' shared buffer, where another image of
+ * the same format failing at the same moment could take it. This
+ * definition takes the place of libvips' own (bound as vips_verror is):
+ * a pool started where a capture is current runs its start, allocate and
+ * work functions with that capture current, so every message of an image
+ * being read is its own. Elsewhere it is libvips' pool as it was. */
+int vips_threadpool_run(VipsImage *image, VipsThreadStartFn start, VipsThreadpoolAllocateFn allocate,
+                        VipsThreadpoolWorkFn work, VipsThreadpoolProgressFn progress, void *a) {
+    typedef int (*run_fn)(VipsImage *, VipsThreadStartFn, VipsThreadpoolAllocateFn, VipsThreadpoolWorkFn,
+                          VipsThreadpoolProgressFn, void *);
+    static _Atomic(run_fn) found = NULL;
+    run_fn libvips_run = atomic_load_explicit(&found, memory_order_acquire);
+    if (!libvips_run) {
+        libvips_run = (run_fn) dlsym(RTLD_NEXT, "vips_threadpool_run");
+        if (!libvips_run) {
+            vips_error("threadpool", "%s", "libvips' vips_threadpool_run is not found");
+            return -1;
+        }
+        atomic_store_explicit(&found, libvips_run, memory_order_release);
+    }
+    CVipsCapture *capture = cvips_current;
+    if (!capture) return libvips_run(image, start, allocate, work, progress, a);
+    /* The pool ends before libvips' call returns: the capture, referenced
+     * here, and this frame outlive its threads' use of them. */
+    CVipsPool pool = {start, allocate, work, progress, a, cvips_capture_ref(capture), 0, 0};
+    atomic_store_explicit(&pool.ready, 1, memory_order_release);
+    int result = libvips_run(image, cvips_pool_start, cvips_pool_allocate, cvips_pool_work, cvips_pool_progress, &pool);
+    (void) atomic_load_explicit(&pool.calls, memory_order_acquire);
+    cvips_capture_unref(pool.capture);
+    return result;
 }
 
 static void cvips_log(const gchar *domain, GLogLevelFlags level, const gchar *message, gpointer data) {
@@ -300,12 +406,12 @@ static void cvips_log(const gchar *domain, GLogLevelFlags level, const gchar *me
     CVipsCapture *capture = cvips_current;
     /* Messages and info (libvips' account of each step) are not reasons. */
     if (!capture || !message || !(level & G_LOG_LEVEL_WARNING)) return;
-    g_mutex_lock(&capture->lock);
+    pthread_mutex_lock(&capture->lock);
     if (capture->text->len < CVIPS_CAPTURE_MAX) {
         if (capture->text->len) g_string_append_c(capture->text, '\n');
         g_string_append_len(capture->text, message, MIN(strlen(message), CVIPS_CAPTURE_MAX));
     }
-    g_mutex_unlock(&capture->lock);
+    pthread_mutex_unlock(&capture->lock);
 }
 
 void cvips_capture_warnings(void) {
@@ -689,7 +795,8 @@ static void free_owned_pixels(VipsImage *image, void *pixels) {
 
 VipsImage *cvips_image_new_from_owned_rgb(void *pixels, size_t size, int width, int height,
                                           const void *icc, size_t icc_length) {
-    VipsImage *image = vips_image_new_from_memory(pixels, size, width, height, 3, VIPS_FORMAT_UCHAR);
+    int bands = width > 0 && height > 0 && size == (size_t)width * (size_t)height * 4 ? 4 : 3;
+    VipsImage *image = vips_image_new_from_memory(pixels, size, width, height, bands, VIPS_FORMAT_UCHAR);
     if (!image) {
         free(pixels);
         return NULL;

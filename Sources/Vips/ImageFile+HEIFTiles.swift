@@ -5,7 +5,9 @@ import Glibc
 import ToneMap
 
 /// HEIF pictures decoded tile by tile (`chevc_decode_tiles`): a grid of
-/// HEVC tiles (a phone's 12 to 200 MP photo, a camera's `.hif`), or one
+/// HEVC tiles (a phone's 12 to 200 MP photo, a camera's `.hif`) or of AV1
+/// tiles (an AVIF grid: each tile through dav1d, libheif's own AV1
+/// decoder, for libheif 1.15 has no call that decodes one tile), or one
 /// HEVC picture deeper than 8 bits or of HDR colour, as a grid of one.
 ///
 /// libheif 1.15 decodes a grid whole: every tile pasted into a full-size
@@ -20,7 +22,9 @@ import ToneMap
 /// tiles' colour box (else the stream's), the grid's irot, imir and clap
 /// in the file's order, its ICC profile attached. HDR (PQ, HLG) and wide
 /// primaries without a profile go through the tone mapper (`ToneMap`),
-/// as video frames do.
+/// as video frames do. An alpha plane of the same grid is decoded tile by
+/// tile beside the picture, each alpha tile after its colour tile, and
+/// shrunk over the same boxes: the small picture is then RGBA.
 extension ImageFile {
     /// The picture of `layout` in the file open on `descriptor`, upright
     /// and cropped as libheif shows it, scaled to cover `coverWidth` x
@@ -32,20 +36,30 @@ extension ImageFile {
         let sink = try BandSink(layout, width: layout.width / factor, height: layout.height / factor)
         var error = [CChar](repeating: 0, count: 256)
         let extents = layout.tiles.map { chevc_extent(offset: Int64($0.offset), length: Int64($0.length)) }
+        let alphaExtents = layout.alpha?.tiles.map { chevc_extent(offset: Int64($0.offset), length: Int64($0.length)) } ?? []
         let cores = Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))
         var smallWidth: Int32 = 0, smallHeight: Int32 = 0
         let status = extents.withUnsafeBufferPointer { tiles in
             layout.configuration.withUnsafeBufferPointer { configuration in
-                var tiling = chevc_tiling(width: Int32(layout.width), height: Int32(layout.height),
-                                          columns: Int32(layout.columns), rows: Int32(layout.rows),
-                                          tile_width: Int32(layout.tileWidth), tile_height: Int32(layout.tileHeight),
-                                          tiles: tiles.baseAddress, configuration: configuration.baseAddress,
-                                          configuration_size: configuration.count, factor: Int32(factor),
-                                          bits: Int32(layout.bits), threads: Int32(min(max(cores, 1), 8)))
-                return chevc_decode_tiles(descriptor, &tiling, { context, band in
-                    guard let context, let band else { return -1 }
-                    return Unmanaged<BandSink>.fromOpaque(context).takeUnretainedValue().take(band.pointee) ? 0 : -1
-                }, Unmanaged.passUnretained(sink).toOpaque(), &smallWidth, &smallHeight, &error, error.count)
+                alphaExtents.withUnsafeBufferPointer { alphaTiles in
+                    (layout.alpha?.configuration ?? []).withUnsafeBufferPointer { alphaConfiguration in
+                        var tiling = chevc_tiling(width: Int32(layout.width), height: Int32(layout.height),
+                                                  columns: Int32(layout.columns), rows: Int32(layout.rows),
+                                                  tile_width: Int32(layout.tileWidth), tile_height: Int32(layout.tileHeight),
+                                                  tiles: tiles.baseAddress, configuration: configuration.baseAddress,
+                                                  configuration_size: configuration.count, factor: Int32(factor),
+                                                  bits: Int32(layout.bits), threads: Int32(min(max(cores, 1), 8)),
+                                                  alpha_tiles: layout.alpha == nil ? nil : alphaTiles.baseAddress,
+                                                  alpha_configuration: alphaConfiguration.baseAddress,
+                                                  alpha_configuration_size: alphaConfiguration.count,
+                                                  alpha_bits: Int32(layout.alpha?.bits ?? 0),
+                                                  codec: Int32(layout.codec.rawValue))
+                        return chevc_decode_tiles(descriptor, &tiling, { context, band in
+                            guard let context, let band else { return -1 }
+                            return Unmanaged<BandSink>.fromOpaque(context).takeUnretainedValue().take(band.pointee) ? 0 : -1
+                        }, Unmanaged.passUnretained(sink).toOpaque(), &smallWidth, &smallHeight, &error, error.count)
+                    }
+                }
             }
         }
         guard status == 0, Int(smallWidth) == sink.width, Int(smallHeight) == sink.height else {
@@ -53,7 +67,7 @@ extension ImageFile {
             throw VipsError(.load, "cannot decode heif: \(status == 0 ? "a picture of another size" : message)")
         }
         let image = try sink.icc.withUnsafeBufferPointer { profile in
-            guard let raw = cvips_image_new_from_owned_rgb(sink.handOver(), sink.width * sink.height * 3, smallWidth,
+            guard let raw = cvips_image_new_from_owned_rgb(sink.handOver(), sink.width * sink.height * sink.bands, smallWidth,
                                                            smallHeight, profile.isEmpty ? nil : profile.baseAddress,
                                                            profile.count) else {
                 throw VipsError.fromLibvips(.load, "cannot decode heif")
@@ -86,16 +100,20 @@ extension ImageFile {
     /// row of tiles reaches (three 16-bit sums a pixel, finished in place;
     /// or 32-bit sums, the rows finished apart), one
     /// tile's picture in libde265 (its planes and what it keeps for every
-    /// block: 3 bytes a pixel, 4 deeper) and its coded data.
+    /// block: 3 bytes a pixel, 4 deeper) and its coded data. With an
+    /// alpha plane, a fourth sample a pixel in each (its tiles are decoded
+    /// after their colour tiles, one picture at a time).
     static func tiledDecodeBytes(_ layout: HEIFLayout, coverWidth: Int, coverHeight: Int) -> Int {
         let factor = tiledFactor(layout, coverWidth: coverWidth, coverHeight: coverHeight)
         let smallWidth = layout.width / factor, smallHeight = layout.height / factor
         let window = layout.tileHeight / factor + 2
-        let small = smallWidth * smallHeight * 3 + smallWidth * BandSink.bandRows * 6
-        let narrow = factor * factor << max(8, layout.bits) <= 65536
-        let rows = smallWidth * window * 3 * (narrow ? 2 : 4 + 2)
-        let tile = layout.tileWidth * layout.tileHeight * (layout.bits > 8 ? 4 : 3)
-        return small + rows + tile + (layout.tiles.map(\.length).max() ?? 0)
+        let planes = layout.alpha == nil ? 3 : 4
+        let small = smallWidth * smallHeight * planes + smallWidth * BandSink.bandRows * 6
+        let narrow = factor * factor << max(8, layout.bits, layout.alpha?.bits ?? 8) <= 65536
+        let rows = smallWidth * window * planes * (narrow ? 2 : 4 + 2)
+        let tile = layout.tileWidth * layout.tileHeight * (max(layout.bits, layout.alpha?.bits ?? 8) > 8 ? 4 : 3)
+        let coded = (layout.tiles + (layout.alpha?.tiles ?? [])).map(\.length).max() ?? 0
+        return small + rows + tile + coded
     }
 
     /// The grid's irot, imir and clap on the small picture, in the file's

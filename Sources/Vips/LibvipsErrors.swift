@@ -9,11 +9,14 @@ import Synchronization
 /// calling thread and on libvips' workers computing its pixels) libvips'
 /// messages go to that image's capture, never to the shared buffer
 /// (`vips_verror` in CVipsShim.c), and its failure reads its capture alone.
-/// What libvips writes on the threads of its own pool (some loaders decode
-/// there, where no capture is current) still goes to the buffer, which is
-/// read, when an image's capture had nothing, and cleared under one lock;
-/// a line a loader wrote (its domain names it) is kept for an image of that
-/// format, and lines of other loaders wait here for theirs.
+/// The threads of a pool libvips starts while a capture is current (a
+/// JPEG's thumbnail reads the file on them) run with that capture current
+/// too (`vips_threadpool_run` in CVipsShim.c), so a truncated JPEG's
+/// "Premature end of input file" is its own, never another's. What is
+/// written where no capture is current at all still goes to the buffer,
+/// which is read, when an image's capture had nothing, and cleared under
+/// one lock; a line a loader wrote (its domain names it) is kept for an
+/// image of that format, and lines of other loaders wait here for theirs.
 enum LibvipsErrors {
     /// Domains each loader writes its errors under, lowercased prefixes.
     private static let domains: [String: [String]] = [

@@ -33,6 +33,39 @@ final class PhoneHEICTests: CLITestCase {
         XCTAssertGreaterThan(Int(centre.blue) + Int(centre.green) + Int(centre.red), 30, "\(centre)")
     }
 
+    /// A 48 MP grid with an alpha plane of the same grid, beside the
+    /// opaque 48 MP one: both placed (the alpha one flattened onto the
+    /// sheet's background) within the 160 MiB, where a whole decode of the
+    /// alpha grid alone would hold 186 MiB of RGBA.
+    func testA48MegapixelGridWithAlphaIsPlacedWithin160MiB() throws {
+        makeFolder("roll")
+        var alpha = GridHEIF(width: 8064, height: 6048)
+        alpha.alpha = true
+        try alpha.write(from: Package.samples + "/raindrops.jpg", to: path("roll/a-alpha.heic"), scratch: dir)
+        try grid(8064, 6048, "roll/b-48mp.heic")
+        let run = try measuredCollage(["roll", "--json", "--size", "1200x600", "-o", "sheet.jpg"], timeout: 600)
+        XCTAssertEqual(run.result.status, 0, run.result.summary)
+        let all = assertValidEventStream(run.result, "an alpha grid")
+        XCTAssertEqual(Set(events(all, "placed").compactMap { $0["path"] as? String }), ["roll/a-alpha.heic", "roll/b-48mp.heic"])
+        print("48 MP grid with alpha + 48 MP grid: peak \(Int(run.maxRSSMegabytes)) MB")
+        XCTAssertLessThan(run.maxRSSMegabytes, 160, "within the memory every run promises")
+    }
+
+    /// A 48 MP AVIF grid (AV1 tiles) placed by the binary within the 160
+    /// MiB, decoded tile by tile (libheif's whole decode was `too-large`).
+    func testA48MegapixelAVIFGridIsPlacedWithin160MiB() throws {
+        makeFolder("roll")
+        var avif = GridHEIF(width: 8064, height: 6048)
+        avif.codec = "av1"
+        try avif.write(from: Package.samples + "/raindrops.jpg", to: path("roll/a-48mp.avif"), scratch: dir)
+        let run = try measuredCollage(["roll", "--json", "--size", "1200x600", "-o", "sheet.jpg"], timeout: 600)
+        XCTAssertEqual(run.result.status, 0, run.result.summary)
+        let all = assertValidEventStream(run.result, "an AVIF grid")
+        XCTAssertEqual(events(all, "placed").compactMap { $0["path"] as? String }, ["roll/a-48mp.avif"])
+        print("48 MP AVIF grid: peak \(Int(run.maxRSSMegabytes)) MB")
+        XCTAssertLessThan(run.maxRSSMegabytes, 160, "within the memory every run promises")
+    }
+
     /// A camera's `.HIF` in a folder is considered, as `.heic` is.
     func testHIFFilesInAFolderAreConsidered() throws {
         makeFolder("card")

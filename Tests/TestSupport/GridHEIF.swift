@@ -23,6 +23,15 @@ public struct GridHEIF {
     public var quarterTurns = 0
     /// FFmpeg filters run on the scaled photo before it is cut (e.g. a zscale to PQ).
     public var filters: [String] = []
+    /// An alpha plane beside the picture, of the same grid (8-bit
+    /// monochrome tiles, an auxiliary image with `auxC` alpha): the photo's
+    /// own grey levels, dark where the photo is.
+    public var alpha = false
+    /// The picture's colours premultiplied by that alpha (in R'G'B', as
+    /// FFmpeg's `premultiply` does), and a `prem` reference saying so.
+    public var premultiplied = false
+    /// "hevc" (a HEIC: x265 tiles) or "av1" (an AVIF: libaom's tiles, 8-bit 4:2:0, no alpha).
+    public var codec = "hevc"
 
     public init(width: Int, height: Int) {
         self.width = width
@@ -34,19 +43,41 @@ public struct GridHEIF {
 
     /// Writes the grid of `photo` at `path`; `scratch`: a folder for the coded tiles.
     public func write(from photo: String, to path: String, scratch: String) throws {
-        let stream = scratch + "/tiles-\(width)x\(height)-\(bits).hevc"
+        var filters = self.filters
+        if premultiplied {
+            filters = ["format=gbrp", "split[colour][grey];[grey]format=gray[alpha];[colour][alpha]alphamerge",
+                       "premultiply=inplace=1"] + filters
+        }
+        let format = "yuv\(chroma)p" + (bits > 8 ? "\(bits)le" : "")
+        let (parameterSets, frames) = codec == "av1"
+            ? try encodeAV1(photo, filters: filters, format: format, scratch: scratch + "/tiles-\(width)x\(height).obu")
+            : try encode(photo, filters: filters, format: format, scratch: scratch + "/tiles-\(width)x\(height)-\(bits).hevc")
+        var alphaTiles: (parameterSets: [[UInt8]], frames: [[UInt8]])? = nil
+        if alpha {
+            alphaTiles = try encode(photo, filters: [], format: "gray", scratch: scratch + "/alpha-\(width)x\(height).hevc")
+        }
+        try Data(file(parameterSets: parameterSets, frames: frames, alpha: alphaTiles)).write(to: URL(fileURLWithPath: path))
+    }
+
+    /// FFmpeg's filters: `photo` scaled to the tiles, through `filters`, in `format`, cut into tiles.
+    func chain(filters: [String], format: String) -> String {
+        // The conversion to YCbCr as the stream says (BT.601, limited range, when it says nothing).
+        let matrix = [1: "bt709", 9: "bt2020"][colour?.matrix ?? 6] ?? "bt601"
+        let scale = "scale=\(columns * tile):\(rows * tile):flags=bicubic"
+            + (filters.isEmpty ? ":out_color_matrix=\(matrix):out_range=\(colour?.fullRange == true ? "full" : "limited")" : "")
+        return ([scale] + filters + ["format=\(format)", "untile=\(columns)x\(rows)"]).joined(separator: ",")
+    }
+
+    /// The tiles of `photo` scaled, through `filters`, in `format`, coded by x265: the parameter sets and a frame a tile.
+    private func encode(_ photo: String, filters: [String], format: String,
+                        scratch stream: String) throws -> (parameterSets: [[UInt8]], frames: [[UInt8]]) {
         var params = ["keyint=1", "log-level=error", "info=0"]
         if let colour {
             params += ["colorprim=\(colour.primaries)", "transfer=\(colour.transfer)", "colormatrix=\(colour.matrix)",
                        "range=\(colour.fullRange ? "full" : "limited")"]
         }
-        let format = "yuv\(chroma)p" + (bits > 8 ? "\(bits)le" : "")
-        // The conversion to YCbCr as the stream says (BT.601, limited range, when it says nothing).
-        let matrix = [1: "bt709", 9: "bt2020"][colour?.matrix ?? 6] ?? "bt601"
-        let scale = "scale=\(columns * tile):\(rows * tile):flags=bicubic"
-            + (filters.isEmpty ? ":out_color_matrix=\(matrix):out_range=\(colour?.fullRange == true ? "full" : "limited")" : "")
-        let chain = [scale] + filters + ["format=\(format)", "untile=\(columns)x\(rows)"]
-        try TestMedia.run("ffmpeg", ["-v", "error", "-y", "-i", photo, "-vf", chain.joined(separator: ","), "-c:v", "libx265",
+        let chain = self.chain(filters: filters, format: format)
+        try TestMedia.run("ffmpeg", ["-v", "error", "-y", "-i", photo, "-vf", chain, "-c:v", "libx265",
                                      "-preset", "ultrafast", "-x265-params", params.joined(separator: ":"),
                                      "-f", "hevc", stream])
         let units = Self.units(try [UInt8](Data(contentsOf: URL(fileURLWithPath: stream))))
@@ -60,28 +91,48 @@ public struct GridHEIF {
         guard frames.count == columns * rows, parameterSets.count >= 3 else {
             throw TestFailure("x265 gave \(frames.count) frames for \(columns * rows) tiles")
         }
-        try Data(file(parameterSets: Array(parameterSets.prefix(3)), frames: frames)).write(to: URL(fileURLWithPath: path))
+        return (Array(parameterSets.prefix(3)), frames)
     }
 
     // MARK: - Boxes
 
-    private func file(parameterSets: [[UInt8]], frames: [[UInt8]]) -> [UInt8] {
-        let ftyp = Self.box("ftyp", Array("heic".utf8) + [0, 0, 0, 0] + Array("mif1heic".utf8))
+    private typealias Tiles = (parameterSets: [[UInt8]], frames: [[UInt8]])
+
+    private func file(parameterSets: [[UInt8]], frames: [[UInt8]], alpha: Tiles?) -> [UInt8] {
+        let brand = codec == "av1" ? "avif" : "heic"
+        let ftyp = Self.box("ftyp", Array(brand.utf8) + [0, 0, 0, 0] + Array("mif1\(brand)".utf8))
         // The meta box's size does not depend on the offsets: made twice.
-        var meta = self.meta(parameterSets: parameterSets, frames: frames, mdatStart: 0)
-        meta = self.meta(parameterSets: parameterSets, frames: frames, mdatStart: ftyp.count + meta.count + 8)
-        return ftyp + meta + Self.box("mdat", frames.flatMap { $0 })
+        var meta = self.meta((parameterSets, frames), alpha: alpha, mdatStart: 0)
+        meta = self.meta((parameterSets, frames), alpha: alpha, mdatStart: ftyp.count + meta.count + 8)
+        return ftyp + meta + Self.box("mdat", (frames + (alpha?.frames ?? [])).flatMap { $0 })
     }
 
-    private func meta(parameterSets: [[UInt8]], frames: [[UInt8]], mdatStart: Int) -> [UInt8] {
+    private func meta(_ picture: Tiles, alpha: Tiles?, mdatStart: Int) -> [UInt8] {
+        let frames = picture.frames
         let grid = 1, tiles = Array(2...(frames.count + 1))
+        // The alpha plane: a grid item of its own, and its tiles.
+        let alphaGrid = frames.count + 2, alphaTiles = alpha == nil ? [] : Array((alphaGrid + 1)...(alphaGrid + frames.count))
+        let grids = alpha == nil ? [grid] : [grid, alphaGrid]
         let hdlr = Self.full("hdlr", [0, 0, 0, 0] + Array("pict".utf8) + [UInt8](repeating: 0, count: 13))
         let pitm = Self.full("pitm", Self.be16(grid))
         var entries = Self.full("infe", Self.be16(grid) + [0, 0] + Array("grid".utf8) + [0], version: 2)
-        for id in tiles { entries += Self.full("infe", Self.be16(id) + [0, 0] + Array("hvc1".utf8) + [0], version: 2, flags: 1) }
-        let iinf = Self.full("iinf", Self.be16(tiles.count + 1) + entries)
-        let iref = Self.full("iref", Self.box("dimg", Self.be16(grid) + Self.be16(tiles.count) + tiles.flatMap { Self.be16($0) }))
-        var properties = [hvcC(parameterSets), Self.full("ispe", Self.be32(tile) + Self.be32(tile)),
+        let tileType = codec == "av1" ? "av01" : "hvc1"
+        for id in tiles { entries += Self.full("infe", Self.be16(id) + [0, 0] + Array(tileType.utf8) + [0], version: 2, flags: 1) }
+        if alpha != nil {
+            entries += Self.full("infe", Self.be16(alphaGrid) + [0, 0] + Array("grid".utf8) + [0], version: 2, flags: 1)
+            for id in alphaTiles {
+                entries += Self.full("infe", Self.be16(id) + [0, 0] + Array("hvc1".utf8) + [0], version: 2, flags: 1)
+            }
+        }
+        let iinf = Self.full("iinf", Self.be16(tiles.count + alphaTiles.count + grids.count) + entries)
+        var references = Self.box("dimg", Self.be16(grid) + Self.be16(tiles.count) + tiles.flatMap { Self.be16($0) })
+        if alpha != nil {
+            references += Self.box("dimg", Self.be16(alphaGrid) + Self.be16(alphaTiles.count) + alphaTiles.flatMap { Self.be16($0) })
+            references += Self.box("auxl", Self.be16(alphaGrid) + Self.be16(1) + Self.be16(grid))
+            if premultiplied { references += Self.box("prem", Self.be16(grid) + Self.be16(1) + Self.be16(alphaGrid)) }
+        }
+        let iref = Self.full("iref", references)
+        var properties = [codec == "av1" ? Self.av1C(picture.parameterSets[0]) : hvcC(picture.parameterSets), Self.full("ispe", Self.be32(tile) + Self.be32(tile)),
                           Self.full("ispe", Self.be32(width) + Self.be32(height))]
         var gridProperties: [UInt8] = [3]
         if let colour {
@@ -95,25 +146,35 @@ public struct GridHEIF {
         }
         var associations = Self.be16(grid) + [UInt8(gridProperties.count)] + gridProperties
         for id in tiles { associations += Self.be16(id) + [2, 0x81, 2] }
-        let ipma = Self.full("ipma", Self.be32(tiles.count + 1) + associations)
+        if let alpha {
+            properties.append(hvcC(alpha.parameterSets, chromaIndex: 0, depth: 8))
+            let alphaConfiguration = UInt8(properties.count)
+            properties.append(Self.full("auxC", Array("urn:mpeg:hevc:2015:auxid:1".utf8) + [0]))
+            associations += Self.be16(alphaGrid) + [2, 3, 0x80 | UInt8(properties.count)]
+            for id in alphaTiles { associations += Self.be16(id) + [2, 0x80 | alphaConfiguration, 2] }
+        }
+        let ipma = Self.full("ipma", Self.be32(tiles.count + alphaTiles.count + grids.count) + associations)
         let iprp = Self.box("iprp", Self.box("ipco", properties.flatMap { $0 }) + ipma)
         let idat = Self.box("idat", [0, 0, UInt8(rows - 1), UInt8(columns - 1)] + Self.be16(width) + Self.be16(height))
-        var locations = Self.be16(grid) + [0, 1] + [0, 0] + Self.be16(1) + Self.be32(0) + Self.be32(8)
+        // Both grids' descriptions are the same 8 bytes of idat.
+        var locations: [UInt8] = []
+        for id in grids { locations += Self.be16(id) + [0, 1] + [0, 0] + Self.be16(1) + Self.be32(0) + Self.be32(8) }
         var offset = mdatStart
-        for (id, frame) in zip(tiles, frames) {
+        for (id, frame) in zip(tiles + alphaTiles, frames + (alpha?.frames ?? [])) {
             locations += Self.be16(id) + [0, 0] + [0, 0] + Self.be16(1) + Self.be32(offset) + Self.be32(frame.count)
             offset += frame.count
         }
-        let iloc = Self.full("iloc", [0x44, 0x00] + Self.be16(tiles.count + 1) + locations, version: 1)
+        let iloc = Self.full("iloc", [0x44, 0x00] + Self.be16(tiles.count + alphaTiles.count + grids.count) + locations, version: 1)
         return Self.full("meta", hdlr + pitm + iinf + iref + iprp + idat + iloc)
     }
 
     /// The tiles' decoder configuration: profile bytes from the SPS, the
     /// chroma format and depths, 4-byte NAL lengths, the parameter sets.
-    private func hvcC(_ sets: [[UInt8]]) -> [UInt8] {
+    private func hvcC(_ sets: [[UInt8]], chromaIndex: UInt8? = nil, depth: Int? = nil) -> [UInt8] {
         let sps = sets[1]
         let profile = Array(sps[3..<15])  // general profile_tier_level: 12 bytes after the SPS's first byte
-        let chromaIndex: UInt8 = chroma == "420" ? 1 : chroma == "422" ? 2 : 3
+        let chromaIndex: UInt8 = chromaIndex ?? (chroma == "420" ? 1 : chroma == "422" ? 2 : 3)
+        let bits = depth ?? self.bits
         var bytes: [UInt8] = [1] + profile.prefix(1) + profile[1..<5] + profile[5..<11] + [profile[11]]
         bytes += [0xF0, 0x00, 0xFC, 0xFC | chromaIndex, 0xF8 | UInt8(bits - 8), 0xF8 | UInt8(bits - 8), 0, 0, 0x0F, 3]
         for set in sets {

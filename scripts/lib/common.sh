@@ -40,8 +40,9 @@ ensure_build_deps() {
   # their headers to build; the libraries come with them.
   ensure_packages libraw-dev libavcodec-dev libavformat-dev libavutil-dev libswscale-dev
   # HEIF photos: libvips' loader uses libheif, to which Sources/CHEVC adds a
-  # threaded libde265 decoder (libvips-dev pulls both in; named here).
-  ensure_packages libheif-dev libde265-dev
+  # threaded libde265 decoder (libvips-dev pulls both in; named here); AVIF
+  # grids' AV1 tiles go through dav1d, libheif's own AV1 decoder.
+  ensure_packages libheif-dev libde265-dev libdav1d-dev
   # PDF output (-o NAME.pdf): cairo's PDF surface and pango-cairo's text,
   # through Sources/CCairo (pkg-config pangocairo names both).
   ensure_packages libcairo2-dev libpango1.0-dev

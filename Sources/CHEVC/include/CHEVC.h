@@ -66,13 +66,17 @@ typedef struct {
     long long offset, length;
 } chevc_extent;
 
-/// A HEIF picture of `columns` x `rows` HEVC tiles of `tile_width` x
+/// A HEIF picture of `columns` x `rows` HEVC (or AV1: `codec`) tiles of `tile_width` x
 /// `tile_height` (row by row in `tiles`), cropped to `width` x `height`
 /// (a grid's output size; a single picture is a grid of one), with the
 /// tiles' shared parameter sets (each NAL unit after a 4-byte big-endian
 /// length), shrunk by `factor` (1 to 128), of `bits` bits a sample (the
 /// configuration's). `threads`: libde265's worker
 /// threads for a tile of more than a megapixel (a single picture).
+/// `alpha_tiles`, when not NULL: an alpha plane's HEVC tiles of the same
+/// grid (one for each of `tiles`, the same size), with their own parameter
+/// sets and depth; each is decoded after its colour tile and its luma
+/// shrunk beside the colour's.
 typedef struct {
     int width, height;
     int columns, rows, tile_width, tile_height;
@@ -82,6 +86,14 @@ typedef struct {
     int factor;
     int bits;
     int threads;
+    const chevc_extent *alpha_tiles;
+    const unsigned char *alpha_configuration;
+    size_t alpha_configuration_size;
+    int alpha_bits;
+    /// 0: HEVC tiles (libde265; parameter sets each after a 4-byte length);
+    /// 1: AV1 tiles (dav1d; `configuration` the av1C box's OBUs, put before
+    /// each tile's own, as libheif does). The alpha plane's tiles alike.
+    int codec;
 } chevc_tiling;
 
 /// Small rows of a picture shrunk as its tiles come: Y, Cb and Cr at full
@@ -90,10 +102,12 @@ typedef struct {
 /// `rows` rows of `width` from `first_row` of the small picture, each
 /// plane's rows `stride` samples apart; `monochrome`: Y alone (the others zero). The colour description
 /// of the first tile's stream (H.273 code points, as libde265 reads them).
+/// With an alpha plane, its samples (`alpha_bits` bits) in planes[3]; else NULL.
 typedef struct {
-    const unsigned short *planes[3];
+    const unsigned short *planes[4];
     int width, first_row, rows, stride;
     int bits;
+    int alpha_bits;
     int monochrome;
     int primaries, transfer, matrix, full_range;
 } chevc_band;
@@ -103,7 +117,7 @@ typedef int (*chevc_rows_sink)(void *context, const chevc_band *band);
 
 /// Decodes the picture of `tiling` from the file open on `descriptor`
 /// (read with pread) one tile at a time, each through a libde265 decoder of
-/// its own, and box-shrinks each as it comes: the small picture is floor
+/// its own (dav1d's for AV1 tiles), and box-shrinks each as it comes: the small picture is floor
 /// (width / factor) x floor(height / factor) (its size in `out_width`,
 /// `out_height` before the first band), each sample the mean of a factor x
 /// factor box (the centred region of whole boxes, as chevc_decode_shrunk

@@ -65,6 +65,9 @@ char *cvips_capture_text(CVipsCapture *capture);
 void cvips_capture_warnings(void);
 /// The capture current on this thread, or NULL.
 CVipsCapture *cvips_capture_current(void);
+/// How many libvips error messages were written, in this process, on a
+/// thread where no capture was current (to libvips' shared buffer).
+int cvips_uncaptured_errors(void);
 /// libvips' error messages written while `capture` was current (see
 /// vips_verror in CVipsShim.c), one a line, and forgets them (free with
 /// g_free), or NULL.
@@ -181,7 +184,8 @@ int cvips_rot_quarters(VipsImage *in, VipsImage **out, int quarters);
 int cvips_flip(VipsImage *in, VipsImage **out, int horizontal);
 /// The image's XMP packet (libvips' "xmp-data"), not copied, or NULL.
 const void *cvips_xmp(VipsImage *image, size_t *length);
-/// 8-bit RGB pixels (rows packed, malloc'ed) as a new memory image that
+/// 8-bit RGB pixels, or RGBA where `size` is 4 bytes a pixel (rows packed,
+/// malloc'ed), as a new memory image that
 /// owns them: freed with free() when the image closes, or now if it cannot
 /// be made. `icc`, when not NULL, is copied as its ICC profile.
 VipsImage *cvips_image_new_from_owned_rgb(void *pixels, size_t size, int width, int height,

@@ -4,13 +4,13 @@
 /// primary item. Every read is bounded by its box; anything unexpected
 /// throws, and the layout is then nil (libvips' loader has the file).
 struct HEIFItems {
-    private let bytes: [UInt8]
-    private var types: [Int: String] = [:]
-    private var locations: [Int: (method: Int, extents: [HEIFLayout.Extent])] = [:]
+    let bytes: [UInt8]
+    private(set) var types: [Int: String] = [:]
+    private(set) var locations: [Int: (method: Int, extents: [HEIFLayout.Extent])] = [:]
     private var properties: [BMFFBox] = []
     private var associations: [Int: [Int]] = [:]
-    private var references: [String: [Int: [Int]]] = [:]
-    private var primary = 0
+    private(set) var references: [String: [Int: [Int]]] = [:]
+    private(set) var primary = 0
     private var idat: BMFFBox?
 
     init(_ bytes: [UInt8], _ file: FileBytes) throws {
@@ -107,12 +107,12 @@ struct HEIFItems {
     }
 
     /// The payload of `item`'s one property of `type`.
-    private func property(_ type: String, of item: Int) -> BMFFBox? {
+    func property(_ type: String, of item: Int) -> BMFFBox? {
         properties(of: item).first { $0.type == type }
     }
 
     /// The bytes of `item`'s data, when it is small (a grid's description), from the file or `idat`.
-    private func smallData(_ item: Int, _ file: FileBytes) throws -> [UInt8]? {
+    func smallData(_ item: Int, _ file: FileBytes) throws -> [UInt8]? {
         guard let location = locations[item], location.extents.count == 1, location.extents[0].length <= 64 else { return nil }
         let extent = location.extents[0]
         if location.method == 1 {
@@ -127,63 +127,31 @@ struct HEIFItems {
 
 extension HEIFItems {
     private func makeLayout(_ file: FileBytes) throws -> HEIFLayout? {
-        // An alpha plane beside the picture: libvips' loader (a gain map or a depth map is left aside, as libheif leaves it).
-        for (aux, targets) in references["auxl"] ?? [:] where targets.contains(primary) {
-            guard let auxC = property("auxC", of: aux) else { return nil }
-            let urn = String(decoding: bytes[min(auxC.payload + 4, auxC.start + auxC.size)..<(auxC.start + auxC.size)], as: UTF8.self)
-            if urn.contains("alpha") || urn.hasPrefix("urn:mpeg:hevc:2015:auxid:1") { return nil }
-        }
-        let tileIDs: [Int], width: Int, height: Int, columns: Int, rows: Int
-        switch types[primary] {
-        case "grid":
-            guard let grid = try smallData(primary, file), grid.count >= 8 else { return nil }
-            let large = grid[1] & 1 != 0
-            rows = Int(grid[2]) + 1
-            columns = Int(grid[3]) + 1
-            guard grid.count >= (large ? 12 : 8) else { return nil }
-            width = large ? grid.be32(4) : grid.be16(4)
-            height = large ? grid.be32(8) : grid.be16(6)
-            tileIDs = references["dimg"]?[primary] ?? []
-            guard tileIDs.count == rows * columns else { return nil }
-        case "hvc1":
-            tileIDs = [primary]
-            (columns, rows, width, height) = (1, 1, 0, 0)
-        default: return nil
-        }
-        guard tileIDs.allSatisfy({ types[$0] == "hvc1" }), let first = tileIDs.first,
-              let config = property("hvcC", of: first), let extent = property("ispe", of: first) else { return nil }
-        let configBytes = Array(bytes[config.payload..<config.start + config.size])
-        // One configuration and one size for every tile.
-        for id in tileIDs {
-            guard let c = property("hvcC", of: id), let e = property("ispe", of: id),
-                  c.start == config.start || Array(bytes[c.payload..<c.start + c.size]) == configBytes,
-                  e.start == extent.start || Array(bytes[e.payload..<e.start + e.size]) == Array(bytes[extent.payload..<extent.start + extent.size])
-            else { return nil }
-        }
-        var ispe = Reader(bytes, extent)
-        ispe.at += 4
-        let tileWidth = try ispe.uint(4), tileHeight = try ispe.uint(4)
-        guard tileWidth > 0, tileHeight > 0 else { return nil }
-        let tiles = try tileIDs.map { id -> HEIFLayout.Extent in
-            guard let location = locations[id], location.method == 0, location.extents.count == 1,
-                  file.contains(location.extents[0].offset, location.extents[0].length) else {
-                throw corrupt("heif", "a tile in more than one run")
-            }
-            return location.extents[0]
-        }
-        guard let (parameterSets, bits, chroma) = HEVCConfiguration.parse(configBytes) else { return nil }
+        guard let pictures = try pictures(of: primary, file) else { return nil }
+        guard let (parameterSets, bits, chroma) = Self.configuration(pictures) else { return nil }
+        let first = pictures.ids[0]
         let imageColour = colour(of: primary), tileColour = colour(of: first)
         var layout = HEIFLayout(
-            width: types[primary] == "grid" ? width : tileWidth, height: types[primary] == "grid" ? height : tileHeight,
-            columns: columns, rows: rows, tileWidth: tileWidth, tileHeight: tileHeight, tiles: tiles,
+            width: pictures.width, height: pictures.height, columns: pictures.columns, rows: pictures.rows,
+            tileWidth: pictures.tileWidth, tileHeight: pictures.tileHeight, tiles: pictures.tiles,
             configuration: parameterSets, bits: bits, chroma: chroma, transforms: transforms(of: primary),
             colour: tileColour ?? imageColour, imageColour: imageColour ?? tileColour,
             icc: icc(of: primary), maxContentLight: 0, masteringPeak: 0)
+        layout.codec = pictures.codec
+        // An alpha plane beside the picture: of the same grid, else libvips' loader (a gain map or a depth map is
+        // left aside, as libheif leaves it).
+        for (aux, targets) in references["auxl"] ?? [:] where targets.contains(primary) {
+            guard let auxC = property("auxC", of: aux) else { return nil }
+            let urn = String(decoding: bytes[min(auxC.payload + 4, auxC.start + auxC.size)..<(auxC.start + auxC.size)], as: UTF8.self)
+            guard urn.contains("alpha") || urn.hasPrefix("urn:mpeg:hevc:2015:auxid:1") else { continue }
+            guard layout.alpha == nil, let alpha = try alphaPlane(aux, beside: pictures, file) else { return nil }
+            layout.alpha = alpha
+        }
         // Sizes the decoder's 32-bit arithmetic holds (--max-pixels and the buffer limit hold them further).
         let largest = 1 << 20
-        guard tileWidth <= largest, tileHeight <= largest, layout.width <= largest, layout.height <= largest,
-              layout.width > 0, layout.height > 0, product(columns, tileWidth) >= layout.width,
-              product(rows, tileHeight) >= layout.height else { return nil }
+        guard layout.tileWidth <= largest, layout.tileHeight <= largest, layout.width <= largest, layout.height <= largest,
+              layout.width > 0, layout.height > 0, product(layout.columns, layout.tileWidth) >= layout.width,
+              product(layout.rows, layout.tileHeight) >= layout.height else { return nil }
         if let clli = property("clli", of: primary) ?? property("clli", of: first), clli.size >= 12 {
             layout.maxContentLight = Double(bytes.be16(clli.payload))
         }
@@ -191,8 +159,9 @@ extension HEIFItems {
             layout.masteringPeak = Double(bytes.be32(mdcv.payload + 16)) / 10000
         }
         let hdr = [16, 18].contains(layout.imageColour?.transfer ?? 0)
-        // One 8-bit SDR picture: chevc_decode_shrunk's, as before.
-        guard layout.isGrid || bits > 8 || hdr else { return nil }
+        // One 8-bit SDR HEVC picture: chevc_decode_shrunk's, or libvips' loader with an alpha plane; one AV1 picture:
+        // libvips' loader; as before.
+        guard layout.isGrid || (layout.codec == .hevc && (bits > 8 || hdr)) else { return nil }
         return layout
     }
 

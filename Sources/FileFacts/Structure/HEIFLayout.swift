@@ -36,6 +36,28 @@ public struct HEIFLayout: Sendable, Equatable {
         case crop(width: Double, height: Double, horizontalOffset: Double, verticalOffset: Double)
     }
 
+    /// An alpha plane beside the picture (an auxiliary image of the same
+    /// grid, as phones and libheif write it): its tiles, one for each of
+    /// the picture's, the same size.
+    public struct Alpha: Sendable, Equatable {
+        /// Row by row, as the picture's.
+        public var tiles: [Extent]
+        /// Its tiles' parameter sets (or OBUs), as `HEIFLayout.configuration`.
+        public var configuration: [UInt8]
+        /// Bits per sample.
+        public var bits: Int
+        /// Whether the picture's colours are premultiplied by it (a `prem` reference).
+        public var premultiplied: Bool
+    }
+
+    /// How the tiles are coded.
+    public enum Codec: Int, Sendable, Equatable {
+        /// HEVC (`hvc1`, `hvcC`): a HEIC.
+        case hevc = 0
+        /// AV1 (`av01`, `av1C`): an AVIF.
+        case av1 = 1
+    }
+
     /// The stored picture's width: the grid's output size, or the image's extent.
     public var width: Int
     /// The stored picture's height.
@@ -51,7 +73,8 @@ public struct HEIFLayout: Sendable, Equatable {
     /// Row by row.
     public var tiles: [Extent]
     /// The tiles' parameter sets (VPS, SPS, PPS, SEI), each after a 4-byte
-    /// big-endian length, as the tiles' own NAL units are.
+    /// big-endian length, as the tiles' own NAL units are; for AV1, the
+    /// `av1C` box's OBUs (the sequence header), put before each tile's own.
     public var configuration: [UInt8]
     /// Luma bits per sample.
     public var bits: Int
@@ -70,6 +93,10 @@ public struct HEIFLayout: Sendable, Equatable {
     public var maxContentLight: Double
     /// `mdcv`'s mastering display peak in cd/m² (0 when absent).
     public var masteringPeak: Double
+    /// The alpha plane, if any (coded as the picture is).
+    public var alpha: Alpha? = nil
+    /// How the tiles (and the alpha plane's) are coded.
+    public var codec: Codec = .hevc
 
     /// Whether the picture is a grid of tiles (not one picture).
     public var isGrid: Bool { columns * rows > 1 || width != tileWidth || height != tileHeight }
@@ -77,10 +104,11 @@ public struct HEIFLayout: Sendable, Equatable {
 
 extension HEIFLayout {
     /// The layout of the primary image in `meta` (the whole box), when it is one the tiled decoder takes:
-    /// a grid whose tiles are HEVC, share one configuration and one size,
+    /// a grid whose tiles are HEVC or AV1, share one configuration and one size,
     /// each one run of bytes in the file; or one HEVC picture with more
-    /// than 8 bits a sample or an HDR transfer. Nil for anything else (an
-    /// 8-bit picture, AV1, alpha, overlays, a table it cannot read).
+    /// than 8 bits a sample or an HDR transfer; with an alpha plane of the
+    /// same grid, if any. Nil for anything else (an 8-bit picture, one AV1 picture, an
+    /// alpha plane of another shape, overlays, a table it cannot read).
     static func read(_ meta: [UInt8], _ file: FileBytes) -> HEIFLayout? {
         guard let items = try? HEIFItems(meta, file) else { return nil }
         return items.layout(file)
