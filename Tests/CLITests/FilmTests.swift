@@ -108,6 +108,40 @@ final class FilmTests: CLITestCase {
         XCTAssertEqual(written.sorted(), ["a.png", "b.png", "c.png", "d.png"], "each video by one shard")
     }
 
+    /// A 16:9 film on the default 1200x800 sheet: each frame whole, its
+    /// white top band and green bottom band shown (a burnt-in time code or
+    /// subtitles there are not cropped); `--fit cover` still fills and crops.
+    func testAWideFilmsFramesAreShownWholeUnlessCoverIsAsked() throws {
+        try TestMedia.run("ffmpeg", ["-v", "error", "-y", "-f", "lavfi", "-i", "color=c=0xC02020:s=640x360:r=25:d=6",
+                                     "-vf", "drawbox=x=0:y=0:w=640:h=24:c=white:t=fill,"
+                                        + "drawbox=x=0:y=336:w=640:h=24:c=0x20C020:t=fill,"
+                                        + "drawbox=x=300:y=150:w=40:h=60:c=blue:t=fill,format=yuv420p",
+                                     "-c:v", "libx264", path("wide.mp4")])
+        for fit in [nil, "cover"] {
+            let result = try collage(["wide.mp4", "--frames", "12", "--json", "-o", "sheet.png"]
+                                     + (fit.map { ["--fit", $0] } ?? []))
+            XCTAssertEqual(result.status, 0, result.summary)
+            let all = assertValidEventStream(result, "wide")
+            let picture = try XCTUnwrap(decoded("sheet.png"))
+            let placed = events(all, "placed")
+            XCTAssertEqual(placed.count, 12)
+            for tile in placed {
+                let (x, y, w, h) = (tile["x"] as! Int, tile["y"] as! Int, tile["width"] as! Int, tile["height"] as! Int)
+                let top = picture.pixel(x: x + w / 8, y: y + 2), bottom = picture.pixel(x: x + w / 8, y: y + h - 3)
+                if fit == nil {
+                    XCTAssertEqual(Double(w) / Double(h), 16.0 / 9.0, accuracy: 0.02, "the frame's own shape: \(w)x\(h)")
+                    XCTAssertLessThanOrEqual(RGB.white.distance(to: top), 40, "its top band shown: \(top)")
+                    XCTAssertLessThanOrEqual(RGB(red: 0x20, green: 0xC0, blue: 0x20).distance(to: bottom), 40,
+                                             "its bottom band shown: \(bottom)")
+                } else {
+                    XCTAssertGreaterThan(Double(w) / Double(h), 2.0, "cover fills the wide cell: \(w)x\(h)")
+                    XCTAssertLessThanOrEqual(RGB(red: 0xC0, green: 0x20, blue: 0x20).distance(to: top), 40,
+                                             "cover crops the top band: \(top)")
+                }
+            }
+        }
+    }
+
     func testUsageErrors() throws {
         try film("a.mp4", shots: 1)
         try film("b.mp4", shots: 1)

@@ -91,7 +91,8 @@ extension Configuration {
         // Layout and captions.
         configuration.layoutName = layoutName == "auto" && tile != nil ? "grid" : layoutName
         configuration.layoutOptions.gap = gap ?? 0
-        configuration.layoutOptions.fit = fit ?? .cover
+        // A film's frames are shown whole unless --fit cover says otherwise.
+        configuration.layoutOptions.fit = fit ?? (frames != nil || every != nil ? .contain : .cover)
         configuration.crop = crop ?? .centre
         configuration.layoutOptions.columns = tile?.columns
         configuration.layoutOptions.rows = tile?.rows

@@ -3,9 +3,10 @@ import Glibc
 /// `C` columns and `R` rows of equal cells. `--tile` fixes either or both;
 /// otherwise, for the `n` images of the sheet, `C` is the value in 1…n
 /// that, with `R = ceil(n / C)`, makes the cell's shape `(W/C) / (H/R)`
-/// closest to 4:3 (on a film's sheet, the film's shape:
-/// `LayoutOptions.cellShape`), measured as `|ln(shape / (4/3))|`; a tie
-/// goes to more columns.
+/// closest to 4:3 (on a film's sheet, the shape of the cell's part above
+/// its caption, closest to the film's: `LayoutOptions.cellShape`,
+/// `aimsBelowCaptions`), measured as `|ln(shape / (4/3))|`; a tie goes to
+/// more columns.
 struct GridLayout: SheetLayout {
     var options: LayoutOptions
 
@@ -41,18 +42,23 @@ struct GridLayout: SheetLayout {
         case let (nil, rows?): return ((count + rows - 1) / rows, rows)
         case (nil, nil):
             let height = options.nominalHeight.map { max(1, $0 - options.titleBand - 2 * options.margin) } ?? area.height
-            return Self.nearFourThree(count: count, width: area.width, height: height, aim: options.cellShape)
+            let band = options.aimsBelowCaptions ? options.captionBand : { _ in 0 }
+            return Self.nearFourThree(count: count, width: area.width, height: height, aim: options.cellShape, band: band)
         }
     }
 
-    static func nearFourThree(count: Int, width: Int, height: Int,
-                              aim: (width: Int, height: Int) = (4, 3)) -> (columns: Int, rows: Int) {
+    /// `band`: the caption band of a cell of a given height, left out of
+    /// the shape compared (none for photos: the contract's whole cell).
+    static func nearFourThree(count: Int, width: Int, height: Int, aim: (width: Int, height: Int) = (4, 3),
+                              band: (Int) -> Int = { _ in 0 }) -> (columns: Int, rows: Int) {
         let target = Double(max(1, aim.width)) / Double(max(1, aim.height))
         var best = (columns: 1, rows: count)
         var bestDistance = Double.infinity
         for columns in 1...max(1, count) {
             let rows = (count + columns - 1) / columns
-            let shape = (Double(width) / Double(columns)) / (Double(height) / Double(rows))
+            let cellHeight = Double(height) / Double(rows)
+            let shown = max(1, cellHeight - Double(min(band(Int(cellHeight)), max(0, Int(cellHeight) - 1))))
+            let shape = (Double(width) / Double(columns)) / shown
             let distance = abs(log(shape / target))
             // Ties (within rounding) go to more columns: later wins.
             if distance <= bestDistance + 1e-12 {

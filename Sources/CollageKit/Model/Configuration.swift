@@ -35,7 +35,7 @@ public struct Configuration: Codable, Sendable, Equatable {
     public var tile: GridShape?
     /// `--gap` in pixels (nil: 0).
     public var gap: Int?
-    /// `--fit` (nil: cover).
+    /// `--fit` (nil: cover; on a film's sheets, contain).
     public var fit: Fit?
     /// `--crop` (nil: centre).
     public var crop: CropChoice?

@@ -42,6 +42,10 @@ public struct LayoutOptions: Sendable {
     /// them under `--size WIDTHx`: 4:3, or on a film's sheet the film's
     /// own shape as shown.
     public var cellShape = (width: 4, height: 3)
+    /// On a film's sheet: the grid aims the part of each cell above its
+    /// caption band (where the frame is shown) at `cellShape`, not the
+    /// whole cell, so that a frame shown whole fills its cell.
+    public var aimsBelowCaptions = false
     /// `--margin`, in whole pixels: kept clear around everything, on top of the gap.
     public var margin = 0
     /// On a page: the margin in pixels as exact as its length makes it at

@@ -51,6 +51,7 @@ final class FilmPasses: PassSource {
                 pass.captions.film = header
                 // Cells of the film's shape as shown (a phone's upright film: portrait).
                 pass.layoutOptions.cellShape = (max(1, header.facts.width), max(1, header.facts.height))
+                pass.layoutOptions.aimsBelowCaptions = true
                 let run = CollageRun(configuration: pass, source: FilmSheets(configuration: pass, video: video, header: header),
                                      logger: logger)
                 return (Pass(job: run, folder: video), others)
