@@ -21,7 +21,7 @@ struct LayoutArguments: ParsableArguments {
     var gap: Int?
 
     @Option(help: ArgumentHelp("cover fills each cell and crops the overflow; contain shows the whole image, "
-                               + "centred, with the background around it (default: cover).", valueName: "cover|contain"),
+                               + "centred, with the background around it (default: cover; contain on a film's sheets).", valueName: "cover|contain"),
             completion: .list(Fit.allCases.map(\.rawValue)),
             transform: { try parsed(Fit(rawValue: $0), "cover or contain") })
     var fit: Fit?
