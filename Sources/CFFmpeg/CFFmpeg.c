@@ -41,6 +41,9 @@ static struct {
                                        int (*)(void *, uint8_t *, int), int64_t (*)(void *, int64_t, int));
     void (*avio_context_free)(AVIOContext **);
     uint8_t *(*av_stream_get_side_data)(const AVStream *, enum AVPacketSideDataType, size_t *);
+    int (*av_dict_set)(AVDictionary **, const char *, const char *, int);
+    AVDictionaryEntry *(*av_dict_get)(const AVDictionary *, const char *, const AVDictionaryEntry *, int);
+    void (*av_dict_free)(AVDictionary **);
     AVFrameSideData *(*av_frame_get_side_data)(const AVFrame *, enum AVFrameSideDataType);
     const AVPixFmtDescriptor *(*av_pix_fmt_desc_get)(enum AVPixelFormat);
     AVCodecContext *(*avcodec_alloc_context3)(const AVCodec *);
@@ -126,6 +129,7 @@ static void load_once(void) {
     RESOLVE(util, av_display_rotation_get); RESOLVE(util, av_log_set_callback); RESOLVE(util, av_log_set_level);
     RESOLVE(util, av_strerror); RESOLVE(util, av_frame_get_side_data);
     RESOLVE(util, av_pix_fmt_desc_get);
+    RESOLVE(util, av_dict_set); RESOLVE(util, av_dict_get); RESOLVE(util, av_dict_free);
     RESOLVE(scale, sws_getContext); RESOLVE(scale, sws_scale); RESOLVE(scale, sws_freeContext);
     RESOLVE(scale, sws_getCoefficients); RESOLVE(scale, sws_setColorspaceDetails);
     if (load_error[0]) return;
@@ -305,7 +309,12 @@ cav_video *cav_open(int fd, double seconds, long long max_bytes, char *error, si
     video->format->interrupt_callback.opaque = video;
     video->format->probesize = 2 << 20;
     video->format->max_analyze_duration = AV_TIME_BASE;
-    int result = F.avformat_open_input(&video->format, "", NULL, NULL);
+    // A QuickTime or MP4 file's XMP packet (its `XMP_` atom or XMP `uuid`
+    // box), which FFmpeg keeps only when asked: a rating or label set there.
+    AVDictionary *options = NULL;
+    F.av_dict_set(&options, "export_xmp", "1", 0);
+    int result = F.avformat_open_input(&video->format, "", NULL, &options);
+    F.av_dict_free(&options);
     if (result < 0) {  // the context was freed by FFmpeg
         say_status(video, result, "not a video FFmpeg can read", error, error_size);
         cav_close(video);
@@ -611,3 +620,9 @@ const uint16_t *cav_kept_rgb16(const cav_video *video, int *width, int *height) 
 long long cav_bytes_read(const cav_video *video) { return video->read; }
 
 int cav_peak_pictures(const cav_video *video) { return atomic_load(&video->peak_pictures); }
+
+const char *cav_xmp(const cav_video *video) {
+    if (!video->format) return NULL;
+    AVDictionaryEntry *entry = F.av_dict_get(video->format->metadata, "xmp", NULL, 0);
+    return entry && entry->value && entry->value[0] ? entry->value : NULL;
+}

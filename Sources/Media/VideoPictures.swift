@@ -1,6 +1,7 @@
 import FileFacts
 import Video
 import Vips
+import XMP
 
 /// Videos: the header from FFmpeg (the stream's coded size, its rotation as
 /// an orientation, its length), the tile from a poster frame
@@ -23,6 +24,8 @@ enum VideoPictures {
         var header = ImageHeader(width: info.width, height: info.height, orientation: info.orientation, format: "video",
                                  bands: 3)
         header.media = .video(VideoFacts(duration: info.duration, decoderBytes: decoderBytes(info)))
+        // Its rating and label, where a photo manager wrote them into the file (a sidecar still wins).
+        header.take(embedded: video.xmp(limit: XMPPacket.maxBytes).map(XMPProperties.parse))
         let decoding = header.decodeBytes(forTile: 1, 1)
         if decoding > maxBuffer {
             throw VipsError(.tooLarge, "decoding \(info.codec) frames of \(info.width)x\(info.height) needs "

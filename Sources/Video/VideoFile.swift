@@ -46,6 +46,13 @@ public final class VideoFile {
     /// sheet opens it once a run of its times).
     public static var opened: Int { openCount.load(ordering: .relaxed) }
 
+    /// The container's own XMP packet (a rating or label a photo manager
+    /// wrote into the file), at most `limit` bytes of it; nil when it has none.
+    public func xmp(limit: Int) -> [UInt8]? {
+        guard let packet = cav_xmp(handle) else { return nil }
+        return Array(UnsafeRawBufferPointer(start: packet, count: strnlen(packet, limit + 1)))
+    }
+
     /// Bytes FFmpeg has read so far.
     public var bytesRead: Int { Int(cav_bytes_read(handle)) }
 

@@ -122,6 +122,10 @@ long long cav_bytes_read(const cav_video *video);
 /// it asked for, alive until it and every frame given let go of it).
 int cav_peak_pictures(const cav_video *video);
 
+/// The container's XMP packet (QuickTime's `XMP_` atom, MP4's XMP `uuid`
+/// box), NUL-terminated, owned by the video; NULL when it has none.
+const char *cav_xmp(const cav_video *video);
+
 void cav_close(cav_video *video);
 
 #endif
