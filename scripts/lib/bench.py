@@ -210,8 +210,11 @@ class Help:
     def default(self, option):
         if not self.text:
             return f"<{option}'s default>"
-        entry = re.search(r"(?m)^\s+(?:-\w, )?" + re.escape(option) + r"\b(.*(?:\n(?!\s+-).*)*)", self.text)
-        found = entry and re.search(r"\bdefault:? ([^),;]*[^),;.])", " ".join(entry.group(1).split()))
+        # The option's own entry: the first line that starts with it and states a default (a
+        # line of another entry's text may start with it too: "--jobs, ... may be given").
+        entries = re.finditer(r"(?m)^\s+(?:-\w, )?" + re.escape(option) + r"\b(.*(?:\n(?!\s+-).*)*)", self.text)
+        found = next((f for e in entries
+                      if (f := re.search(r"\bdefault:? ([^),;]*[^),;.])", " ".join(e.group(1).split())))), None)
         if not found:
             die(f"collage --help states no default for {option}, which scripts/bench.cases asks for")
         return found.group(1)
