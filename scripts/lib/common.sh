@@ -50,6 +50,32 @@ ensure_build_deps() {
   # (libvips links libxml2 already; its headers come with libxml2-dev).
   ensure_packages libxml2-dev
   ensure_swift
+  quiet_pkg_config
+}
+
+# SwiftPM refuses the -pthread that glib's pkg-config files give (libvips'
+# and pango's needs), each time with a warning, though glibc has no separate
+# thread library to link. The build reads copies of those files without it,
+# made from the machine's own each time (so they follow its glib).
+quiet_pkg_config() {
+  local quiet="$ROOT/.build/pkg-config-quiet" dir file name dirs made=" "
+  mkdir -p "$quiet"
+  IFS=: read -ra dirs <<< "$(pkg-config --variable pc_path pkg-config)"
+  for dir in "${dirs[@]}"; do
+    for file in "$dir"/*.pc; do
+      name=${file##*/}
+      [[ $made == *" $name "* ]] && continue  # the first on the path wins, as pkg-config takes it
+      grep -qw -- -pthread "$file" 2>/dev/null || continue
+      # Each copy replaced whole (another script's build may be reading it).
+      sed -E 's/(^|[[:space:]])-pthread([[:space:]]|$)/\1\2/g' "$file" > "$quiet/.$name.$$"
+      mv -f "$quiet/.$name.$$" "$quiet/$name"
+      made+="$name "
+    done
+  done
+  for file in "$quiet"/*.pc; do  # a copy of a file that no longer has -pthread goes
+    [ -e "$file" ] && [[ $made != *" ${file##*/} "* ]] && rm -f "$file"
+  done
+  export PKG_CONFIG_PATH="$quiet${PKG_CONFIG_PATH:+:$PKG_CONFIG_PATH}"
 }
 
 # Fonts for captions and titles in every script, the same as the package's
