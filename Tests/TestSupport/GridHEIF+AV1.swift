@@ -37,8 +37,8 @@ extension GridHEIF {
         return ([sequenceHeader], frames)
     }
 
-    /// An `av1C` box for 8-bit 4:2:0 Main profile tiles: `configuration` its OBUs.
-    static func av1C(_ configuration: [UInt8]) -> [UInt8] {
-        box("av1C", [0x81, 0x08, 0x0C, 0x00] + configuration)
+    /// An `av1C` box for 8-bit 4:2:0 (or `monochrome`) Main profile tiles: `configuration` its OBUs.
+    static func av1C(_ configuration: [UInt8], monochrome: Bool = false) -> [UInt8] {
+        box("av1C", [0x81, 0x08, monochrome ? 0x1C : 0x0C, 0x00] + configuration)
     }
 }

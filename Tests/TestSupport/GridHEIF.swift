@@ -30,7 +30,7 @@ public struct GridHEIF {
     /// The picture's colours premultiplied by that alpha (in R'G'B', as
     /// FFmpeg's `premultiply` does), and a `prem` reference saying so.
     public var premultiplied = false
-    /// "hevc" (a HEIC: x265 tiles) or "av1" (an AVIF: libaom's tiles, 8-bit 4:2:0, no alpha).
+    /// "hevc" (a HEIC: x265 tiles) or "av1" (an AVIF: libaom's tiles, 8-bit 4:2:0; its alpha monochrome).
     public var codec = "hevc"
 
     public init(width: Int, height: Int) {
@@ -54,7 +54,9 @@ public struct GridHEIF {
             : try encode(photo, filters: filters, format: format, scratch: scratch + "/tiles-\(width)x\(height)-\(bits).hevc")
         var alphaTiles: (parameterSets: [[UInt8]], frames: [[UInt8]])? = nil
         if alpha {
-            alphaTiles = try encode(photo, filters: [], format: "gray", scratch: scratch + "/alpha-\(width)x\(height).hevc")
+            alphaTiles = codec == "av1"
+                ? try encodeAV1(photo, filters: [], format: "gray", scratch: scratch + "/alpha-\(width)x\(height).obu")
+                : try encode(photo, filters: [], format: "gray", scratch: scratch + "/alpha-\(width)x\(height).hevc")
         }
         try Data(file(parameterSets: parameterSets, frames: frames, alpha: alphaTiles)).write(to: URL(fileURLWithPath: path))
     }
@@ -121,7 +123,7 @@ public struct GridHEIF {
         if alpha != nil {
             entries += Self.full("infe", Self.be16(alphaGrid) + [0, 0] + Array("grid".utf8) + [0], version: 2, flags: 1)
             for id in alphaTiles {
-                entries += Self.full("infe", Self.be16(id) + [0, 0] + Array("hvc1".utf8) + [0], version: 2, flags: 1)
+                entries += Self.full("infe", Self.be16(id) + [0, 0] + Array(tileType.utf8) + [0], version: 2, flags: 1)
             }
         }
         let iinf = Self.full("iinf", Self.be16(tiles.count + alphaTiles.count + grids.count) + entries)
@@ -147,9 +149,11 @@ public struct GridHEIF {
         var associations = Self.be16(grid) + [UInt8(gridProperties.count)] + gridProperties
         for id in tiles { associations += Self.be16(id) + [2, 0x81, 2] }
         if let alpha {
-            properties.append(hvcC(alpha.parameterSets, chromaIndex: 0, depth: 8))
+            properties.append(codec == "av1" ? Self.av1C(alpha.parameterSets[0], monochrome: true)
+                                               : hvcC(alpha.parameterSets, chromaIndex: 0, depth: 8))
             let alphaConfiguration = UInt8(properties.count)
-            properties.append(Self.full("auxC", Array("urn:mpeg:hevc:2015:auxid:1".utf8) + [0]))
+            let urn = codec == "av1" ? "urn:mpeg:mpegB:cicp:systems:auxiliary:alpha" : "urn:mpeg:hevc:2015:auxid:1"
+            properties.append(Self.full("auxC", Array(urn.utf8) + [0]))
             associations += Self.be16(alphaGrid) + [2, 3, 0x80 | UInt8(properties.count)]
             for id in alphaTiles { associations += Self.be16(id) + [2, 0x80 | alphaConfiguration, 2] }
         }

@@ -132,6 +132,26 @@ final class HEIFTiledTests: XCTestCase {
         try tiledCloseToAFullDecode(path, "48 MP AVIF grid")
     }
 
+    /// A 48 MP AVIF grid with an alpha plane of the same grid (monochrome
+    /// AV1 tiles, an auxiliary image with AVIF's alpha `auxC`): both
+    /// decoded tile by tile through dav1d, counted under 16 MiB for a
+    /// 600x450 tile, close to libvips' full decode, the alpha applied.
+    func test48MegapixelAVIFGridWithAlphaIsDecodedTileByTile() throws {
+        var avif = GridHEIF(width: 8064, height: 6048)
+        (avif.codec, avif.alpha) = ("av1", true)
+        let path = try grid(avif, named: "48mp-alpha.avif")
+        let header = try withDescriptor(path) { try ImageFile.header(descriptor: $0) }
+        XCTAssertEqual([header.width, header.height, header.bands], [8064, 6048, 4])
+        let layout = try XCTUnwrap(header.heifLayout, "the AV1 grid and its alpha are read")
+        XCTAssertEqual(layout.codec, .av1)
+        XCTAssertEqual([layout.alpha?.tiles.count, layout.alpha?.bits], [16 * 12, 8])
+        XCTAssertLessThan(header.decodeBytes(forTile: 600, 450), 16 << 20, "counted about 12 MiB")
+        let tiled = try tiledCloseToAFullDecode(path, "48 MP AVIF grid with alpha")
+        avif.alpha = false
+        let opaque = try tile(of: try grid(avif, named: "48mp-opaque.avif"), width: 600, height: 450)
+        XCTAssertGreaterThan(tiled.meanDifference(from: opaque), 10, "the alpha is applied")
+    }
+
     /// An irot on the grid turns the small picture as libheif turns the
     /// whole one: the header shows it portrait, the tile matches.
     func testAQuarterTurnedGridIsUpright() throws {

@@ -70,15 +70,14 @@ extension HEIFItems {
     }
 
     /// The alpha plane `item` beside the picture of `colour`, when it is
-    /// HEVC pictures of the same grid (as many, the same size each, the
-    /// same size in all); nil when it is not (libvips' loader then has the
-    /// file). Premultiplied when the primary image says so (`prem`). HEVC
-    /// only: an AVIF's alpha plane (and so the AVIF) is left to libvips'
-    /// loader, as it is untested here.
+    /// pictures of the same grid coded as the colour's are (HEVC, or an
+    /// AVIF's monochrome AV1: as many, the same size each, the same size
+    /// in all); nil when it is not (libvips' loader then has the file).
+    /// Premultiplied when the primary image says so (`prem`).
     func alphaPlane(_ item: Int, beside colour: HEIFPictures, _ file: FileBytes) throws -> HEIFLayout.Alpha? {
         guard let alpha = try pictures(of: item, file), alpha.width == colour.width, alpha.height == colour.height,
               alpha.columns == colour.columns, alpha.rows == colour.rows, alpha.tileWidth == colour.tileWidth,
-              alpha.tileHeight == colour.tileHeight, alpha.codec == .hevc, colour.codec == .hevc,
+              alpha.tileHeight == colour.tileHeight, alpha.codec == colour.codec,
               let (parameterSets, bits, _) = Self.configuration(alpha), (8...16).contains(bits)
         else { return nil }
         let premultiplied = references["prem"]?[primary]?.contains(item) ?? false
