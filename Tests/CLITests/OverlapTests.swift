@@ -67,8 +67,8 @@ final class OverlapTests: CLITestCase {
     }
 
     /// A run waiting for the lock gets SIGTERM (then another SIGINT) while
-    /// the run holding the lock is stopped (SIGSTOP), so the lock cannot be
-    /// given back meanwhile: the waiting run exits 143 (130), writes nothing
+    /// the run holding the lock is stopped (SIGSTOP, from the moment it has
+    /// taken it), so the lock cannot be given back meanwhile: the waiting run exits 143 (130), writes nothing
     /// (no `written` event, the summary's status), and the holder, let go,
     /// ends well.
     func testWaitingRunStopsOnSignalWithoutWriting() throws {
@@ -76,9 +76,10 @@ final class OverlapTests: CLITestCase {
         for (signal, status) in [(SIGTERM, Int32(143)), (SIGINT, Int32(130))] {
             let holder = try start(arguments + ["--json"])
             XCTAssertTrue(holder.awaitEvent { field($0, "event") == "accepted" }, "the first run holds the lock")
+            // Stopped before the second run starts: however slow the machine, it finds the lock held.
+            XCTAssertEqual(holder.freeze(), .stopped, "the holder stands still, holding the lock")
             let waiter = try start(arguments + ["--json"])
             XCTAssertTrue(waiter.awaitEvent(timeout: 120) { field($0, "event") == "notice" }, "the second run waits")
-            XCTAssertEqual(holder.freeze(), .stopped, "the holder stands still, holding the lock")
             waiter.send(signal)
             let stopped = waiter.wait(timeout: 120)
             holder.thaw()
