@@ -30,6 +30,11 @@ struct PairComparison: Sendable {
     let settings: DiffSettings
     /// Counts the decodes running.
     var instrumentation: (any StageInstrumentation)? = nil
+    /// A pair whose two pictures would hold more bytes than this (3 a
+    /// pixel) is kept on disc while compared (`ImageFile.full`'s `onDisc`):
+    /// half the decode budget in a run (`DiffSheets`), so that a tall page
+    /// keeps the run within its memory; ordinary pages stay in memory.
+    var discAbove = Int.max
     /// The changed pairs' differences and what their cells show.
     let kept = KeptDifferences(limit: 32 << 20)
     /// What a changed pair's cell is drawn from, made from both pictures
@@ -134,7 +139,8 @@ struct PairComparison: Sendable {
             return compared(.removed, opened.baseline.map(\.header.pixelCount) ?? 0, 100)
         }
         guard let baseline = opened.baseline else { return compared(.added, current.header.pixelCount, 100) }
-        let decoded = [baseline, current].map(decode)
+        let onDisc = keptOnDisc(pixels: baseline.header.pixelCount + current.header.pixelCount)
+        let decoded = [baseline, current].map { decode($0, onDisc: onDisc) }
         guard case .success(let before) = decoded[0], case .success(let after) = decoded[1] else {
             return .failed(pair, decoded.compactMap { if case .failure(let failure) = $0 { failure } else { nil } })
         }
@@ -162,7 +168,9 @@ struct PairComparison: Sendable {
                a.hasSameBytes(as: b) {
                 return true
             }
-            guard case .success(let image) = probe.check(path), case .success(let picture) = decode(image),
+            guard case .success(let image) = probe.check(path),
+                  case .success(let picture) = decode(image, onDisc: keptOnDisc(pixels: image.header.pixelCount
+                                                                                    + after.width * after.height)),
                   let difference = try? Difference.compare(picture, after, options: settings.difference) else { continue }
             if [.unchanged, .noise].contains(Self.status(of: difference, tolerance: settings.tolerance)) { return true }
         }
@@ -194,11 +202,14 @@ struct PairComparison: Sendable {
         }
     }
 
-    /// One side decoded whole.
-    func decode(_ image: AcceptedImage) -> Result<FullPicture, DecodeFailure> {
+    /// Whether a pair of pictures of `pixels` in all is kept on disc (`discAbove`).
+    func keptOnDisc(pixels: Int) -> Bool { pixels > discAbove / 3 }
+
+    /// One side decoded whole, in memory or kept on disc.
+    func decode(_ image: AcceptedImage, onDisc: Bool = false) -> Result<FullPicture, DecodeFailure> {
         do {
             return .success(try (instrumentation?.decoding ?? { try $0() }) {
-                try ImageFile.full(descriptor: image.file.descriptor, maxBuffer: probe.maxBuffer)
+                try ImageFile.full(descriptor: image.file.descriptor, maxBuffer: probe.maxBuffer, onDisc: onDisc)
             })
         } catch {
             return .failure(DecodeFailure(path: image.path, message: String(describing: error)))
