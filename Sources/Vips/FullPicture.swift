@@ -33,14 +33,16 @@ public final class FullPicture: @unchecked Sendable {  // a libvips memory image
         let folder = String(cString: cvips_rows_temp_folder())
         let descriptor = cvips_rows_temp_file()
         guard descriptor >= 0 else {
-            throw VipsError(.operation, "cannot make a temporary file in \(folder) for the picture: \(Self.reason(errno))")
+            throw TemporaryFileError(description: "cannot make a temporary file in \(folder) for the picture: "
+                                     + Self.reason(errno))
         }
         let written = cvips_rows_write(image.pointer, descriptor)
         guard written == 0 else {
             close(descriptor)
             if written > 0 {
-                throw VipsError(.operation, "cannot write the picture to a temporary file in \(folder): "
-                                + Self.reason(written))
+                _ = LibvipsErrors.take(for: nil)  // libvips' own line for the write adds nothing
+                throw TemporaryFileError(description: "cannot write the picture to a temporary file in \(folder): "
+                                         + Self.reason(written))
             }
             throw VipsError.fromLibvips(.load, "cannot decode the picture")
         }
@@ -130,4 +132,10 @@ extension ImageFile {
             return FullPicture(Image(owning: copied))
         }
     }
+}
+
+/// A picture that could not be kept on disc: its temporary file could not
+/// be made or written (a full disc). Says what and where, in one line.
+public struct TemporaryFileError: Error, CustomStringConvertible, Sendable {
+    public let description: String
 }

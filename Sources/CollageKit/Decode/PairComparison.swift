@@ -140,7 +140,11 @@ struct PairComparison: Sendable {
         }
         guard let baseline = opened.baseline else { return compared(.added, current.header.pixelCount, 100) }
         let onDisc = keptOnDisc(pixels: baseline.header.pixelCount + current.header.pixelCount)
-        let decoded = [baseline, current].map { decode($0, onDisc: onDisc) }
+        let first = decode(baseline, onDisc: onDisc)
+        if case .failure(let failure) = first, failure.temporaryFile {  // the other side would say the same
+            return .failed(pair, [DecodeFailure(path: pair.current, message: failure.message, temporaryFile: true)])
+        }
+        let decoded = [first, decode(current, onDisc: onDisc)]
         guard case .success(let before) = decoded[0], case .success(let after) = decoded[1] else {
             return .failed(pair, decoded.compactMap { if case .failure(let failure) = $0 { failure } else { nil } })
         }
@@ -212,7 +216,8 @@ struct PairComparison: Sendable {
                 try ImageFile.full(descriptor: image.file.descriptor, maxBuffer: probe.maxBuffer, onDisc: onDisc)
             })
         } catch {
-            return .failure(DecodeFailure(path: image.path, message: String(describing: error)))
+            return .failure(DecodeFailure(path: image.path, message: String(describing: error),
+                                          temporaryFile: error is TemporaryFileError))
         }
     }
 }
