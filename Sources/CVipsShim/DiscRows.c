@@ -153,3 +153,19 @@ void diff_paging_release(DiffPaging *paging) {
     paging->touched = 0;
     for (int i = 0; i < paging->count; i++) madvise((void *) paging->start[i], paging->length[i], MADV_DONTNEED);
 }
+
+static void free_pixels(VipsImage *image, void *data) {
+    (void) image;
+    free(data);
+}
+
+VipsImage *cvips_image_new_owning(unsigned char *data, int width, int height, int bands) {
+    VipsImage *image = vips_image_new_from_memory(data, (size_t) width * height * bands, width, height, bands,
+                                                  VIPS_FORMAT_UCHAR);
+    if (!image) {
+        free(data);
+        return NULL;
+    }
+    g_signal_connect(image, "postclose", G_CALLBACK(free_pixels), data);
+    return image;
+}

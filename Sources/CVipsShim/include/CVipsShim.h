@@ -241,6 +241,9 @@ const char *cvips_rows_temp_folder(void);
 int cvips_rows_write(VipsImage *image, int fd);
 VipsImage *cvips_image_new_from_rows_file(int fd, int width, int height, int bands);
 const unsigned char *cvips_rows_of(VipsImage *image, int *mapped);
+/// A memory picture of malloc'ed `data`, freed with it (on error, at
+/// once): pages of it never written are never resident (a sparse mask).
+VipsImage *cvips_image_new_owning(unsigned char *data, int width, int height, int bands);
 /// Whether two pictures (in memory or on disc) have the same size and
 /// pixels: 1, 0, or -1 when either has no rows.
 int cvips_diff_same_pixels(VipsImage *left, VipsImage *right);
