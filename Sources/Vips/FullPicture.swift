@@ -137,5 +137,6 @@ extension ImageFile {
 /// A picture that could not be kept on disc: its temporary file could not
 /// be made or written (a full disc). Says what and where, in one line.
 public struct TemporaryFileError: Error, CustomStringConvertible, Sendable {
+    /// What could not be done, where, and the system's reason.
     public let description: String
 }
