@@ -130,7 +130,20 @@ VipsImage *cvips_image_new_from_rows_file(int fd, int width, int height, int ban
         g_object_unref(image);
         return NULL;
     }
-    return image;
+    /* The branches of a pipeline over the picture (a page faded, tinted
+     * and marked) read the same rows one after another: a cache of strips
+     * of whole rows, about 16 MiB at most, reads each from the file once. */
+    size_t row = (size_t) width * bands;
+    int strip = row >= (1 << 20) ? 1 : (int) ((1 << 20) / row), cached_strips = 16;
+    VipsImage *cached;
+    if (vips_tilecache(image, &cached, "tile_width", width, "tile_height", strip, "max_tiles", cached_strips,
+                       "access", VIPS_ACCESS_RANDOM, "threaded", TRUE, NULL)) {
+        g_object_unref(image);
+        return NULL;
+    }
+    g_object_unref(image);  /* the cache holds it */
+    g_object_set_data(G_OBJECT(cached), rows_key, file);
+    return cached;
 }
 
 const unsigned char *cvips_rows_of(VipsImage *image, int *mapped) {
