@@ -35,9 +35,9 @@ struct PairComparison: Sendable {
     /// 9/16 of the decode budget in a run (`DiffSheets`: 65 MiB by default,
     /// pages taller than about 1280x8900), so that a tall page keeps the
     /// run within its memory; ordinary pages, up to 1280x8000, stay in
-    /// memory, as fast as before (a pair on disc costs about half as much
-    /// CPU again: the file written, read back strip by strip, its pages
-    /// faulted in again after each release).
+    /// memory, as fast as before (a pair on disc costs about 60% more CPU:
+    /// the files written, read back strip by strip, their pages faulted in
+    /// again after each release).
     var discAbove = Int.max
     /// The changed pairs' differences and what their cells show.
     let kept = KeptDifferences(limit: 32 << 20)
