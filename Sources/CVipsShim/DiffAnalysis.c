@@ -18,25 +18,49 @@ static int ignored(const int *ignore, int count, int x, int y) {
     return 0;
 }
 
-static int usable(VipsImage *image) {
-    return image->data && image->Bands == 3 && image->BandFmt == VIPS_FORMAT_UCHAR;
+/* A picture's rows (3-band uchar), in memory or on disc (its mapping then
+ * added to `paging`); NULL when it has none. */
+static const unsigned char *rows_of(VipsImage *image, DiffPaging *paging) {
+    int mapped = 0;
+    const unsigned char *rows = cvips_rows_of(image, &mapped);
+    if (!rows || image->Bands != 3 || image->BandFmt != VIPS_FORMAT_UCHAR) return NULL;
+    if (mapped) diff_paging_add(paging, rows, (size_t) image->Xsize * image->Ysize * 3);
+    return rows;
+}
+
+/* How many bytes of rows a sweep reads before the mappings' pages are
+ * given back. */
+enum { PAGING_EVERY = 8 << 20 };
+
+int cvips_diff_same_pixels(VipsImage *left, VipsImage *right) {
+    DiffPaging paging = {.every = PAGING_EVERY};
+    const unsigned char *a = rows_of(left, &paging), *b = rows_of(right, &paging);
+    if (!a || !b) return -1;
+    if (left->Xsize != right->Xsize || left->Ysize != right->Ysize) return 0;
+    size_t length = (size_t) left->Xsize * left->Ysize * 3, chunk = 1 << 20;
+    for (size_t at = 0; at < length; at += chunk) {
+        size_t count = length - at < chunk ? length - at : chunk;
+        diff_paging_touch(&paging, 2 * count);
+        if (memcmp(a + at, b + at, count) != 0) return 0;
+    }
+    return 1;
 }
 
 /* pixelmatch's count over the top-left width x height of both, as they are. */
-static long long plain_count(VipsImage *left, VipsImage *right, int width, int height, const DiffRule *rule,
-                             const int *ignore, int ignore_count) {
+static long long plain_count(const unsigned char *a, int a_width, const unsigned char *b, int b_width, int width,
+                             int height, const DiffRule *rule, const int *ignore, int ignore_count, DiffPaging *paging) {
     const unsigned char **rows = malloc(sizeof(*rows) * 2 * (size_t) height);
     if (!rows) return -1;
-    const unsigned char *a = left->data, *b = right->data;
     for (int y = 0; y < height; y++) {
-        rows[y] = a + (size_t) y * left->Xsize * 3;
-        rows[height + y] = b + (size_t) y * right->Xsize * 3;
+        rows[y] = a + (size_t) y * a_width * 3;
+        rows[height + y] = b + (size_t) y * b_width * 3;
     }
     DiffView va = {rows, NULL, width, height, width}, vb = {rows + height, NULL, width, height, width};
     DiffRule plain = *rule;
     plain.near_rule = 0;
     long long count = 0;
     for (int y = 0; y < height; y++) {
+        diff_paging_touch(paging, (size_t) (a_width + b_width) * 3);
         if (memcmp(rows[y], rows[height + y], (size_t) width * 3) == 0) continue;
         for (int x = 0; x < width; x++) {
             if (ignored(ignore, ignore_count, x, y)) continue;
@@ -56,7 +80,8 @@ static uint64_t mix(uint64_t hash, uint64_t value) {
  * the current picture), which of its pixels changed, and both pictures'
  * pixels in that box (the baseline's clamped to its size). */
 static uint64_t change_hash(const unsigned char *mask, int mw, int mh, int mx, int my, VipsImage *baseline,
-                            VipsImage *current, cvips_diff_result *result) {
+                            VipsImage *current, const unsigned char *data[2], DiffPaging *paging,
+                            cvips_diff_result *result) {
     int x0 = mw, x1 = -1, y0 = mh, y1 = -1;
     for (int y = 0; y < mh; y++) {
         for (int x = 0; x < mw; x++) {
@@ -75,13 +100,14 @@ static uint64_t change_hash(const unsigned char *mask, int mw, int mh, int mx, i
     hash = mix(mix(mix(mix(hash, (uint64_t) (mx + x0)), (uint64_t) (my + y0)), (uint64_t) (x1 - x0)), (uint64_t) (y1 - y0));
     VipsImage *sides[2] = {baseline, current};
     for (int y = y0; y <= y1; y++) {
+        diff_paging_touch(paging, (size_t) (baseline->Xsize + current->Xsize) * 3);
         for (int x = x0; x <= x1; x++) hash = mix(hash, mask[(size_t) y * mw + x] == 255);
         for (int side = 0; side < 2; side++) {
             VipsImage *picture = sides[side];
             int row = my + y < picture->Ysize ? my + y : picture->Ysize - 1;
             for (int x = x0; x <= x1; x++) {
                 int column = mx + x < picture->Xsize ? mx + x : picture->Xsize - 1;
-                const unsigned char *p = (const unsigned char *) picture->data + ((size_t) row * picture->Xsize + column) * 3;
+                const unsigned char *p = data[side] + ((size_t) row * picture->Xsize + column) * 3;
                 hash = mix(hash, (uint64_t) p[0] << 16 | (uint64_t) p[1] << 8 | p[2]);
             }
         }
@@ -93,13 +119,17 @@ int cvips_diff_analyse(VipsImage *baseline, VipsImage *current, double threshold
                        const int *ignore, int ignore_count, cvips_shift *shifts, int max_shifts,
                        cvips_diff_result *result) {
     memset(result, 0, sizeof(*result));
-    if (!usable(baseline) || !usable(current)) return -1;
+    DiffPaging paging = {.every = PAGING_EVERY};
+    const unsigned char *a = rows_of(baseline, &paging), *b = rows_of(current, &paging);
+    if (!a || !b) return -1;
     int aw = baseline->Xsize, ah = baseline->Ysize, bw = current->Xsize, bh = current->Ysize;
     int width = aw < bw ? aw : bw;
-    const unsigned char *a = baseline->data, *b = current->data;
+    /* A step of a pass reads rows k - 2 to k + 2 of both: the two new
+     * ones when it follows the step before, all ten after a jump. */
+    size_t pair_row = (size_t) (aw + bw) * 3;
     DiffEntry *entries = NULL;
     int count = 0;
-    if (diff_align(a, aw, ah, b, bw, bh, width, threshold, &entries, &count) != 0) return -1;
+    if (diff_align(a, aw, ah, b, bw, bh, width, threshold, &paging, &entries, &count) != 0) return -1;
     const unsigned char **rows = malloc(sizeof(*rows) * 2 * (size_t) count);
     int *dx = malloc(sizeof(int) * (size_t) count), *low = malloc(sizeof(int) * 2 * (size_t) count);
     if (!rows || !dx || !low) {
@@ -119,9 +149,11 @@ int cvips_diff_analyse(VipsImage *baseline, VipsImage *current, double threshold
     long long counted = 0, near = 0, aa = 0;
     int *high = low + count;
     int box_x0 = bw, box_x1 = -1, box_y0 = bh, box_y1 = -1;
-    for (int k = 0; k < count; k++) {
+    for (int k = 0, last = -2; k < count; k++) {
         low[k] = width, high[k] = -1;
         if (entries[k].kind == DIFF_MATCHED || entries[k].kind >= DIFF_FILLER) continue;
+        diff_paging_touch(&paging, pair_row * (last == k - 1 ? 1 : 5));
+        last = k;
         for (int x = 0; x < width; x++) {
             if (ignored(ignore, ignore_count, x, entries[k].b)) continue;
             int judged = diff_judge(&va, &vb, k, x, &rule);
@@ -144,10 +176,12 @@ int cvips_diff_analyse(VipsImage *baseline, VipsImage *current, double threshold
         int mw = box_x1 - box_x0 + 1, mh = box_y1 - box_y0 + 1;
         unsigned char *mask = calloc((size_t) mw * mh, 1);
         if (!mask) status = -1;
-        for (int k = 0; mask && k < count; k++) {
+        for (int k = 0, last = -2; mask && k < count; k++) {
             /* Rows without a difference may lie outside the box: skipped
                before any pointer into the mask is formed. */
             if (high[k] < 0) continue;
+            diff_paging_touch(&paging, pair_row * (last == k - 1 ? 1 : 5));
+            last = k;
             unsigned char *row = mask + (size_t) (entries[k].b - box_y0) * mw;
             for (int x = low[k]; x <= high[k]; x++) {
                 if (ignored(ignore, ignore_count, x, entries[k].b)) continue;
@@ -157,7 +191,9 @@ int cvips_diff_analyse(VipsImage *baseline, VipsImage *current, double threshold
             }
         }
         result->mask = mask;
-        if (mask && counted > 0) result->change_hash = change_hash(mask, mw, mh, box_x0, box_y0, baseline, current, result);
+        const unsigned char *data[2] = {a, b};
+        if (mask && counted > 0)
+            result->change_hash = change_hash(mask, mw, mh, box_x0, box_y0, baseline, current, data, &paging, result);
         result->box_x = box_x0, result->box_y = box_y0, result->box_width = mw, result->box_height = mh;
     }
     /* The bands that moved: runs of rows of one offset that is not 0. */
@@ -178,9 +214,11 @@ int cvips_diff_analyse(VipsImage *baseline, VipsImage *current, double threshold
     /* pixelmatch's count: the same pass when nothing was aligned, else its own. */
     int height = ah < bh ? ah : bh;
     long long rest = (long long) (aw > bw ? aw : bw) * (ah > bh ? ah : bh) - (long long) width * height;
-    long long raw = identity ? counted + near : plain_count(baseline, current, width, height, &rule, ignore, ignore_count);
+    long long raw = identity ? counted + near
+                             : plain_count(a, aw, b, bw, width, height, &rule, ignore, ignore_count, &paging);
     if (raw < 0) status = -1;
     result->raw = raw + rest;
+    if (paging.count) diff_paging_release(&paging);
     free(entries), free(rows), free(dx), free(low);
     if (status != 0) {
         free(result->mask);

@@ -21,6 +21,29 @@ static inline const unsigned char *diff_pixel(const DiffView *view, int k, int x
     return view->rows[k] + (size_t) column * 3;
 }
 
+/* The pictures' rows that are a mapping of a file (a picture kept on
+ * disc, DiscRows.c): every sweep over rows says how many bytes of rows it
+ * reached (diff_paging_touch), and every `every` bytes the mappings' pages
+ * are given back (madvise MADV_DONTNEED; the kernel reads them again from
+ * the page cache if a later step needs them), so what is resident of them
+ * stays about `every` bytes, whatever order the rows are read in. No
+ * mapping (count 0): nothing to do. */
+typedef struct DiffPagingState {
+    const unsigned char *start[2];
+    size_t length[2];
+    int count;
+    size_t touched, every;
+} DiffPaging;
+
+void diff_paging_add(DiffPaging *paging, const unsigned char *rows, size_t length);
+void diff_paging_release(DiffPaging *paging);
+
+static inline void diff_paging_touch(DiffPaging *paging, size_t bytes) {
+    if (!paging || paging->count == 0) return;
+    paging->touched += bytes;
+    if (paging->touched >= paging->every) diff_paging_release(paging);
+}
+
 /* How one aligned pixel is judged. */
 enum { DIFF_SAME = 0, DIFF_COUNTED = 1, DIFF_ANTI_ALIASED = 2, DIFF_NEAR = 3 };
 

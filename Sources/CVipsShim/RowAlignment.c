@@ -24,7 +24,13 @@ typedef struct {
     size_t a_stride, b_stride, bytes;
     const uint64_t *ha, *hb;
     int *match;
+    DiffPaging *paging;  /* told of every row read */
 } Aligner;
+
+/* Rows read, told to the paging: `a` rows of the baseline, `b` of the current. */
+static void reading(const Aligner *s, int a, int b) {
+    diff_paging_touch(s->paging, (size_t) a * s->a_stride + (size_t) b * s->b_stride);
+}
 
 static uint64_t row_hash(const unsigned char *row, size_t bytes) {
     uint64_t hash = 0x9E3779B97F4A7C15ull ^ bytes;
@@ -40,7 +46,9 @@ static uint64_t row_hash(const unsigned char *row, size_t bytes) {
 }
 
 static int equal_rows(const Aligner *s, int i, int j) {
-    return s->ha[i] == s->hb[j] && memcmp(s->a + (size_t) i * s->a_stride, s->b + (size_t) j * s->b_stride, s->bytes) == 0;
+    if (s->ha[i] != s->hb[j]) return 0;
+    reading(s, 1, 1);
+    return memcmp(s->a + (size_t) i * s->a_stride, s->b + (size_t) j * s->b_stride, s->bytes) == 0;
 }
 
 typedef struct { uint64_t hash; int count_a, count_b, at_a, at_b; } Slot;
@@ -154,6 +162,7 @@ static int sideways(const unsigned char *p, const unsigned char *q, int width) {
  * of row j counted by diff_judge, their neighbour rows around them). */
 static int alike(const Aligner *s, int a_height, int b_height, int i, int j, int width, const DiffRule *rule) {
     if (equal_rows(s, i, j)) return 1;
+    reading(s, 3, 3);
     const unsigned char *rows[6];
     for (int t = -1; t <= 1; t++) {
         int r = i + t < 0 ? 0 : i + t >= a_height ? a_height - 1 : i + t;
@@ -185,6 +194,7 @@ static void drop_chance_runs(Aligner *s, int a_height, int b_height, int width, 
         while (end < a_height && s->match[end] == s->match[end - 1] + 1) end++;
         int chance = abs(offset - around) >= 2;
         for (int r = i; chance && r < end; r++) {
+            reading(s, 1, 0);
             if (flat(s->a + (size_t) r * s->a_stride, width)) continue;
             if (++informative >= 32 || r + around < 0 || r + around >= b_height ||
                 !alike(s, a_height, b_height, r, r + around, width, &rule)) chance = 0;
@@ -199,8 +209,8 @@ static void drop_chance_runs(Aligner *s, int a_height, int b_height, int width, 
 }
 
 int diff_align(const unsigned char *a, int a_width, int a_height, const unsigned char *b, int b_width, int b_height,
-               int width, double threshold, DiffEntry **entries_out, int *count_out) {
-    Aligner s = {a, b, (size_t) a_width * 3, (size_t) b_width * 3, (size_t) width * 3, NULL, NULL, NULL};
+               int width, double threshold, DiffPaging *paging, DiffEntry **entries_out, int *count_out) {
+    Aligner s = {a, b, (size_t) a_width * 3, (size_t) b_width * 3, (size_t) width * 3, NULL, NULL, NULL, paging};
     uint64_t *ha = malloc(sizeof(uint64_t) * (size_t) a_height), *hb = malloc(sizeof(uint64_t) * (size_t) b_height);
     int *match = malloc(sizeof(int) * (size_t) a_height);
     DiffEntry *entries = malloc(sizeof(DiffEntry) * ((size_t) a_height + b_height));
@@ -208,8 +218,11 @@ int diff_align(const unsigned char *a, int a_width, int a_height, const unsigned
         free(ha), free(hb), free(match), free(entries);
         return -1;
     }
-    for (int i = 0; i < a_height; i++) { ha[i] = row_hash(a + (size_t) i * s.a_stride, s.bytes); match[i] = -1; }
-    for (int j = 0; j < b_height; j++) hb[j] = row_hash(b + (size_t) j * s.b_stride, s.bytes);
+    for (int i = 0; i < a_height; i++) {
+        reading(&s, 1, 0);
+        ha[i] = row_hash(a + (size_t) i * s.a_stride, s.bytes), match[i] = -1;
+    }
+    for (int j = 0; j < b_height; j++) reading(&s, 0, 1), hb[j] = row_hash(b + (size_t) j * s.b_stride, s.bytes);
     s.ha = ha, s.hb = hb, s.match = match;
     align(&s, 0, a_height, 0, b_height, 0);
     drop_chance_runs(&s, a_height, b_height, width, threshold);
@@ -229,6 +242,7 @@ int diff_align(const unsigned char *a, int a_width, int a_height, const unsigned
         }
         for (int t = paired; t < n; t++) {  /* deleted: beside the rows above or below in the current */
             int above = j + m - 1, below = next_j < b_height ? next_j : -1, row = above >= 0 ? above : below;
+            reading(&s, 1, 2);
             if (above >= 0 && below >= 0 &&
                 differing_pixels(A_ROW(i + t), B_ROW(below), width) < differing_pixels(A_ROW(i + t), B_ROW(above), width))
                 row = below;
@@ -236,6 +250,7 @@ int diff_align(const unsigned char *a, int a_width, int a_height, const unsigned
         }
         for (int t = paired; t < m; t++) {  /* inserted: beside the rows above or below in the baseline */
             int above = i + n - 1, below = next_i < a_height ? next_i : -1, row = above >= 0 ? above : below;
+            reading(&s, 2, 1);
             if (above >= 0 && below >= 0 &&
                 differing_pixels(A_ROW(below), B_ROW(j + t), width) < differing_pixels(A_ROW(above), B_ROW(j + t), width))
                 row = below;
@@ -250,6 +265,7 @@ int diff_align(const unsigned char *a, int a_width, int a_height, const unsigned
      * rows equal at the same dx. */
     for (int k = 0; k < count; k++) {
         DiffEntry *e = &entries[k];
+        reading(&s, 1, 1);
         if (e->kind == DIFF_PAIRED && memcmp(A_ROW(e->a), B_ROW(e->b), s.bytes) == 0) e->kind = DIFF_MATCHED;
         if (e->kind == DIFF_INSERTED && flat(B_ROW(e->b), width)) e->kind = DIFF_FILLER;
         if (e->kind == DIFF_DELETED && flat(A_ROW(e->a), width)) e->kind = DIFF_FILLER;

@@ -18,10 +18,13 @@ enum { DIFF_MATCHED = 0, DIFF_PAIRED = 1, DIFF_INSERTED = 2, DIFF_DELETED = 3, D
  * compared. FILLER and CUT rows are never counted. */
 typedef struct { int a, b, dx, kind; } DiffEntry;
 
+struct DiffPagingState;
+
 /* Aligns the rows of two 3-band pictures over their first `width` pixels
  * (`threshold`, --threshold, says which rows are alike but for noise):
- * the entries in order, malloc'ed (free them); 0, or -1 out of memory. */
+ * the entries in order, malloc'ed (free them); 0, or -1 out of memory.
+ * The rows it reads are told to `paging` (DiffViews.h). */
 int diff_align(const unsigned char *a, int a_width, int a_height, const unsigned char *b, int b_width, int b_height,
-               int width, double threshold, DiffEntry **entries, int *count);
+               int width, double threshold, struct DiffPagingState *paging, DiffEntry **entries, int *count);
 
 #endif

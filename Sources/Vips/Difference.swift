@@ -103,7 +103,7 @@ public struct Difference: Sendable {
         let (a, b) = (baseline.image, current.image)
         let width = max(a.width, b.width), height = max(a.height, b.height)
         let sameSize = a.width == b.width && a.height == b.height
-        if sameSize, a.hasSamePixels(as: b) {
+        if sameSize, cvips_diff_same_pixels(a.pointer, b.pointer) == 1 {
             // The same pixels in other bytes (another encoder, other metadata).
             return Difference(pixels: 0, raw: 0, noise: 0, shifts: [], width: width, height: height,
                               sameSize: true, box: nil, boxMask: nil)
@@ -113,17 +113,21 @@ public struct Difference: Sendable {
         var shifts = [cvips_shift](repeating: cvips_shift(), count: 64)
         let status = cvips_diff_analyse(a.pointer, b.pointer, options.threshold, options.countAntiAliased ? 1 : 0,
                                         ignore, Int32(options.ignore.count), &shifts, 64, &found)
-        defer { free(found.mask) }
-        guard status == 0 else { throw VipsError.fromLibvips(.operation, "cannot compare the pictures") }
+        guard status == 0 else {
+            free(found.mask)
+            throw VipsError.fromLibvips(.operation, "cannot compare the pictures")
+        }
         var box: PixelRect?, boxMask: FullPicture?
         if found.box_width > 0, let mask = found.mask {
             let rect = PixelRect(x: Int(found.box_x), y: Int(found.box_y), width: Int(found.box_width),
                                  height: Int(found.box_height))
-            guard let copied = cvips_image_new_from_memory_copy(mask, rect.width * rect.height, Int32(rect.width),
-                                                                Int32(rect.height), 1) else {
+            // Handed over, not copied: the rows of the box without a difference are never resident.
+            guard let held = cvips_image_new_owning(mask, Int32(rect.width), Int32(rect.height), 1) else {
                 throw VipsError.fromLibvips(.operation, "cannot hold the mask")
             }
-            (box, boxMask) = (rect, FullPicture(Image(owning: copied)))
+            (box, boxMask) = (rect, FullPicture(Image(owning: held)))
+        } else {
+            free(found.mask)
         }
         let moved = shifts.prefix(Int(min(found.shift_count, 64))).map {
             Shift(y: Int($0.y), height: Int($0.height), dy: Int($0.dy), dx: Int($0.dx))

@@ -1,20 +1,59 @@
 internal import CVipsShim
+import Glibc
 import FileFacts
 
 /// A picture decoded whole, at its full size (never a thumbnail), upright,
 /// colour-managed to 8-bit sRGB with its alpha composited on white, held in
-/// memory: what `--diff` compares.
-public final class FullPicture: @unchecked Sendable {  // a libvips memory image, only read once made
+/// memory, or kept on disc (`ImageFile.full(descriptor:maxBuffer:onDisc:)`):
+/// what `--diff` compares.
+public final class FullPicture: @unchecked Sendable {  // a libvips memory image or one of a file's rows, only read once made
     let image: Image
+    /// Whether its pixels are in a temporary file, not in memory.
+    public let onDisc: Bool
 
-    init(_ image: Image) {
+    init(_ image: Image, onDisc: Bool = false) {
         self.image = image
+        self.onDisc = onDisc
     }
 
     public var width: Int { image.width }
     public var height: Int { image.height }
-    /// The bytes it holds.
-    public var byteCount: Int { image.width * image.height * image.bands }
+    /// The bytes it holds in memory (a picture on disc holds none of its own).
+    public var byteCount: Int { onDisc ? 0 : image.width * image.height * image.bands }
+
+    /// The same pixels kept on disc, as `ImageFile.full(descriptor:maxBuffer:onDisc:)`
+    /// keeps a picture (tests).
+    public func keptOnDisc() throws -> FullPicture { try Self.onDisc(image) }
+
+    /// `image`'s pixels written to a temporary file where libvips keeps its
+    /// own (TMPDIR, else /tmp), strip by strip, never held whole; the file
+    /// is unlinked from the start, and read back strip by strip (or, by the
+    /// analysis, through a mapping whose pages it gives back as it goes).
+    static func onDisc(_ image: Image) throws -> FullPicture {
+        let folder = String(cString: cvips_rows_temp_folder())
+        let descriptor = cvips_rows_temp_file()
+        guard descriptor >= 0 else {
+            throw TemporaryFileError(description: "cannot make a temporary file in \(folder) for the picture: "
+                                     + Self.reason(errno))
+        }
+        let written = cvips_rows_write(image.pointer, descriptor)
+        guard written == 0 else {
+            close(descriptor)
+            if written > 0 {
+                _ = LibvipsErrors.take(for: nil)  // libvips' own line for the write adds nothing
+                throw TemporaryFileError(description: "cannot write the picture to a temporary file in \(folder): "
+                                         + Self.reason(written))
+            }
+            throw VipsError.fromLibvips(.load, "cannot decode the picture")
+        }
+        guard let rows = cvips_image_new_from_rows_file(descriptor, Int32(image.width), Int32(image.height),
+                                                         Int32(image.bands)) else {
+            throw VipsError.fromLibvips(.operation, "cannot read the picture back from \(folder)")
+        }
+        return FullPicture(Image(owning: rows), onDisc: true)
+    }
+
+    private static func reason(_ code: Int32) -> String { String(cString: strerror(code)) }
 
     /// Its pixels, for tests and tools.
     public func pixels() throws -> PixelBuffer { try ImageFile.materialise(image) }
@@ -59,7 +98,12 @@ extension ImageFile {
     /// Decodes the whole image at its full size: upright (EXIF), from its
     /// embedded ICC profile (if any) to sRGB, alpha over white, 8 bits, 3
     /// bands, in memory. Truncated or corrupt data is an error.
-    public static func full(descriptor: Int32, maxBuffer: Int = StructureCheck.bufferLimit) throws -> FullPicture {
+    /// With `onDisc`, the picture is written to a temporary file as it is
+    /// decoded and kept there (`FullPicture.onDisc`): for a pair too large
+    /// to hold in memory; a file that cannot be written (a full disc) is
+    /// an error that says so.
+    public static func full(descriptor: Int32, maxBuffer: Int = StructureCheck.bufferLimit,
+                            onDisc: Bool = false) throws -> FullPicture {
         try Vips.start()
         let structure = try StructureCheck.check(descriptor: descriptor, maxBuffer: maxBuffer)
         try refuseCameraMedia(structure)
@@ -81,10 +125,18 @@ extension ImageFile {
             var image = try warnings.tagged(Image(owning: raw))
             image = try image.apply(.load, "cannot decode \(format)") { cvips_autorot($0, $1) }
             image = try normalised(image, background: .white)
+            if onDisc { return try FullPicture.onDisc(image) }
             guard let copied = vips_image_copy_memory(image.pointer) else {
                 throw VipsError.fromLibvips(.load, "cannot decode \(format)", loader: format)
             }
             return FullPicture(Image(owning: copied))
         }
     }
+}
+
+/// A picture that could not be kept on disc: its temporary file could not
+/// be made or written (a full disc). Says what and where, in one line.
+public struct TemporaryFileError: Error, CustomStringConvertible, Sendable {
+    /// What could not be done, where, and the system's reason.
+    public let description: String
 }

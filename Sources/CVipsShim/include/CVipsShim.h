@@ -229,7 +229,28 @@ typedef struct {
     unsigned char *mask;
 } cvips_diff_result;
 
-/// Analyses baseline against current (3-band 8-bit memory pictures): rows
+/// Pictures kept on disc (DiscRows.c), for a pair too large to hold: a
+/// temporary file in libvips' folder (TMPDIR, else /tmp), never linked or
+/// unlinked at once (-1 and errno when none can be made); the folder;
+/// an image's pixels written to it strip by strip (0, errno of a write
+/// that failed, or -1 with libvips' error); a picture of its rows, which
+/// owns the file from then on (NULL on error); and the rows of a picture,
+/// in memory or on disc (mapped set to 1), NULL when it has none.
+int cvips_rows_temp_file(void);
+const char *cvips_rows_temp_folder(void);
+int cvips_rows_write(VipsImage *image, int fd);
+VipsImage *cvips_image_new_from_rows_file(int fd, int width, int height, int bands);
+const unsigned char *cvips_rows_of(VipsImage *image, int *mapped);
+/// A memory picture of malloc'ed `data`, freed with it (on error, at
+/// once): pages of it never written are never resident (a sparse mask).
+VipsImage *cvips_image_new_owning(unsigned char *data, int width, int height, int bands);
+/// Whether two pictures (in memory or on disc) have the same size and
+/// pixels: 1, 0, or -1 when either has no rows.
+int cvips_diff_same_pixels(VipsImage *left, VipsImage *right);
+
+/// Analyses baseline against current (3-band 8-bit pictures, in memory or
+/// on disc: a picture on disc is read through a mapping whose pages are
+/// given back as the sweeps pass, so that what is resident stays small): rows
 /// aligned as a text diff aligns lines (RowAlignment.c), what remains
 /// judged as pixelmatch judges it with the neighbour rule for noise
 /// (PixelMatch.c), over the common width. `ignore` holds ignore_count

@@ -106,7 +106,9 @@ struct DiffCell: Sendable {
         func side(_ path: PathName, present: Bool) throws -> FullPicture? {
             guard present else { return nil }
             switch comparison.probe.check(path) {
-            case .success(let image): return try comparison.decode(image).get()
+            case .success(let image):
+                return try comparison.decode(image, onDisc: comparison.keptOnDisc(pixels: 2 * pair.shape.width
+                                                                                    * pair.shape.height)).get()
             case .failure(.failed(let message)), .failure(.rejected(_, let message)):
                 throw DecodeFailure(path: path, message: message)
             }

@@ -99,6 +99,9 @@ struct Decode: Sendable {
 struct DecodeFailure: Error, Sendable {
     let path: PathName
     let message: String
+    /// A picture could not be kept on disc (`TemporaryFileError`): the
+    /// disc's trouble, not the file's.
+    var temporaryFile = false
 }
 
 extension Decode {

@@ -30,6 +30,15 @@ struct PairComparison: Sendable {
     let settings: DiffSettings
     /// Counts the decodes running.
     var instrumentation: (any StageInstrumentation)? = nil
+    /// A pair whose two pictures would hold more bytes than this (3 a
+    /// pixel) is kept on disc while compared (`ImageFile.full`'s `onDisc`):
+    /// 9/16 of the decode budget in a run (`DiffSheets`: 65 MiB by default,
+    /// pages taller than about 1280x8900), so that a tall page keeps the
+    /// run within its memory; ordinary pages, up to 1280x8000, stay in
+    /// memory, as fast as before (a pair on disc costs about 60% more CPU:
+    /// the files written, read back strip by strip, their pages faulted in
+    /// again after each release).
+    var discAbove = Int.max
     /// The changed pairs' differences and what their cells show.
     let kept = KeptDifferences(limit: 32 << 20)
     /// What a changed pair's cell is drawn from, made from both pictures
@@ -134,7 +143,12 @@ struct PairComparison: Sendable {
             return compared(.removed, opened.baseline.map(\.header.pixelCount) ?? 0, 100)
         }
         guard let baseline = opened.baseline else { return compared(.added, current.header.pixelCount, 100) }
-        let decoded = [baseline, current].map(decode)
+        let onDisc = keptOnDisc(pixels: baseline.header.pixelCount + current.header.pixelCount)
+        let first = decode(baseline, onDisc: onDisc)
+        if case .failure(let failure) = first, failure.temporaryFile {  // the other side would say the same
+            return .failed(pair, [DecodeFailure(path: pair.current, message: failure.message, temporaryFile: true)])
+        }
+        let decoded = [first, decode(current, onDisc: onDisc)]
         guard case .success(let before) = decoded[0], case .success(let after) = decoded[1] else {
             return .failed(pair, decoded.compactMap { if case .failure(let failure) = $0 { failure } else { nil } })
         }
@@ -162,7 +176,9 @@ struct PairComparison: Sendable {
                a.hasSameBytes(as: b) {
                 return true
             }
-            guard case .success(let image) = probe.check(path), case .success(let picture) = decode(image),
+            guard case .success(let image) = probe.check(path),
+                  case .success(let picture) = decode(image, onDisc: keptOnDisc(pixels: image.header.pixelCount
+                                                                                    + after.width * after.height)),
                   let difference = try? Difference.compare(picture, after, options: settings.difference) else { continue }
             if [.unchanged, .noise].contains(Self.status(of: difference, tolerance: settings.tolerance)) { return true }
         }
@@ -194,14 +210,18 @@ struct PairComparison: Sendable {
         }
     }
 
-    /// One side decoded whole.
-    func decode(_ image: AcceptedImage) -> Result<FullPicture, DecodeFailure> {
+    /// Whether a pair of pictures of `pixels` in all is kept on disc (`discAbove`).
+    func keptOnDisc(pixels: Int) -> Bool { pixels > discAbove / 3 }
+
+    /// One side decoded whole, in memory or kept on disc.
+    func decode(_ image: AcceptedImage, onDisc: Bool = false) -> Result<FullPicture, DecodeFailure> {
         do {
             return .success(try (instrumentation?.decoding ?? { try $0() }) {
-                try ImageFile.full(descriptor: image.file.descriptor, maxBuffer: probe.maxBuffer)
+                try ImageFile.full(descriptor: image.file.descriptor, maxBuffer: probe.maxBuffer, onDisc: onDisc)
             })
         } catch {
-            return .failure(DecodeFailure(path: image.path, message: String(describing: error)))
+            return .failure(DecodeFailure(path: image.path, message: String(describing: error),
+                                          temporaryFile: error is TemporaryFileError))
         }
     }
 }

@@ -44,6 +44,7 @@ final class DiffSheets: SheetSource {
         settings = configuration.diff!
         var comparison = PairComparison(probe: configuration.probe, settings: configuration.diff!,
                                         instrumentation: instrumentation)
+        comparison.discAbove = configuration.decodeMemoryBudget / 16 * 9
         pictures = configuration.diff!.diffImages.map(DiffPictures.init)
         if let pictures = pictures { comparison.pictures = { pictures.write($0, $1) } }
         let (layout, canvas, cells) = (configuration.layout, configuration.canvas, Locked(1))
