@@ -46,6 +46,34 @@ int cvips_diff_same_pixels(VipsImage *left, VipsImage *right) {
     return 1;
 }
 
+/* What pass 1 found at each pixel of the spans it kept, two bits a pixel
+ * (0 the same, 1 counted, 2 explained), one span after another. */
+typedef struct {
+    unsigned char *bits;
+    size_t used, capacity;  /* in pixels */
+} Judgements;
+
+static int judgements_keep(Judgements *kept, const unsigned char *found, int span) {
+    if (kept->used + (size_t) span > kept->capacity) {
+        size_t capacity = kept->capacity ? kept->capacity : 1 << 16;
+        while (kept->used + (size_t) span > capacity) capacity *= 2;
+        unsigned char *bits = realloc(kept->bits, (capacity + 3) / 4);
+        if (!bits) return 0;
+        memset(bits + (kept->capacity + 3) / 4, 0, (capacity + 3) / 4 - (kept->capacity + 3) / 4);
+        kept->bits = bits, kept->capacity = capacity;
+    }
+    for (int i = 0; i < span; i++) {
+        size_t at = kept->used + (size_t) i;
+        kept->bits[at / 4] |= (unsigned char) (found[i] << (at % 4 * 2));
+    }
+    kept->used += (size_t) span;
+    return 1;
+}
+
+static inline int judgement(const Judgements *kept, size_t at) {
+    return kept->bits[at / 4] >> (at % 4 * 2) & 3;
+}
+
 /* pixelmatch's count over the top-left width x height of both, as they are. */
 static long long plain_count(const unsigned char *a, int a_width, const unsigned char *b, int b_width, int width,
                              int height, const DiffRule *rule, const int *ignore, int ignore_count, DiffPaging *paging) {
@@ -145,24 +173,42 @@ int cvips_diff_analyse(VipsImage *baseline, VipsImage *current, double threshold
     }
     DiffView va = {rows, dx, width, count, width}, vb = {rows + count, NULL, width, count, width};
     DiffRule rule = {35215.0 * threshold * threshold, count_aa, 1};
-    /* Pass 1: the counts, and the columns each row's findings span. */
+    /* Pass 1: the counts, the columns each row's findings span, and what
+     * was found there, kept (two bits a pixel) so that the mask is not
+     * judged again. */
     long long counted = 0, near = 0, aa = 0;
     int *high = low + count;
     int box_x0 = bw, box_x1 = -1, box_y0 = bh, box_y1 = -1;
+    Judgements kept = {0};
+    unsigned char *found = malloc((size_t) (width > 0 ? width : 1));
+    size_t *kept_at = malloc(sizeof(size_t) * (size_t) (count > 0 ? count : 1));
+    if (!found || !kept_at) {
+        free(entries), free(rows), free(dx), free(low), free(found), free(kept_at);
+        if (paging.count) diff_paging_release(&paging);
+        return -1;
+    }
     for (int k = 0, last = -2; k < count; k++) {
         low[k] = width, high[k] = -1;
         if (entries[k].kind == DIFF_MATCHED || entries[k].kind >= DIFF_FILLER) continue;
         diff_paging_touch(&paging, pair_row * (last == k - 1 ? 1 : 5));
         last = k;
         for (int x = 0; x < width; x++) {
+            found[x] = 0;
             if (ignored(ignore, ignore_count, x, entries[k].b)) continue;
             int judged = diff_judge(&va, &vb, k, x, &rule);
             if (judged == DIFF_SAME) continue;
             counted += judged == DIFF_COUNTED, near += judged == DIFF_NEAR, aa += judged == DIFF_ANTI_ALIASED;
+            found[x] = judged == DIFF_COUNTED ? 1 : 2;
             if (x < low[k]) low[k] = x;
             high[k] = x;
         }
         if (high[k] < 0) continue;
+        kept_at[k] = kept.used;
+        if (!judgements_keep(&kept, found + low[k], high[k] - low[k] + 1)) {
+            free(entries), free(rows), free(dx), free(low), free(found), free(kept_at), free(kept.bits);
+            if (paging.count) diff_paging_release(&paging);
+            return -1;
+        }
         if (low[k] < box_x0) box_x0 = low[k];
         if (high[k] > box_x1) box_x1 = high[k];
         if (entries[k].b < box_y0) box_y0 = entries[k].b;
@@ -176,17 +222,14 @@ int cvips_diff_analyse(VipsImage *baseline, VipsImage *current, double threshold
         int mw = box_x1 - box_x0 + 1, mh = box_y1 - box_y0 + 1;
         unsigned char *mask = calloc((size_t) mw * mh, 1);
         if (!mask) status = -1;
-        for (int k = 0, last = -2; mask && k < count; k++) {
+        for (int k = 0; mask && k < count; k++) {
             /* Rows without a difference may lie outside the box: skipped
                before any pointer into the mask is formed. */
             if (high[k] < 0) continue;
-            diff_paging_touch(&paging, pair_row * (last == k - 1 ? 1 : 5));
-            last = k;
             unsigned char *row = mask + (size_t) (entries[k].b - box_y0) * mw;
             for (int x = low[k]; x <= high[k]; x++) {
-                if (ignored(ignore, ignore_count, x, entries[k].b)) continue;
-                int judged = diff_judge(&va, &vb, k, x, &rule);
-                unsigned char value = judged == DIFF_COUNTED ? 255 : judged == DIFF_SAME ? 0 : 128;
+                int judged = judgement(&kept, kept_at[k] + (size_t) (x - low[k]));
+                unsigned char value = judged == 1 ? 255 : judged == 2 ? 128 : 0;
                 if (value > row[x - box_x0]) row[x - box_x0] = value;
             }
         }
@@ -219,7 +262,7 @@ int cvips_diff_analyse(VipsImage *baseline, VipsImage *current, double threshold
     if (raw < 0) status = -1;
     result->raw = raw + rest;
     if (paging.count) diff_paging_release(&paging);
-    free(entries), free(rows), free(dx), free(low);
+    free(entries), free(rows), free(dx), free(low), free(found), free(kept_at), free(kept.bits);
     if (status != 0) {
         free(result->mask);
         result->mask = NULL;
