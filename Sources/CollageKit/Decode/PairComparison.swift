@@ -38,6 +38,13 @@ struct PairComparison: Sendable {
     /// `--diff-images`: writes the picture of the pair named by the path
     /// with the body given (handed the open file); where it went, or nil.
     var pictures: (@Sendable (PathName, (Int32) throws -> Void) -> PathName?)? = nil
+    /// Whether a changed pair's difference is kept for its cell (not with
+    /// `--dry-run`, which draws no cell).
+    var keepsCells = true
+    /// Whether both sides of a pair are decoded at once, on two threads
+    /// (a run of more than one job): their memory is counted in `cost`
+    /// either way.
+    var bothSidesAtOnce = false
 
     /// Opens both sides; a side that fails its header check is reported
     /// `failed` (even what a collage would pass over as not an image or too
@@ -67,6 +74,12 @@ struct PairComparison: Sendable {
         opened.unreadable = !usable
         return opened
     }
+
+    /// The difference pictures' format: PNG at zlib's fastest level (a
+    /// full-size picture is written for every pair that is not
+    /// `unchanged`): the same pixels as at libvips' default level (6), in
+    /// files about a quarter larger, written faster.
+    static let pictureFormat = ".png[compression=1]"
 
     /// What comparing holds while it runs: each side's decoder and its
     /// whole picture (3 bytes a pixel), and the comparison's own memory
@@ -121,10 +134,10 @@ struct PairComparison: Sendable {
             guard let pictures else { return nil }
             return pictures(pair.relative) { descriptor in
                 if let difference, let after {
-                    try difference.write(of: after, to: descriptor, suffix: ".png")
+                    try difference.write(of: after, to: descriptor, suffix: Self.pictureFormat)
                 } else if let header = (opened.current ?? opened.baseline)?.header {
                     try Difference.writeAllMarked(width: header.displayedWidth, height: header.displayedHeight,
-                                                  to: descriptor, suffix: ".png")
+                                                  to: descriptor, suffix: Self.pictureFormat)
                 }
             }
         }
@@ -134,7 +147,7 @@ struct PairComparison: Sendable {
             return compared(.removed, opened.baseline.map(\.header.pixelCount) ?? 0, 100)
         }
         guard let baseline = opened.baseline else { return compared(.added, current.header.pixelCount, 100) }
-        let decoded = [baseline, current].map(decode)
+        let decoded = decodeBoth(baseline, current)
         guard case .success(let before) = decoded[0], case .success(let after) = decoded[1] else {
             return .failed(pair, decoded.compactMap { if case .failure(let failure) = $0 { failure } else { nil } })
         }
@@ -144,7 +157,7 @@ struct PairComparison: Sendable {
             let status = Self.status(of: difference, tolerance: settings.tolerance)
             if ![.unchanged, .noise].contains(status), matchesAlternative(pair, after, settings) { return compared(.unchanged) }
             let outcome = compared(status, difference.pixels, difference.percent, size: size, difference, after: after)
-            if status != .unchanged, case .compared(let pair) = outcome {
+            if keepsCells, status != .unchanged, case .compared(let pair) = outcome {
                 kept.keep(keeping?(pair, before, after, difference) ?? KeptCell(difference: difference), for: pair.relative)
             }
             return outcome
@@ -192,6 +205,18 @@ struct PairComparison: Sendable {
         case .noise: return difference.differingBox
         default: return nil
         }
+    }
+
+    /// Both sides decoded whole, the baseline's first; at once on two
+    /// threads with `bothSidesAtOnce`.
+    func decodeBoth(_ baseline: AcceptedImage, _ current: AcceptedImage) -> [Result<FullPicture, DecodeFailure>] {
+        guard bothSidesAtOnce else { return [baseline, current].map(decode) }
+        let results = Locked<[Result<FullPicture, DecodeFailure>?]>([nil, nil])
+        DispatchQueue.concurrentPerform(iterations: 2) { side in
+            let result = decode(side == 0 ? baseline : current)
+            results.withLock { $0[side] = result }
+        }
+        return results.withLock { $0.map { $0! } }
     }
 
     /// One side decoded whole.
