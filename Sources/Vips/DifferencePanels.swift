@@ -88,19 +88,14 @@ extension Difference {
 }
 
 extension Difference {
-    /// The marks' colours, `width` x `height`.
+    /// The marks' colours, `width` x `height`: one pixel repeated to the
+    /// edges (no arithmetic per pixel, as a constant made by `linear` has).
     static func red(_ width: Int, _ height: Int) throws -> Image {
-        let full = try Image.constant(width: width, height: height, value: 255)
-        let none = try Image.constant(width: width, height: height, value: 0)
-        return try full.apply(.operation, "cannot join") { cvips_bandjoin2($0, none.pointer, $1) }
-            .apply(.operation, "cannot join") { cvips_bandjoin2($0, none.pointer, $1) }
+        try Image.filled(width: width, height: height, with: [255, 0, 0])
     }
 
     static func yellow(_ width: Int, _ height: Int) throws -> Image {
-        let full = try Image.constant(width: width, height: height, value: 255)
-        let none = try Image.constant(width: width, height: height, value: 0)
-        return try full.apply(.operation, "cannot join") { cvips_bandjoin2($0, full.pointer, $1) }
-            .apply(.operation, "cannot join") { cvips_bandjoin2($0, none.pointer, $1) }
+        try Image.filled(width: width, height: height, with: [255, 255, 0])
     }
 
     /// The mask's pixels over `least`, as 255, in the whole picture shrunk
