@@ -616,6 +616,10 @@ int cvips_recomb(VipsImage *in, VipsImage **out, const double *matrix, int rows,
 
 int cvips_embed(VipsImage *in, VipsImage **out, int x, int y, int width, int height, int copy_edge, double background) {
     if (copy_edge) return vips_embed(in, out, x, y, width, height, "extend", VIPS_EXTEND_COPY, NULL);
+    /* Black, or white in 8 bits: libvips fills the rest with memset, not a pixel at a time. */
+    if (background == 0) return vips_embed(in, out, x, y, width, height, "extend", VIPS_EXTEND_BLACK, NULL);
+    if (background == 255 && vips_image_get_format(in) == VIPS_FORMAT_UCHAR)
+        return vips_embed(in, out, x, y, width, height, "extend", VIPS_EXTEND_WHITE, NULL);
     int bands = vips_image_get_bands(in);
     double values[16];
     for (int i = 0; i < 16; i++) values[i] = background;

@@ -16,10 +16,21 @@ extension FullPicture {
         try Self.kept(image, width: width, height: height)
     }
 
+    /// `image` made in memory when it holds at most `steadyLimit` bytes,
+    /// before it is shrunk: libvips' shrink by a factor that is not whole
+    /// reads overlapping rows, and would compute a pipeline's (a marked
+    /// page's) again and again. The same pixels either way.
+    static func steady(_ image: Image) throws -> Image {
+        image.width * image.height * image.bands <= steadyLimit ? try image.inMemory() : image
+    }
+
+    /// 8 MiB: a 1280x2000 page's crop, not a tall page's.
+    static let steadyLimit = 8 << 20
+
     /// `image` shrunk as `fitted` shrinks it (not cropped), in memory.
     static func kept(_ image: Image, width: Int, height: Int) throws -> FullPicture {
         let scale = min(1, Double(width) / Double(image.width), Double(height) / Double(image.height))
-        var shrunk = scale >= 1 ? image : try image.apply(.operation, "cannot resize") {
+        var shrunk = scale >= 1 ? image : try steady(image).apply(.operation, "cannot resize") {
             cvips_shrink($0, $1, 1 / scale, 1 / scale)
         }
         if shrunk.width > width || shrunk.height > height {  // a rounding pixel, as `fitted` cuts it
@@ -88,19 +99,14 @@ extension Difference {
 }
 
 extension Difference {
-    /// The marks' colours, `width` x `height`.
+    /// The marks' colours, `width` x `height`: one pixel repeated to the
+    /// edges (no arithmetic per pixel, as a constant made by `linear` has).
     static func red(_ width: Int, _ height: Int) throws -> Image {
-        let full = try Image.constant(width: width, height: height, value: 255)
-        let none = try Image.constant(width: width, height: height, value: 0)
-        return try full.apply(.operation, "cannot join") { cvips_bandjoin2($0, none.pointer, $1) }
-            .apply(.operation, "cannot join") { cvips_bandjoin2($0, none.pointer, $1) }
+        try Image.filled(width: width, height: height, with: [255, 0, 0])
     }
 
     static func yellow(_ width: Int, _ height: Int) throws -> Image {
-        let full = try Image.constant(width: width, height: height, value: 255)
-        let none = try Image.constant(width: width, height: height, value: 0)
-        return try full.apply(.operation, "cannot join") { cvips_bandjoin2($0, full.pointer, $1) }
-            .apply(.operation, "cannot join") { cvips_bandjoin2($0, none.pointer, $1) }
+        try Image.filled(width: width, height: height, with: [255, 255, 0])
     }
 
     /// The mask's pixels over `least`, as 255, in the whole picture shrunk
@@ -109,7 +115,7 @@ extension Difference {
         guard let box, let boxMask else { return nil }
         let placed = try boxMask.image.more(least).embedded(x: box.x, y: box.y, width: width, height: height,
                                                             copyEdge: false, background: 0)
-        return try (scale >= 1 ? placed : placed.apply(.operation, "cannot resize") {
+        return try (scale >= 1 ? placed : FullPicture.steady(placed).apply(.operation, "cannot resize") {
             cvips_shrink($0, $1, 1 / scale, 1 / scale)
         }).more(0)
     }

@@ -105,6 +105,15 @@ extension Image {
         }
     }
 
+    /// A `width` x `height` 8-bit image of `pixel` (a value a band): the
+    /// one pixel repeated to the edges, copied, never computed, per pixel.
+    static func filled(width: Int, height: Int, with pixel: [UInt8]) throws -> Image {
+        guard let one = cvips_image_new_from_memory_copy(pixel, pixel.count, 1, 1, Int32(pixel.count)) else {
+            throw VipsError.fromLibvips(.operation, "cannot make an image")
+        }
+        return try Image(owning: one).embedded(x: 0, y: 0, width: width, height: height, copyEdge: true)
+    }
+
     /// A `width` x `height` one-band 8-bit image of `value`.
     static func constant(width: Int, height: Int, value: Double) throws -> Image {
         var out: UnsafeMutablePointer<VipsImage>?

@@ -47,6 +47,13 @@ struct PairComparison: Sendable {
     /// `--diff-images`: writes the picture of the pair named by the path
     /// with the body given (handed the open file); where it went, or nil.
     var pictures: (@Sendable (PathName, (Int32) throws -> Void) -> PathName?)? = nil
+    /// Whether a changed pair's difference is kept for its cell (not with
+    /// `--dry-run`, which draws no cell).
+    var keepsCells = true
+    /// Whether both sides of a pair are decoded at once, on two threads
+    /// (a run of more than one job): their memory is counted in `cost`
+    /// either way.
+    var bothSidesAtOnce = false
 
     /// Opens both sides; a side that fails its header check is reported
     /// `failed` (even what a collage would pass over as not an image or too
@@ -76,6 +83,12 @@ struct PairComparison: Sendable {
         opened.unreadable = !usable
         return opened
     }
+
+    /// The difference pictures' format: PNG at zlib's fastest level (a
+    /// full-size picture is written for every pair that is not
+    /// `unchanged`): the same pixels as at libvips' default level (6), in
+    /// files about a quarter larger, written faster.
+    static let pictureFormat = ".png[compression=1]"
 
     /// What comparing holds while it runs: each side's decoder and its
     /// whole picture (3 bytes a pixel), and the comparison's own memory
@@ -130,10 +143,10 @@ struct PairComparison: Sendable {
             guard let pictures else { return nil }
             return pictures(pair.relative) { descriptor in
                 if let difference, let after {
-                    try difference.write(of: after, to: descriptor, suffix: ".png")
+                    try difference.write(of: after, to: descriptor, suffix: Self.pictureFormat)
                 } else if let header = (opened.current ?? opened.baseline)?.header {
                     try Difference.writeAllMarked(width: header.displayedWidth, height: header.displayedHeight,
-                                                  to: descriptor, suffix: ".png")
+                                                  to: descriptor, suffix: Self.pictureFormat)
                 }
             }
         }
@@ -144,11 +157,16 @@ struct PairComparison: Sendable {
         }
         guard let baseline = opened.baseline else { return compared(.added, current.header.pixelCount, 100) }
         let onDisc = keptOnDisc(pixels: baseline.header.pixelCount + current.header.pixelCount)
-        let first = decode(baseline, onDisc: onDisc)
-        if case .failure(let failure) = first, failure.temporaryFile {  // the other side would say the same
-            return .failed(pair, [DecodeFailure(path: pair.current, message: failure.message, temporaryFile: true)])
+        let decoded: [Result<FullPicture, DecodeFailure>]
+        if onDisc {  // one side after the other: the temporary files' space is said once
+            let first = decode(baseline, onDisc: true)
+            if case .failure(let failure) = first, failure.temporaryFile {  // the other side would say the same
+                return .failed(pair, [DecodeFailure(path: pair.current, message: failure.message, temporaryFile: true)])
+            }
+            decoded = [first, decode(current, onDisc: true)]
+        } else {
+            decoded = decodeBoth(baseline, current)
         }
-        let decoded = [first, decode(current, onDisc: onDisc)]
         guard case .success(let before) = decoded[0], case .success(let after) = decoded[1] else {
             return .failed(pair, decoded.compactMap { if case .failure(let failure) = $0 { failure } else { nil } })
         }
@@ -158,7 +176,7 @@ struct PairComparison: Sendable {
             let status = Self.status(of: difference, tolerance: settings.tolerance)
             if ![.unchanged, .noise].contains(status), matchesAlternative(pair, after, settings) { return compared(.unchanged) }
             let outcome = compared(status, difference.pixels, difference.percent, size: size, difference, after: after)
-            if status != .unchanged, case .compared(let pair) = outcome {
+            if keepsCells, status != .unchanged, case .compared(let pair) = outcome {
                 kept.keep(keeping?(pair, before, after, difference) ?? KeptCell(difference: difference), for: pair.relative)
             }
             return outcome
@@ -185,33 +203,20 @@ struct PairComparison: Sendable {
         return false
     }
 
-    /// What a pair both of whose sides were read is: `changed` when more
-    /// than the tolerance really changed; else `resized` when the sizes
-    /// differ, `shifted` when a band moved, `noise` when pixels differ
-    /// that anti-aliasing or a neighbour explains; else `unchanged`.
-    static func status(of difference: Difference, tolerance: Tolerance) -> PairStatus {
-        if tolerance.exceeded(by: difference.pixels, of: difference.total) { return .changed }
-        if !difference.sameSize { return .resized }
-        if !difference.shifts.isEmpty { return .shifted }
-        return difference.noise > 0 ? .noise : .unchanged
-    }
-
-    /// What a cell shows of a pair: the real change; for a shift, 60 rows
-    /// either side of where its first band now starts; the noise.
-    static func region(_ status: PairStatus, _ difference: Difference) -> PixelRect? {
-        switch status {
-        case .changed: return difference.changeBox
-        case .shifted:
-            guard let band = difference.shifts.first else { return nil }
-            let top = max(0, band.y + band.dy - 60)
-            return PixelRect(x: 0, y: top, width: difference.width, height: min(difference.height - top, 120))
-        case .noise: return difference.differingBox
-        default: return nil
-        }
-    }
-
     /// Whether a pair of pictures of `pixels` in all is kept on disc (`discAbove`).
     func keptOnDisc(pixels: Int) -> Bool { pixels > discAbove / 3 }
+
+    /// Both sides decoded whole in memory, the baseline's first; at once
+    /// on two threads with `bothSidesAtOnce`.
+    func decodeBoth(_ baseline: AcceptedImage, _ current: AcceptedImage) -> [Result<FullPicture, DecodeFailure>] {
+        guard bothSidesAtOnce else { return [baseline, current].map { decode($0) } }
+        let results = Locked<[Result<FullPicture, DecodeFailure>?]>([nil, nil])
+        DispatchQueue.concurrentPerform(iterations: 2) { side in
+            let result = decode(side == 0 ? baseline : current)
+            results.withLock { $0[side] = result }
+        }
+        return results.withLock { $0.map { $0! } }
+    }
 
     /// One side decoded whole, in memory or kept on disc.
     func decode(_ image: AcceptedImage, onDisc: Bool = false) -> Result<FullPicture, DecodeFailure> {

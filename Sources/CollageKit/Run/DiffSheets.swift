@@ -47,6 +47,7 @@ final class DiffSheets: SheetSource {
         comparison.discAbove = configuration.decodeMemoryBudget / 16 * 9
         pictures = configuration.diff!.diffImages.map(DiffPictures.init)
         if let pictures = pictures { comparison.pictures = { pictures.write($0, $1) } }
+        (comparison.keepsCells, comparison.bothSidesAtOnce) = (!configuration.dryRun, configuration.jobs > 1)
         let (layout, canvas, cells) = (configuration.layout, configuration.canvas, Locked(1))
         cellsPerSheet = cells
         comparison.keeping = { pair, before, after, difference in
