@@ -143,4 +143,15 @@ final class PickFlatTests: XCTestCase {
             }
         }
     }
+
+    /// Only stacks are kept for `{stack}`; a photo that stood for three and
+    /// now (a later pass) stands for itself alone says so.
+    func testStackSizesKeepOnlyStacks() {
+        let sizes = StackSizes(), path = PathName("a.jpg")
+        sizes.record(path, members: 3)
+        XCTAssertEqual(sizes.label(path), "+2")
+        sizes.record(path, members: 1)
+        XCTAssertEqual(sizes.members(path), 1)
+        XCTAssertEqual(sizes.label(path), "")
+    }
 }

@@ -22,16 +22,17 @@ struct PickPass: Sendable {
     /// Whether a signal asked the run to stop: no further photo is looked at.
     var stop: @Sendable () -> Bool = { false }
 
-    /// The images `cap` moments show (every moment's without a cap), in
-    /// time order, and how many photos each stands for. `photos`' keys are
-    /// their times (none where the time is the file's modification time).
-    func pick(_ photos: PhotoTable, cap: Int?) -> [(image: ImageToOpen, stack: Int)] {
+    /// The rows of the images `cap` moments show (every moment's without
+    /// a cap), in time order, and how many photos each stands for.
+    /// `photos`' keys are their times (none where the time is the file's
+    /// modification time).
+    func pick(_ photos: PhotoTable, cap: Int?) -> [(row: Int, stack: Int)] {
         let looked = look(photos)
         if stop() { return [] }  // what was looked at is not the whole: no pick
         let choice = Moments.choose(MomentPhotos(times: photos.keys, prints: looked.prints, scores: looked.scores),
                                     cap: cap)
         let moments = choice.moments
-        var chosen: [(image: ImageToOpen, stack: Int)] = []
+        var chosen: [(row: Int, stack: Int)] = []
         for (number, moment) in choice.picked.enumerated() {
             let best = Int(moments.best[Int(moment)]), size = moments.size(of: Int(moment))
             let path = photos.path(best), score = looked.scores[best].score
@@ -42,7 +43,7 @@ struct PickPass: Sendable {
             for member in moments.members(of: Int(moment)) where member != best {
                 report(.stacked(path: photos.path(Int(member)), into: path))
             }
-            chosen.append((photos.image(best), size))
+            chosen.append((best, size))
         }
         let count = looked.scores.reduce(0) { $0 + ($1.looked ? 1 : 0) }
         report(.pickTold(Self.told(choice, photos: count)))

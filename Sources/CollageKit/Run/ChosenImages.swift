@@ -47,10 +47,12 @@ extension RunStages {
                             acquire: { budget.acquire($0) }, release: { budget.release($0) },
                             report: { if !mutes { report($0) } }, stop: stop)
         let (cap, stacks) = (configuration.pickCap, configuration.captions.stacks)
+        // The pick's images are rows of the table, made one at a time as
+        // they are opened: 50,000 moments (`--sheets`) hold 50,000 `Int`s.
         return { photos in
-            ChosenList(pass.pick(photos, cap: cap).map { chosen in
-                stacks?.record(chosen.image.path, members: chosen.stack)
-                return chosen.image
+            ChosenList(photos, rows: pass.pick(photos, cap: cap).map { chosen in
+                stacks?.record(photos.path(chosen.row), members: chosen.stack)
+                return chosen.row
             })
         }
     }
