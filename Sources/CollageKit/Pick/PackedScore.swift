@@ -1,4 +1,4 @@
-/// A photo's `PickScore` in 48 bytes (not 73 and an optional's), as the
+/// A photo's `PickScore` in 48 bytes (not 72), as the
 /// pick keeps one for every photo looked at until its moments are chosen;
 /// `looked` is false where the look failed. Nothing is rounded: the
 /// score it gives back is the one it was made from.
