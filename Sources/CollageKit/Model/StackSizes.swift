@@ -8,8 +8,12 @@ final class StackSizes: Sendable, Equatable {
 
     init() {}
 
-    /// `path` stands for `members` photos, itself among them.
-    func record(_ path: PathName, members: Int) { sizes.withLock { $0[path] = members } }
+    /// `path` stands for `members` photos, itself among them. Only stacks
+    /// are kept (a photo standing for itself alone is what `members` says
+    /// of any path): 50,000 moments of one photo each hold nothing here.
+    func record(_ path: PathName, members: Int) {
+        sizes.withLock { $0[path] = members > 1 ? members : nil }
+    }
 
     /// How many photos `path` stands for, itself among them (1 when it was not picked).
     func members(_ path: PathName) -> Int { sizes.withLock { $0[path] } ?? 1 }

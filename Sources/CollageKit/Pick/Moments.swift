@@ -34,7 +34,9 @@ struct PickOutcome: Sendable, Equatable {
 }
 
 /// The pick's choices, as pure functions of the candidates: deterministic,
-/// ties to the input order.
+/// ties to the input order. The run chooses on arrays (`table(_:)`,
+/// `choose(_:cap:)` on `MomentPhotos`); these give the same answer on a
+/// list of candidates.
 enum Moments {
     /// Photos at most this far apart (milliseconds) are one burst when they look alike.
     static let burst: Int64 = 10_000
@@ -46,127 +48,107 @@ enum Moments {
     /// How many recent moments a photo is compared with.
     static let recent = 32
 
-    /// The candidates' order: by time where every one has a date, else the input order.
-    static func ordered(_ candidates: [PickCandidate]) -> [PickCandidate] {
-        guard candidates.allSatisfy({ $0.time != nil }) else { return candidates.sorted { $0.index < $1.index } }
-        return candidates.sorted { ($0.time!, $0.index) < ($1.time!, $1.index) }
-    }
-
     /// The moments of `candidates` (blank photos belong to none), in time order.
     static func group(_ candidates: [PickCandidate]) -> [PickMoment] {
-        let ordered = ordered(candidates)
-        let dated = ordered.allSatisfy { $0.time != nil }
-        var groups: [[PickCandidate]] = []
-        var same = SameLookIndex()
-        for (position, photo) in ordered.enumerated() where !photo.score.blank {
-            var chosen: (group: Int, distance: Int)?
-            for group in groups.indices.suffix(recent).reversed() {
-                for member in groups[group].suffix(16) {
-                    let distance = Fingerprint.distance(member.fingerprint, photo.fingerprint)
-                    let near: Bool
-                    if dated { near = abs(photo.time! - member.time!) <= burst } else {
-                        near = ordered.indices.contains(position - 1) && ordered[position - 1].index == member.index
-                    }
-                    guard distance <= (near ? burstDistance : sameDistance) else { continue }
-                    if chosen == nil || distance < chosen!.distance { chosen = (group, distance) }
-                }
-            }
-            // The same scene again, any time before: found through the index, not by comparing with every moment.
-            if chosen == nil { chosen = same.nearest(photo.fingerprint, within: sameDistance) }
-            if let chosen { groups[chosen.group].append(photo) } else { groups.append([photo]) }
-            same.insert(photo.fingerprint, group: chosen?.group ?? groups.count - 1)
-        }
-        let position = Dictionary(uniqueKeysWithValues: ordered.enumerated().map { ($0.element.index, $0.offset) })
-        return groups.map { members in
-            let best = members.filter { !$0.score.excluded }.min { a, b in
-                a.score.ranks(before: b.score) || (!b.score.ranks(before: a.score) && a.index < b.index)
-            }
-            let keyed = best ?? members[0]
-            return PickMoment(members: members.map(\.index), best: best?.index,
-                              key: dated ? keyed.time! : Int64(position[keyed.index]!))
-        }
+        let (photos, index) = arrays(candidates)
+        let table = table(photos)
+        return (0..<table.count).map { moment(table, $0, index) }
     }
 
     /// The pick: with a cap, `cap` moments spread over the span, never a
     /// clearly blurred one while a sharp one is left; without, every moment
     /// that has a best. In time order.
     static func choose(_ candidates: [PickCandidate], cap: Int?) -> PickOutcome {
+        let (photos, index) = arrays(candidates)
+        let choice = choose(photos, cap: cap)
+        let table = choice.moments
         var outcome = PickOutcome()
-        let byIndex = Dictionary(uniqueKeysWithValues: candidates.map { ($0.index, $0) })
-        outcome.blank = candidates.filter(\.score.blank).map(\.index).sorted()
-        let moments = group(candidates)
-        let shown = moments.filter { $0.best != nil }
-        outcome.rejected = moments.filter { $0.best == nil }.flatMap(\.members).sorted()
-        let cap = cap ?? shown.count
-        let sharp = shown.filter { !byIndex[$0.best!]!.score.clearlyBlurred }
-        let blurred = shown.filter { byIndex[$0.best!]!.score.clearlyBlurred }
-        var picked = spread(sharp, count: cap)
-        if picked.count < cap { picked += spread(blurred, count: cap - picked.count) }
-        picked.sort { ($0.key, $0.members[0]) < ($1.key, $1.members[0]) }
-        outcome.picked = picked
-        let taken = Set(picked.map { $0.members[0] })
-        let left = shown.filter { !taken.contains($0.members[0]) }
-        outcome.beyondCap = left.flatMap(\.members).sorted()
-        outcome.blurred = left.filter { byIndex[$0.best!]!.score.clearlyBlurred }.flatMap(\.members).sorted()
+        outcome.picked = choice.picked.map { moment(table, Int($0), index) }
+        outcome.blank = (0..<photos.count).filter { photos.scores[$0].blank }.map { index[$0] }
+        var picked = [Bool](repeating: false, count: table.count)
+        for moment in choice.picked { picked[Int(moment)] = true }
+        for moment in 0..<table.count where !picked[moment] {
+            let members = table.members(of: moment).map { index[Int($0)] }
+            guard table.best[moment] >= 0 else { outcome.rejected += members; continue }
+            outcome.beyondCap += members
+            if photos.scores[Int(table.best[moment])].score.clearlyBlurred { outcome.blurred += members }
+        }
         // A rejected frame stacked into a moment shown is stood for, not left out.
+        (outcome.rejected, outcome.beyondCap, outcome.blurred) =
+            (outcome.rejected.sorted(), outcome.beyondCap.sorted(), outcome.blurred.sorted())
         return outcome
+    }
+
+    /// Candidates as arrays by slot (the candidates by index), and each slot's index.
+    private static func arrays(_ candidates: [PickCandidate]) -> (MomentPhotos, [Int]) {
+        let sorted = candidates.sorted { $0.index < $1.index }
+        return (MomentPhotos(times: sorted.map { $0.time ?? PhotoTable.none }, prints: sorted.map(\.fingerprint),
+                             scores: sorted.map { PackedScore($0.score) }), sorted.map(\.index))
+    }
+
+    private static func moment(_ table: MomentTable, _ moment: Int, _ index: [Int]) -> PickMoment {
+        PickMoment(members: table.members(of: moment).map { index[Int($0)] },
+                   best: table.best[moment] < 0 ? nil : index[Int(table.best[moment])], key: table.keys[moment])
+    }
+}
+
+/// The pick on arrays: the moments, the ones shown (in time order), and
+/// how many photos were left out and why; what `-v` says of it.
+struct MomentChoice: Sendable {
+    let moments: MomentTable
+    /// The moments shown, in time order.
+    let picked: [Int32]
+    /// Photos left out blank, or rated -1 (in moments of no best), or
+    /// with moments the cap left out, of which those whose best was clearly blurred.
+    var blank = 0, rejected = 0, beyondCap = 0, blurred = 0
+    /// Photos stacked into the moments shown.
+    var stacked: Int { picked.reduce(0) { $0 + moments.size(of: Int($1)) - 1 } }
+}
+
+extension Moments {
+    /// `choose(_:cap:)` on arrays.
+    static func choose(_ photos: MomentPhotos, cap: Int?) -> MomentChoice {
+        let moments = table(photos)
+        func blurred(_ moment: Int32) -> Bool { photos.scores[Int(moments.best[Int(moment)])].score.clearlyBlurred }
+        let shown = (0..<Int32(moments.count)).filter { moments.best[Int($0)] >= 0 }
+        let cap = cap ?? shown.count
+        let sharp = shown.filter { !blurred($0) }, soft = shown.filter { blurred($0) }
+        var picked = spread(sharp, count: cap, keys: moments.keys)
+        if picked.count < cap { picked += spread(soft, count: cap - picked.count, keys: moments.keys) }
+        picked.sort { (moments.keys[Int($0)], moments.members(of: Int($0)).first!)
+                          < (moments.keys[Int($1)], moments.members(of: Int($1)).first!) }
+        var choice = MomentChoice(moments: moments, picked: picked)
+        choice.blank = (0..<photos.count).reduce(0) { $0 + (photos.scores[$1].blank ? 1 : 0) }
+        var taken = [Bool](repeating: false, count: moments.count)
+        for moment in picked { taken[Int(moment)] = true }
+        for moment in 0..<moments.count where !taken[moment] {
+            let size = moments.size(of: moment)
+            if moments.best[moment] < 0 { choice.rejected += size; continue }
+            choice.beyondCap += size
+            if blurred(Int32(moment)) { choice.blurred += size }
+        }
+        return choice
     }
 
     /// `count` of `moments` (in time order) spread evenly over the span
     /// their keys cover: for each of `count` evenly spaced times, the
     /// nearest moment not yet taken (the earlier on a tie).
-    static func spread(_ moments: [PickMoment], count: Int) -> [PickMoment] {
+    static func spread(_ moments: [Int32], count: Int, keys: [Int64]) -> [Int32] {
         guard count < moments.count else { return moments }
-        guard count > 0, let first = moments.first?.key, let last = moments.last?.key else { return [] }
+        guard count > 0, let first = moments.first, let last = moments.last else { return [] }
+        let (start, span) = (Double(keys[Int(first)]), Double(keys[Int(last)] - keys[Int(first)]))
         var taken = [Bool](repeating: false, count: moments.count)
-        var chosen: [PickMoment] = []
-        let span = Double(last - first)
+        var chosen: [Int32] = []
         for slot in 0..<count {
-            let target = count == 1 ? Double(first) + span / 2
-                                    : Double(first) + span * Double(slot) / Double(count - 1)
+            let target = count == 1 ? start + span / 2 : start + span * Double(slot) / Double(count - 1)
             var best: Int?
             for index in moments.indices where !taken[index] {
-                let distance = abs(Double(moments[index].key) - target)
-                if best == nil || distance < abs(Double(moments[best!].key) - target) { best = index }
+                let distance = abs(Double(keys[Int(moments[index])]) - target)
+                if best == nil || distance < abs(Double(keys[Int(moments[best!])]) - target) { best = index }
             }
             taken[best!] = true
             chosen.append(moments[best!])
         }
         return chosen
-    }
-}
-
-/// The fingerprints seen so far, found by one of nine parts (7 or 8 bits):
-/// two fingerprints at most 8 bits apart agree on at least one part, so
-/// the photos to compare with are the few that share a part with it.
-struct SameLookIndex {
-    private var buckets = [[UInt64: [(print: UInt64, group: Int)]]](repeating: [:], count: 9)
-    /// The most fingerprints one bucket holds (a bucket of flat looks could grow without end).
-    static let bucketLimit = 64
-
-    private static func part(_ print: UInt64, _ index: Int) -> UInt64 {
-        let width: UInt64 = index == 8 ? 8 : 7
-        return (print >> UInt64(7 * index)) & ((1 << width) - 1)
-    }
-
-    mutating func insert(_ print: UInt64, group: Int) {
-        for index in 0..<9 {
-            let key = Self.part(print, index)
-            if buckets[index][key, default: []].count < Self.bucketLimit { buckets[index][key, default: []].append((print, group)) }
-        }
-    }
-
-    /// The group of the nearest fingerprint within `limit` bits (at most 8); the earliest group on a tie.
-    func nearest(_ print: UInt64, within limit: Int) -> (group: Int, distance: Int)? {
-        precondition(limit <= 8, "nine parts find every fingerprint at most 8 bits away")
-        var best: (group: Int, distance: Int)?
-        for index in 0..<9 {
-            for entry in buckets[index][Self.part(print, index)] ?? [] {
-                let distance = Fingerprint.distance(entry.print, print)
-                guard distance <= limit else { continue }
-                if best == nil || (distance, entry.group) < (best!.distance, best!.group) { best = (entry.group, distance) }
-            }
-        }
-        return best
     }
 }

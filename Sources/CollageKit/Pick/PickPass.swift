@@ -1,18 +1,16 @@
 import Dispatch
-import FileFacts
 import Synchronization
-
-/// What one photo's look left of it: no pixels.
-struct LookedPhoto: Sendable {
-    let fingerprint: UInt64
-    let score: PickScore
-}
 
 /// The pick over the images of a run (or a group, or a folder) whose
 /// headers were read in a header pass: each looked at once, small, at
 /// most `jobs` at once within the decode budget, the results kept in the
 /// input's order (so `--jobs` changes nothing); then the moments chosen,
 /// told (`picked`, `stacked`, `-v`'s line), and handed on in time order.
+///
+/// What it holds for each photo is a row of the header pass's
+/// `PhotoTable`, a fingerprint and a `PackedScore` (about 100 bytes and
+/// its path's bytes), then while the moments are chosen four `Int32`s;
+/// each event is told and let go.
 struct PickPass: Sendable {
     let probe: Probe
     let jobs: Int
@@ -24,73 +22,75 @@ struct PickPass: Sendable {
     /// Whether a signal asked the run to stop: no further photo is looked at.
     var stop: @Sendable () -> Bool = { false }
 
-    /// The images `cap` moments show (every moment's without a cap), in time order,
-    /// and how many photos each stands for.
-    func pick(_ images: [DatedImage], cap: Int?) -> [(image: ChosenImage, stack: Int)] {
-        let looked = look(images)
+    /// The rows of the images `cap` moments show (every moment's without
+    /// a cap), in time order, and how many photos each stands for.
+    /// `photos`' keys are their times (none where the time is the file's
+    /// modification time).
+    func pick(_ photos: PhotoTable, cap: Int?) -> [(row: Int, stack: Int)] {
+        let looked = look(photos)
         if stop() { return [] }  // what was looked at is not the whole: no pick
-        var candidates: [PickCandidate] = []
-        for (index, image) in images.enumerated() {
-            guard let photo = looked[index] else { continue }
-            let time = image.taken.source == .mtime ? nil : image.taken.instant
-            candidates.append(PickCandidate(index: index, time: time, fingerprint: photo.fingerprint, score: photo.score))
-        }
-        let outcome = Moments.choose(candidates, cap: cap)
-        let scores = Dictionary(uniqueKeysWithValues: candidates.map { ($0.index, $0.score) })
-        var chosen: [(image: ChosenImage, stack: Int)] = []
-        for (number, moment) in outcome.picked.enumerated() {
-            let best = images[moment.best!].image, score = scores[moment.best!]!
-            report(.picked(PickedPhoto(path: best.path, moment: number + 1, members: moment.members.count,
+        let choice = Moments.choose(MomentPhotos(times: photos.keys, prints: looked.prints, scores: looked.scores),
+                                    cap: cap)
+        let moments = choice.moments
+        var chosen: [(row: Int, stack: Int)] = []
+        for (number, moment) in choice.picked.enumerated() {
+            let best = Int(moments.best[Int(moment)]), size = moments.size(of: Int(moment))
+            let path = photos.path(best), score = looked.scores[best].score
+            report(.picked(PickedPhoto(path: path, moment: number + 1, members: size,
                                        score: PickedScore(sharpness: score.sharpness, exposure: 1 - score.clipped,
                                                           faces: score.faces, facesCut: score.facesCut,
                                                           rating: score.rating))))
-            for member in moment.members where member != moment.best {
-                report(.stacked(path: images[member].image.path, into: best.path))
+            for member in moments.members(of: Int(moment)) where member != best {
+                report(.stacked(path: photos.path(Int(member)), into: path))
             }
-            chosen.append((best, moment.members.count))
+            chosen.append((best, size))
         }
-        report(.pickTold(Self.told(outcome, photos: candidates.count)))
+        let count = looked.scores.reduce(0) { $0 + ($1.looked ? 1 : 0) }
+        report(.pickTold(Self.told(choice, photos: count)))
         return chosen
     }
 
     /// `-v`'s line: how many were stacked, and how many left out and why.
-    static func told(_ outcome: PickOutcome, photos: Int) -> String {
-        let stacked = outcome.picked.reduce(0) { $0 + $1.members.count - 1 }
-        var parts = ["\(stacked) stacked into their moment's best"]
-        if !outcome.beyondCap.isEmpty {
-            let blurred = outcome.blurred.isEmpty ? "" : " (\(outcome.blurred.count) of them blurred)"
-            parts.append("\(outcome.beyondCap.count) left out beyond the cap\(blurred)")
+    static func told(_ choice: MomentChoice, photos: Int) -> String {
+        var parts = ["\(choice.stacked) stacked into their moment's best"]
+        if choice.beyondCap > 0 {
+            let blurred = choice.blurred == 0 ? "" : " (\(choice.blurred) of them blurred)"
+            parts.append("\(choice.beyondCap) left out beyond the cap\(blurred)")
         }
-        if !outcome.blank.isEmpty { parts.append("\(outcome.blank.count) left out blank") }
-        if !outcome.rejected.isEmpty { parts.append("\(outcome.rejected.count) left out rated -1") }
-        return "pick: \(outcome.picked.count) moments of \(photos) photos: " + parts.joined(separator: ", ")
+        if choice.blank > 0 { parts.append("\(choice.blank) left out blank") }
+        if choice.rejected > 0 { parts.append("\(choice.rejected) left out rated -1") }
+        return "pick: \(choice.picked.count) moments of \(photos) photos: " + parts.joined(separator: ", ")
     }
 
-    /// Each image looked at once, at most `jobs` at once; nil where the
-    /// look failed (told `failed`). In the images' order.
-    func look(_ images: [DatedImage]) -> [LookedPhoto?] {
-        let results = Mutex([LookedPhoto?](repeating: nil, count: images.count))
+    /// Each image looked at once, at most `jobs` at once, its fingerprint
+    /// and score kept; `PackedScore.failed` where the look failed (told
+    /// `failed`). In the images' order.
+    func look(_ photos: PhotoTable) -> (prints: [UInt64], scores: [PackedScore]) {
+        let results = Mutex((prints: [UInt64](repeating: 0, count: photos.count),
+                             scores: [PackedScore](repeating: .failed, count: photos.count)))
         let next = Atomic(0)
         let group = DispatchGroup()
-        for _ in 0..<max(1, min(jobs, images.count)) {
+        for _ in 0..<max(1, min(jobs, photos.count)) {
             workers.async(group: group) { [self] in
                 while true {
-                    let index = next.add(1, ordering: .relaxed).oldValue
-                    guard index < images.count, !stop() else { return }
-                    let looked = look(images[index].image)
-                    results.withLock { $0[index] = looked }
+                    let row = next.add(1, ordering: .relaxed).oldValue
+                    guard row < photos.count, !stop() else { return }
+                    guard let looked = look(photos.path(row), stamp: photos.stamps[row]) else { continue }
+                    results.withLock { ($0.prints[row], $0.scores[row]) = (looked.fingerprint, PackedScore(looked.score)) }
                 }
             }
         }
         group.wait()
-        return results.withLock { $0 }
+        return results.withLock { results in
+            defer { results = ([], []) }
+            return results
+        }
     }
 
-    private func look(_ image: ChosenImage) -> LookedPhoto? {
-        switch Reopening.reopen(image.path, stamp: image.stamp, probe: probe, since: "its header was read",
-                                again: "run again") {
+    private func look(_ path: PathName, stamp: FileStamp) -> (fingerprint: UInt64, score: PickScore)? {
+        switch Reopening.reopen(path, stamp: stamp, probe: probe, since: "its header was read", again: "run again") {
         case .failure(let failure):
-            report(.failed(path: image.path, error: failure.message))
+            report(.failed(path: path, error: failure.message))
             return nil
         case .success(let opened):
             let cost = PickLook.cost(opened.header)
@@ -99,10 +99,10 @@ struct PickPass: Sendable {
             do {
                 let looked = try PickLook.look(descriptor: opened.file.descriptor, header: opened.header,
                                                maxBuffer: probe.maxBuffer)
-                report(.looked(path: image.path))
-                return LookedPhoto(fingerprint: looked.fingerprint, score: looked.score)
+                report(.looked(path: path))
+                return looked
             } catch {
-                report(.failed(path: image.path, error: String(describing: error)))
+                report(.failed(path: path, error: String(describing: error)))
                 return nil
             }
         }

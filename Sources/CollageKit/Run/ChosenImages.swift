@@ -9,44 +9,51 @@ extension RunStages {
     /// With `--pick`, the images are those of the moments picked, in time
     /// order (each of the others was looked at once, small).
     /// Nil for a run in the scan's order, which selects as it walks.
-    func chosenImages() -> (@Sendable () -> [ChosenImage])? {
+    /// The header pass keeps a compact row per image (`PhotoTable`), no header.
+    func chosenImages() -> (@Sendable () -> ChosenList)? {
         let pick = configuration.pick ? pickPass() : nil
         if let images = configuration.group?.images {
-            guard let pick else { return { images } }
+            guard let pick else { return { ChosenList(images.map(\.toOpen)) } }
             let now = TakenTime.now()
             return {
-                pick(images.enumerated().map { index, image in
-                    DatedImage(image: image, scanIndex: index,
-                               taken: TakenTime(header: image.header, path: image.path, stamp: image.stamp, now: now))
-                })
+                var table = PhotoTable()
+                for image in images {
+                    let taken = TakenTime(header: image.header, path: image.path, stamp: image.stamp, now: now)
+                    table.append(path: image.path, stamp: image.stamp, key: taken.pickTime, partners: image.partners)
+                }
+                return pick(table)
             }
         }
         guard configuration.readsEveryHeader else { return nil }
         let (walk, selection, workers, stop) = (walk, selection, workers, stop)
         let (sort, reverse, jobs) = (configuration.sort, configuration.reverse, configuration.jobs)
         return {
-            let images = HeaderPass.read(walk, selection: selection, jobs: jobs, workers: workers)
+            let table = HeaderPass.table(walk, selection: selection, jobs: jobs, workers: workers) { image, taken in
+                pick == nil ? taken.key(sort, stamp: image.file.stamp) : taken.pickTime
+            }
             // A signal ended the walk: what it read is not the order of the whole.
-            if stop() { return [] }
-            if let pick { return pick(images) }
-            return images.sortedIndices(by: sort, reverse: reverse).map { images[$0].image }
+            if stop() { return ChosenList([]) }
+            if let pick { return pick(table) }
+            return ChosenList(table, rows: table.sortedRows(reverse: reverse))
         }
     }
 
     /// `--pick`: the pass that looks at a run's images and chooses its
     /// moments, within the run's decode budget; a shard other than the
     /// first tells nothing of it (every shard makes the same pick).
-    private func pickPass() -> @Sendable ([DatedImage]) -> [ChosenImage] {
+    private func pickPass() -> @Sendable (PhotoTable) -> ChosenList {
         let (budget, report, mutes) = (budget, reportPlanned, configuration.mutesScan)
         let pass = PickPass(probe: configuration.probe, jobs: configuration.jobs, workers: workers,
                             acquire: { budget.acquire($0) }, release: { budget.release($0) },
                             report: { if !mutes { report($0) } }, stop: stop)
         let (cap, stacks) = (configuration.pickCap, configuration.captions.stacks)
-        return { images in
-            pass.pick(images, cap: cap).map { chosen in
-                stacks?.record(chosen.image.path, members: chosen.stack)
-                return chosen.image
-            }
+        // The pick's images are rows of the table, made one at a time as
+        // they are opened: 50,000 moments (`--sheets`) hold 50,000 `Int`s.
+        return { photos in
+            ChosenList(photos, rows: pass.pick(photos, cap: cap).map { chosen in
+                stacks?.record(photos.path(chosen.row), members: chosen.stack)
+                return chosen.row
+            })
         }
     }
 }

@@ -37,7 +37,7 @@ struct OneSheetCut: PullSource {
 extension RunStages {
     /// What makes a pull of the accepted images one at a time, as `sheets()`'s
     /// publisher of them reads them (`OneSheetCut` reads them so).
-    func acceptedImages(_ chosen: (@Sendable () -> [ChosenImage])?) -> @Sendable () -> () -> AcceptedImage? {
+    func acceptedImages(_ chosen: (@Sendable () -> ChosenList)?) -> @Sendable () -> () -> AcceptedImage? {
         let (walk, selection, configuration, workers, report) = (walk, selection, configuration, workers, reportPlanned)
         if let load = chosen {
             return {

@@ -61,7 +61,7 @@ extension RunStages {
     /// its header was read is `failed` and leaves its sheet one short, so
     /// that the cut never depends on what another shard finds.
     func cutShard<Chosen: Publisher>(chosen: Chosen, _ shard: Shard) -> AnyPublisher<CutImages, Never>
-        where Chosen.Output == ChosenImage, Chosen.Failure == Never {
+        where Chosen.Output == ImageToOpen, Chosen.Failure == Never {
         let keeper = SheetKeeper(configuration: configuration, previous: previous)
         let (probe, report) = (configuration.probe, reportPlanned)
         return ownSheets(chosen, shard)

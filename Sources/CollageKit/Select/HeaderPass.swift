@@ -2,19 +2,43 @@ import Dispatch
 
 /// The header pass of a run that orders or groups by time: every input's
 /// header is read (many at once, in `ProbeAhead`'s bounded window of open
-/// files; never a pixel), judged by the selection as any run judges it,
-/// and kept as a `DatedImage` with its file let go.
+/// files; never a pixel) and judged by the selection as any run judges it,
+/// its file let go.
 enum HeaderPass {
+    /// Each image kept as a `DatedImage`, its header with it (what
+    /// `--group-by` cuts its groups by).
     static func read<Source: PullSource>(_ walk: Source, selection: Selection, jobs: Int,
                                          workers: DispatchQueue) -> [DatedImage] where Source.Element == InputFile {
-        let ahead = ProbeAhead(walk, probe: selection.probe, depth: depth(jobs: jobs), workers: workers)
-        let now = TakenTime.now()
         var images: [DatedImage] = []
-        while let checked = ahead.next() {
-            guard let accepted = selection(checked) else { continue }
-            images.append(DatedImage(accepted, scanIndex: images.count, now: now))
+        each(walk, selection: selection, jobs: jobs, workers: workers) { accepted, taken in
+            images.append(DatedImage(accepted, scanIndex: images.count, taken: taken))
         }
         return images
+    }
+
+    /// Each image kept as a row of a `PhotoTable`, its header let go with
+    /// its file (a pick, a sort: read again for the few used), keyed by
+    /// `key` of it and when it was taken.
+    static func table<Source: PullSource>(_ walk: Source, selection: Selection, jobs: Int, workers: DispatchQueue,
+                                          key: (AcceptedImage, TakenTime) -> Int64?) -> PhotoTable
+        where Source.Element == InputFile {
+        var table = PhotoTable()
+        each(walk, selection: selection, jobs: jobs, workers: workers) { accepted, taken in
+            table.append(path: accepted.path, stamp: accepted.file.stamp, key: key(accepted, taken),
+                         partners: accepted.partners)
+        }
+        return table
+    }
+
+    private static func each<Source: PullSource>(_ walk: Source, selection: Selection, jobs: Int,
+                                                 workers: DispatchQueue, _ body: (AcceptedImage, TakenTime) -> Void)
+        where Source.Element == InputFile {
+        let ahead = ProbeAhead(walk, probe: selection.probe, depth: depth(jobs: jobs), workers: workers)
+        let now = TakenTime.now()
+        while let checked = ahead.next() {
+            guard let accepted = selection(checked) else { continue }
+            body(accepted, TakenTime(header: accepted.header, path: accepted.path, stamp: accepted.file.stamp, now: now))
+        }
     }
 
     /// Headers read at once: enough to hide each open's wait on slow

@@ -10,11 +10,11 @@
 final class Reopening: PullSource {
     private let probe: Probe
     private let report: @Sendable (PipelineEvent) -> Void
-    private let chosen: LazyList<ChosenImage>
+    private let chosen: LazyList
     private var opened = 0
 
     /// `load` runs once, at the first `next()` (a header pass, or a group's list).
-    init(probe: Probe, report: @escaping @Sendable (PipelineEvent) -> Void, load: @escaping () -> [ChosenImage]) {
+    init(probe: Probe, report: @escaping @Sendable (PipelineEvent) -> Void, load: @escaping () -> ChosenList) {
         (self.probe, self.report, chosen) = (probe, report, LazyList(load))
     }
 
@@ -64,18 +64,21 @@ struct ReopenFailure: Error {
 }
 
 /// A list made when it is first asked for (a header pass), then handed on
-/// one element at a time. Not Sendable (see `PullSource`).
-final class LazyList<Element>: PullSource {
-    private var load: (() -> [Element])?
-    private var pending: ArraySlice<Element> = []
+/// one image at a time, each made as it is. Not Sendable (see `PullSource`).
+final class LazyList: PullSource {
+    private var load: (() -> ChosenList)?
+    private var list = ChosenList([])
+    private var position = 0
 
-    init(_ load: @escaping () -> [Element]) { self.load = load }
+    init(_ load: @escaping () -> ChosenList) { self.load = load }
 
-    func next() -> Element? {
+    func next() -> ImageToOpen? {
         if let load {
-            pending = load()[...]
+            list = load()
             self.load = nil
         }
-        return pending.popFirst()
+        guard position < list.count else { return nil }
+        defer { position += 1 }
+        return list[position]
     }
 }

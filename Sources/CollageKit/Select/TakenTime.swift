@@ -42,6 +42,20 @@ struct TakenTime: Sendable, Equatable {
         (self.local, instant, self.source) = (local, local.instantMilliseconds, source)
     }
 
+    /// The key `order` sorts a photo taken at this time and stamped
+    /// `stamp` by (nil: the scan order alone).
+    func key(_ order: ImageOrder, stamp: FileStamp) -> Int64? {
+        switch order {
+        case .name: nil
+        case .taken: instant
+        case .mtime: stamp.modified
+        }
+    }
+
+    /// `--pick`'s time: the photo's own (its metadata's or its name's), nil
+    /// where only its file's modification time says.
+    var pickTime: Int64? { source == .mtime ? nil : instant }
+
     static func now() -> Int64 {
         var time = timespec()
         clock_gettime(CLOCK_REALTIME, &time)
@@ -59,22 +73,15 @@ struct DatedImage: Sendable {
     let taken: TakenTime
 
     /// The key `order` sorts by (nil: the scan order alone).
-    func key(_ order: ImageOrder) -> Int64? {
-        switch order {
-        case .name: nil
-        case .taken: taken.instant
-        case .mtime: image.stamp.modified
-        }
-    }
+    func key(_ order: ImageOrder) -> Int64? { taken.key(order, stamp: image.stamp) }
 }
 
 extension DatedImage {
-    init(_ accepted: AcceptedImage, scanIndex: Int, now: Int64) {
-        let stamp = accepted.file.stamp
-        image = ChosenImage(path: accepted.path, header: accepted.header, stamp: stamp, partners: accepted.partners,
-                            sidecars: accepted.sidecars)
+    init(_ accepted: AcceptedImage, scanIndex: Int, taken: TakenTime) {
+        image = ChosenImage(path: accepted.path, header: accepted.header, stamp: accepted.file.stamp,
+                            partners: accepted.partners, sidecars: accepted.sidecars)
         self.scanIndex = scanIndex
-        taken = TakenTime(header: accepted.header, path: accepted.path, stamp: stamp, now: now)
+        self.taken = taken
     }
 }
 
