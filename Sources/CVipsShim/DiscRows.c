@@ -54,13 +54,18 @@ static int write_all(int fd, const unsigned char *bytes, size_t count) {
     return 0;
 }
 
+/* The writer and the file are handed to libvips' worker threads through
+ * its own locks, which ThreadSanitizer does not see (glib's mutexes are
+ * futexes): what those threads read of them is read and written with
+ * atomics, so that the hand-over is one TSan can check. */
 static int write_strip(VipsRegion *region, VipsRect *area, void *a) {
     RowsWriter *writer = a;
+    int fd = __atomic_load_n(&writer->fd, __ATOMIC_ACQUIRE);
     size_t row = (size_t) area->width * VIPS_IMAGE_SIZEOF_PEL(region->im);
     for (int y = area->top; y < VIPS_RECT_BOTTOM(area); y++) {
-        int error = write_all(writer->fd, (const unsigned char *) VIPS_REGION_ADDR(region, area->left, y), row);
+        int error = write_all(fd, (const unsigned char *) VIPS_REGION_ADDR(region, area->left, y), row);
         if (error) {
-            writer->error = error;
+            __atomic_store_n(&writer->error, error, __ATOMIC_RELEASE);
             return -1;
         }
     }
@@ -68,9 +73,12 @@ static int write_strip(VipsRegion *region, VipsRect *area, void *a) {
 }
 
 int cvips_rows_write(VipsImage *image, int fd) {
-    RowsWriter writer = {fd, 0};
+    RowsWriter writer;
+    __atomic_store_n(&writer.fd, fd, __ATOMIC_RELEASE);
+    __atomic_store_n(&writer.error, 0, __ATOMIC_RELEASE);
     if (vips_sink_disc(image, write_strip, &writer) == 0) return 0;
-    return writer.error ? writer.error : -1;
+    int error = __atomic_load_n(&writer.error, __ATOMIC_ACQUIRE);
+    return error ? error : -1;
 }
 
 static void rows_close(VipsImage *image, void *data) {
@@ -84,6 +92,7 @@ static void rows_close(VipsImage *image, void *data) {
 static int rows_generate(VipsRegion *out, void *seq, void *a, void *b, gboolean *stop) {
     (void) seq, (void) b, (void) stop;
     RowsFile *file = a;
+    int fd = __atomic_load_n(&file->fd, __ATOMIC_ACQUIRE);
     VipsRect *r = &out->valid;
     size_t pel = VIPS_IMAGE_SIZEOF_PEL(out->im), row = (size_t) r->width * pel;
     for (int y = r->top; y < VIPS_RECT_BOTTOM(r); y++) {
@@ -91,7 +100,7 @@ static int rows_generate(VipsRegion *out, void *seq, void *a, void *b, gboolean 
         off_t at = ((off_t) y * out->im->Xsize + r->left) * (off_t) pel;
         size_t done = 0;
         while (done < row) {
-            ssize_t got = pread(file->fd, q + done, row - done, at + (off_t) done);
+            ssize_t got = pread(fd, q + done, row - done, at + (off_t) done);
             if (got < 0 && errno == EINTR) continue;
             if (got <= 0) {
                 vips_error("collage", "cannot read the picture's temporary file: %s",
@@ -111,7 +120,7 @@ VipsImage *cvips_image_new_from_rows_file(int fd, int width, int height, int ban
         vips_error("collage", "out of memory");
         return NULL;
     }
-    file->fd = fd;
+    __atomic_store_n(&file->fd, fd, __ATOMIC_RELEASE);
     file->length = (size_t) width * height * bands;
     void *map = mmap(NULL, file->length, PROT_READ, MAP_SHARED, fd, 0);
     if (map == MAP_FAILED) {
