@@ -54,6 +54,23 @@ static int write_all(int fd, const unsigned char *bytes, size_t count) {
     return 0;
 }
 
+/* Under ThreadSanitizer: the hand-over back to the caller once a worker is
+ * done with the writer (the writer is on the caller's stack, reused as soon
+ * as it returns) and with the file (freed when its image closes), said to
+ * TSan, which does not see libvips' own. No code in other builds. */
+#if defined(__has_feature)
+#if __has_feature(thread_sanitizer)
+void __tsan_acquire(void *addr);
+void __tsan_release(void *addr);
+#define HANDED_BACK(p) __tsan_release(p)
+#define TAKEN_BACK(p) __tsan_acquire(p)
+#endif
+#endif
+#ifndef HANDED_BACK
+#define HANDED_BACK(p) ((void) (p))
+#define TAKEN_BACK(p) ((void) (p))
+#endif
+
 /* The writer and the file are handed to libvips' worker threads through
  * its own locks, which ThreadSanitizer does not see (glib's mutexes are
  * futexes): what those threads read of them is read and written with
@@ -66,9 +83,11 @@ static int write_strip(VipsRegion *region, VipsRect *area, void *a) {
         int error = write_all(fd, (const unsigned char *) VIPS_REGION_ADDR(region, area->left, y), row);
         if (error) {
             __atomic_store_n(&writer->error, error, __ATOMIC_RELEASE);
+            HANDED_BACK(writer);
             return -1;
         }
     }
+    HANDED_BACK(writer);
     return 0;
 }
 
@@ -76,7 +95,9 @@ int cvips_rows_write(VipsImage *image, int fd) {
     RowsWriter writer;
     __atomic_store_n(&writer.fd, fd, __ATOMIC_RELEASE);
     __atomic_store_n(&writer.error, 0, __ATOMIC_RELEASE);
-    if (vips_sink_disc(image, write_strip, &writer) == 0) return 0;
+    int sunk = vips_sink_disc(image, write_strip, &writer);
+    TAKEN_BACK(&writer);
+    if (sunk == 0) return 0;
     int error = __atomic_load_n(&writer.error, __ATOMIC_ACQUIRE);
     return error ? error : -1;
 }
@@ -84,6 +105,7 @@ int cvips_rows_write(VipsImage *image, int fd) {
 static void rows_close(VipsImage *image, void *data) {
     (void) image;
     RowsFile *file = data;
+    TAKEN_BACK(file);
     if (file->map) munmap(file->map, file->length);
     close(file->fd);
     free(file);
@@ -105,11 +127,13 @@ static int rows_generate(VipsRegion *out, void *seq, void *a, void *b, gboolean 
             if (got <= 0) {
                 vips_error("collage", "cannot read the picture's temporary file: %s",
                            got < 0 ? strerror(errno) : "it is shorter than the picture");
+                HANDED_BACK(file);
                 return -1;
             }
             done += (size_t) got;
         }
     }
+    HANDED_BACK(file);
     return 0;
 }
 
