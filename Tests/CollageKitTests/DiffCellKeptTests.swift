@@ -18,13 +18,6 @@ final class DiffCellKeptTests: XCTestCase {
 
     override func tearDown() { folder = nil }
 
-    /// A page of text-like stripes, `box` painted in `colour`, `height` rows.
-    private func page(box: (x: Int, y: Int, colour: RGB)?, width: Int = 240, height: Int = 400) throws -> [UInt8] {
-        try Encoder.encode(PixelBuffer(width: width, height: height) { x, y in
-            if let box, (box.x..<box.x + 30).contains(x), (box.y..<box.y + 12).contains(y) { return box.colour }
-            return y % 9 < 2 && x % 50 < 40 ? RGB(red: 40, green: 40, blue: 40) : .white
-        }, suffix: ".png", orientation: nil).bytes
-    }
 
     private func write(_ name: String, base: [UInt8], shot: [UInt8]) throws {
         try writeFile(base, to: folder("base/" + name))
@@ -36,10 +29,10 @@ final class DiffCellKeptTests: XCTestCase {
     /// for the cells. The old cells read each compared pair again: 2 x 3 + 1 + 6.
     func testADiffRunWithSheetsDecodesEachSideOnce() throws {
         let red = RGB(red: 220, green: 20, blue: 20), blue = RGB(red: 20, green: 20, blue: 220)
-        try write("a.png", base: page(box: (40, 100, red)), shot: page(box: (40, 100, blue)))
-        try write("b.png", base: page(box: nil), shot: page(box: (150, 300, red)))
-        try write("c.png", base: page(box: nil), shot: page(box: nil, height: 420))
-        try writeFile(page(box: nil), to: folder("shots/d.png"))
+        try write("a.png", base: stripedPage(box: (40, 100, red)), shot: stripedPage(box: (40, 100, blue)))
+        try write("b.png", base: stripedPage(box: nil), shot: stripedPage(box: (150, 300, red)))
+        try write("c.png", base: stripedPage(box: nil), shot: stripedPage(box: nil, height: 420))
+        try writeFile(stripedPage(box: nil), to: folder("shots/d.png"))
         var configuration = CollageConfiguration(inputs: [.path(folder("shots"))])
         configuration.diff = DiffSettings(baseline: folder("base"))
         configuration.output = folder("diff-{n}.png")
@@ -93,8 +86,8 @@ final class DiffCellKeptTests: XCTestCase {
     /// and near it (shrunk twice).
     func testACellDrawnFromWhatWasKeptHasTheFilesPixels() throws {
         let red = RGB(red: 220, green: 20, blue: 20), blue = RGB(red: 20, green: 20, blue: 220)
-        try write("a.png", base: page(box: (40, 100, red)), shot: page(box: (40, 100, blue)))
-        try write("c.png", base: page(box: nil), shot: page(box: nil, height: 460))
+        try write("a.png", base: stripedPage(box: (40, 100, red)), shot: stripedPage(box: (40, 100, blue)))
+        try write("c.png", base: stripedPage(box: nil), shot: stripedPage(box: nil, height: 460))
         for name in ["a.png", "c.png"] {
             for (width, height) in [(300, 80), (220, 50)] {
                 let drawn = try cells(name, width: width, height: height, keptFor: (300, 80))

@@ -19,17 +19,10 @@ final class DiffWorkTests: XCTestCase {
 
     override func tearDown() { folder = nil }
 
-    /// A page of text-like stripes with a 30x12 box of `colour` at `x`, `y`.
-    private func page(box: (x: Int, y: Int, colour: RGB)?) throws -> [UInt8] {
-        try Encoder.encode(PixelBuffer(width: 240, height: 400) { x, y in
-            if let box, (box.x..<box.x + 30).contains(x), (box.y..<box.y + 12).contains(y) { return box.colour }
-            return y % 9 < 2 && x % 50 < 40 ? RGB(red: 40, green: 40, blue: 40) : .white
-        }, suffix: ".png", orientation: nil).bytes
-    }
 
     private func changedPair(_ name: String) throws {
-        try writeFile(page(box: (40, 100, RGB(red: 220, green: 20, blue: 20))), to: folder("base/" + name))
-        try writeFile(page(box: (40, 100, RGB(red: 20, green: 20, blue: 220))), to: folder("shots/" + name))
+        try writeFile(stripedPage(box: (40, 100, RGB(red: 220, green: 20, blue: 20))), to: folder("base/" + name))
+        try writeFile(stripedPage(box: (40, 100, RGB(red: 20, green: 20, blue: 220))), to: folder("shots/" + name))
     }
 
     /// Each decode waits (at most 20 s) for the other side's to begin: when

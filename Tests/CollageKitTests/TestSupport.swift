@@ -158,3 +158,12 @@ final class TestPipe: Sendable {
         close(readEnd)
     }
 }
+
+/// A page of text-like stripes (`--diff` tests), a 30x12 box of `colour`
+/// at `x`, `y` painted on it, `width` x `height`, as PNG bytes.
+func stripedPage(box: (x: Int, y: Int, colour: RGB)?, width: Int = 240, height: Int = 400) throws -> [UInt8] {
+    try Encoder.encode(PixelBuffer(width: width, height: height) { x, y in
+        if let box, (box.x..<box.x + 30).contains(x), (box.y..<box.y + 12).contains(y) { return box.colour }
+        return y % 9 < 2 && x % 50 < 40 ? RGB(red: 40, green: 40, blue: 40) : .white
+    }, suffix: ".png", orientation: nil).bytes
+}
