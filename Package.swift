@@ -26,7 +26,7 @@ let package = Package(
         .systemLibrary(name: "CVips", path: "Sources/CVips", pkgConfig: "vips",
                        providers: [.apt(["libvips-dev"])]),
         .target(name: "CVipsShim", dependencies: ["CVips"], path: "Sources/CVipsShim",
-                linkerSettings: vipsLinker),
+                linkerSettings: vipsLinker + [.linkedLibrary("z")]),  // zlib: the difference pictures' PNGs
         // HEVC pictures of HEIF files on several threads: a libheif plugin libvips' HEIF loader uses; and HEIF
         // grids decoded tile by tile, their HEVC tiles through libde265, AVIF's AV1 tiles through dav1d (libheif's
         // own AV1 decoder).

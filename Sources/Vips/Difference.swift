@@ -161,27 +161,28 @@ public struct Difference: Sendable {
                                width: width, height: height)
     }
 
-    /// The difference picture at full size, written to `descriptor` in the
-    /// format of `suffix` (".png") as libvips makes it, a strip at a time:
-    /// a tall page is never held whole.
-    public func write(of current: FullPicture, to descriptor: Int32, suffix: String) throws {
-        try Self.save(marked(current, scale: 1), to: descriptor, suffix: suffix)
+    /// The difference picture at full size (`picture(of:width:height:)` at
+    /// 1:1: the same pixels), written to `descriptor` as a PNG of a palette
+    /// of 132 colours, a row at a time in one sweep over `current`'s rows
+    /// (`cvips_diff_png_write`): a tall page is never held whole, and zlib
+    /// is given a byte a pixel, not three.
+    public func write(of current: FullPicture, to descriptor: Int32) throws {
+        let moved = movedRowFlags(height: height, scale: 1), box = box ?? PixelRect(x: 0, y: 0, width: 0, height: 0)
+        try Self.written(cvips_diff_png_write(current.image.pointer, Int32(width), Int32(height), boxMask?.image.pointer,
+                                              Int32(box.x), Int32(box.y), moved, descriptor))
     }
 
     /// A `width` x `height` picture all marked red (an added or removed
     /// pair's difference), written as `write` writes.
-    public static func writeAllMarked(width: Int, height: Int, to descriptor: Int32, suffix: String) throws {
-        let full = try Image.constant(width: width, height: height, value: 255)
-        let none = try Image.constant(width: width, height: height, value: 0)
-        try save(full.apply(.operation, "cannot join") { cvips_bandjoin2($0, none.pointer, $1) }
-                    .apply(.operation, "cannot join") { cvips_bandjoin2($0, none.pointer, $1) },
-                 to: descriptor, suffix: suffix)
+    public static func writeAllMarked(width: Int, height: Int, to descriptor: Int32) throws {
+        try written(cvips_diff_png_write(nil, Int32(width), Int32(height), nil, 0, 0, nil, descriptor))
     }
 
-    private static func save(_ image: Image, to descriptor: Int32, suffix: String) throws {
-        guard cvips_save_to_descriptor(image.pointer, descriptor, suffix) == 0 else {
-            throw VipsError.fromLibvips(.operation, "cannot write the difference picture")
+    private static func written(_ status: Int32) throws {
+        if status > 0 {
+            throw VipsError(.operation, "cannot write the difference picture: " + String(cString: strerror(status)))
         }
+        guard status == 0 else { throw VipsError.fromLibvips(.operation, "cannot write the difference picture") }
     }
 
     /// `current` faded, with the marks at `scale`; or, with `kept`, its
@@ -226,6 +227,16 @@ public struct Difference: Sendable {
     /// A one-pixel-wide column `height` high, 255 on the rows where a moved
     /// band is now (at `scale`), 0 elsewhere; nil when none moved.
     private func movedRows(height: Int, scale: Double) throws -> Image? {
+        guard let rows = movedRowFlags(height: height, scale: scale) else { return nil }
+        guard let column = cvips_image_new_from_memory_copy(rows, height, 1, Int32(height), 1) else {
+            throw VipsError.fromLibvips(.operation, "cannot mark the moved bands")
+        }
+        return Image(owning: column)
+    }
+
+    /// 255 on the rows (of `height`, at `scale`) where a moved band is now,
+    /// 0 elsewhere; nil when none moved.
+    private func movedRowFlags(height: Int, scale: Double) -> [UInt8]? {
         guard !shifts.isEmpty else { return nil }
         var rows = [UInt8](repeating: 0, count: height)
         for shift in shifts {
@@ -233,10 +244,7 @@ public struct Difference: Sendable {
             let bottom = Int((Double(shift.y + shift.dy + shift.height) * scale).rounded(.up))
             for row in max(0, top)..<min(height, max(top, bottom)) { rows[row] = 255 }
         }
-        guard let column = cvips_image_new_from_memory_copy(rows, height, 1, Int32(height), 1) else {
-            throw VipsError.fromLibvips(.operation, "cannot mark the moved bands")
-        }
-        return Image(owning: column)
+        return rows
     }
 
     /// The counted pixels as a picture: white where counted, black elsewhere (tests).

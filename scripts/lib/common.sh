@@ -32,10 +32,11 @@ ensure_swift() {
 }
 
 # What building and running collage needs. The shim includes Pango's and
-# fontconfig's headers and links them (the font check): libvips-dev pulls
-# them in today, named here so that stays true.
+# fontconfig's headers and links them (the font check), and zlib's (the
+# difference pictures' PNGs): libvips-dev pulls them in today, named here
+# so that stays true.
 ensure_build_deps() {
-  ensure_packages libvips-dev libpango1.0-dev libfontconfig-dev pkg-config
+  ensure_packages libvips-dev libpango1.0-dev libfontconfig-dev zlib1g-dev pkg-config
   # RAW photos (LibRaw) and, loaded only under --video, FFmpeg's libraries:
   # their headers to build; the libraries come with them.
   ensure_packages libraw-dev libavcodec-dev libavformat-dev libavutil-dev libswscale-dev

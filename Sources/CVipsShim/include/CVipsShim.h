@@ -259,5 +259,14 @@ int cvips_diff_analyse(VipsImage *baseline, VipsImage *current, double threshold
                        const int *ignore, int ignore_count, cvips_shift *shifts, int max_shifts,
                        cvips_diff_result *result);
 int cvips_project(VipsImage *in, VipsImage **columns, VipsImage **rows);
+/// The full-size difference picture of `current` (3-band 8-bit, in memory
+/// or on disc; NULL: all marked red, an added or removed picture) over a
+/// width x height area, written to `fd` as a PNG of a palette
+/// (DiffPicture.c): the faded grey page, tinted where `moved[y]` is not 0
+/// (NULL: nowhere), and the 1-band `mask` placed at mask_x, mask_y (NULL:
+/// none) red over 191, yellow over 0. 0, the errno of a write that failed,
+/// or -1 with libvips' error.
+int cvips_diff_png_write(VipsImage *current, int width, int height, VipsImage *mask, int mask_x, int mask_y,
+                         const unsigned char *moved, int fd);
 
 #endif

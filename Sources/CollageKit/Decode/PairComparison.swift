@@ -84,12 +84,6 @@ struct PairComparison: Sendable {
         return opened
     }
 
-    /// The difference pictures' format: PNG at zlib's fastest level (a
-    /// full-size picture is written for every pair that is not
-    /// `unchanged`): the same pixels as at libvips' default level (6), in
-    /// files about a quarter larger, written faster.
-    static let pictureFormat = ".png[compression=1]"
-
     /// What comparing holds while it runs: each side's decoder and its
     /// whole picture (3 bytes a pixel), and the comparison's own memory
     /// (the mask over the differing box, at most a byte a pixel, and the
@@ -143,10 +137,10 @@ struct PairComparison: Sendable {
             guard let pictures else { return nil }
             return pictures(pair.relative) { descriptor in
                 if let difference, let after {
-                    try difference.write(of: after, to: descriptor, suffix: Self.pictureFormat)
+                    try difference.write(of: after, to: descriptor)
                 } else if let header = (opened.current ?? opened.baseline)?.header {
                     try Difference.writeAllMarked(width: header.displayedWidth, height: header.displayedHeight,
-                                                  to: descriptor, suffix: Self.pictureFormat)
+                                                  to: descriptor)
                 }
             }
         }

@@ -1,0 +1,160 @@
+#include "CVipsShim.h"
+#include "DiffViews.h"
+#include <errno.h>
+#include <string.h>
+#include <unistd.h>
+#include <zlib.h>
+
+/* The full-size difference picture (--diff-images, --html) written as a PNG
+ * of at most 132 colours, a row at a time, in one sweep over the current
+ * picture's rows: the same pixels libvips' pipeline of Difference.marked
+ * makes at scale 1 (its luma in double, stored as float, faded in float and
+ * cut to 8 bits), at a byte a pixel for zlib instead of three, and without a
+ * pipeline of whole-picture operations. The colours:
+ *   0-64     the faded grey g = 191 + i;
+ *   65-129   a moved band's tint of g: (0.8 g, 0.88 g, g), each cut to 8 bits;
+ *   130      yellow (a differing pixel explained); 131 red (a changed one). */
+
+enum { GREYS = 65, TINTS = GREYS, YELLOW = GREYS + TINTS, RED = YELLOW + 1, COLOURS = RED + 1 };
+enum { CHUNK = 1 << 16 };
+
+static const double luma[3] = {0.29889531, 0.58662247, 0.11448223};
+
+static inline int faded(const unsigned char *pixel) {
+    float y = (float) (pixel[0] * luma[0] + pixel[1] * luma[1] + pixel[2] * luma[2]);
+    int g = (int) (0.25f * y + 191.25f);
+    return g < 191 ? 191 : g > 255 ? 255 : g;
+}
+
+typedef struct {
+    int fd;
+    int error;  /* errno of the write that failed */
+    z_stream zip;
+    unsigned char out[CHUNK];
+} PNGWriter;
+
+static void put32(unsigned char *at, unsigned long value) {
+    at[0] = value >> 24, at[1] = value >> 16, at[2] = value >> 8, at[3] = value;
+}
+
+static int write_all(PNGWriter *png, const unsigned char *bytes, size_t count) {
+    while (count > 0 && !png->error) {
+        ssize_t written = write(png->fd, bytes, count);
+        if (written < 0 && errno == EINTR) continue;
+        if (written <= 0) png->error = written < 0 ? errno : ENOSPC;
+        else bytes += written, count -= (size_t) written;
+    }
+    return png->error;
+}
+
+static int chunk(PNGWriter *png, const char *type, const unsigned char *data, size_t length) {
+    unsigned char head[8], tail[4];
+    put32(head, length);
+    memcpy(head + 4, type, 4);
+    unsigned long crc = crc32(crc32(0, (const Bytef *) type, 4), data, (uInt) length);
+    put32(tail, crc);
+    return write_all(png, head, 8) || write_all(png, data, length) || write_all(png, tail, 4);
+}
+
+/* Deflates `count` bytes (none with Z_FINISH), writing each full buffer as an IDAT chunk. */
+static int deflate_row(PNGWriter *png, const unsigned char *row, size_t count, int flush) {
+    png->zip.next_in = (Bytef *) row, png->zip.avail_in = (uInt) count;
+    for (;;) {
+        int status = deflate(&png->zip, flush);
+        if (status == Z_STREAM_ERROR) return png->error = EINVAL;
+        if (png->zip.avail_out == 0 || (flush == Z_FINISH && status == Z_STREAM_END)) {
+            size_t made = CHUNK - png->zip.avail_out;
+            if (made && chunk(png, "IDAT", png->out, made)) return png->error;
+            png->zip.next_out = png->out, png->zip.avail_out = CHUNK;
+        }
+        if (flush == Z_FINISH ? status == Z_STREAM_END : png->zip.avail_in == 0 && png->zip.avail_out > 0) return 0;
+    }
+}
+
+static int header(PNGWriter *png, int width, int height) {
+    static const unsigned char signature[8] = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n'};
+    unsigned char ihdr[13] = {0};
+    put32(ihdr, (unsigned long) width), put32(ihdr + 4, (unsigned long) height);
+    ihdr[8] = 8, ihdr[9] = 3;  /* 8 bits, a palette */
+    unsigned char palette[COLOURS * 3];
+    for (int i = 0; i < GREYS; i++) {
+        int g = 191 + i;
+        unsigned char *grey = palette + 3 * i, *tint = palette + 3 * (TINTS + i);
+        grey[0] = grey[1] = grey[2] = (unsigned char) g;
+        tint[0] = (unsigned char) (int) (0.8f * g), tint[1] = (unsigned char) (int) (0.88f * g), tint[2] = (unsigned char) g;
+    }
+    memcpy(palette + 3 * YELLOW, (const unsigned char[]) {255, 255, 0}, 3);
+    memcpy(palette + 3 * RED, (const unsigned char[]) {255, 0, 0}, 3);
+    return write_all(png, signature, 8) || chunk(png, "IHDR", ihdr, 13) || chunk(png, "PLTE", palette, sizeof palette);
+}
+
+int cvips_diff_png_write(VipsImage *current, int width, int height, VipsImage *mask_image, int box_x, int box_y,
+                         const unsigned char *moved, int fd) {
+    DiffPaging paging = {.every = 8 << 20};
+    const unsigned char *mask = NULL;
+    int box_width = 0, box_height = 0, mapped = 0;
+    if (mask_image) {
+        mask = cvips_rows_of(mask_image, &mapped);
+        if (!mask || mapped || mask_image->Bands != 1 || mask_image->BandFmt != VIPS_FORMAT_UCHAR) {
+            vips_error("collage", "the difference's mask is not a picture of 8-bit values in memory");
+            return -1;
+        }
+        box_width = mask_image->Xsize, box_height = mask_image->Ysize;
+        if (box_x < 0 || box_y < 0 || box_x + box_width > width || box_y + box_height > height) {
+            vips_error("collage", "the difference's mask lies outside its picture");
+            return -1;
+        }
+    }
+    const unsigned char *rows = NULL;
+    int current_width = 0, current_height = 0;
+    if (current) {
+        rows = cvips_rows_of(current, &mapped);
+        if (!rows || current->Bands != 3 || current->BandFmt != VIPS_FORMAT_UCHAR) {
+            vips_error("collage", "the difference picture's page has no rows of 8-bit RGB");
+            return -1;
+        }
+        if (mapped) diff_paging_add(&paging, rows, (size_t) current->Xsize * current->Ysize * 3);
+        current_width = current->Xsize, current_height = current->Ysize;
+    }
+    PNGWriter *png = g_try_malloc0(sizeof(PNGWriter));
+    unsigned char *row = g_try_malloc((size_t) width + 1);
+    if (!png || !row || deflateInit(&png->zip, 1) != Z_OK) {
+        g_free(png), g_free(row);
+        vips_error("collage", "out of memory");
+        return -1;
+    }
+    png->fd = fd;
+    png->zip.next_out = png->out, png->zip.avail_out = CHUNK;
+    int failed = header(png, width, height);
+    row[0] = 0;  /* no filter */
+    for (int y = 0; y < height && !failed; y++) {
+        unsigned char *index = row + 1;
+        if (!current) {  /* an added or removed picture: all changed */
+            memset(index, RED, (size_t) width);
+        } else {
+            int shade = moved && moved[y] ? TINTS : 0, inside = y < current_height ? current_width : 0;
+            const unsigned char *pixel = rows + (size_t) y * current_width * 3;
+            for (int x = 0; x < inside && x < width; x++, pixel += 3) index[x] = (unsigned char) (shade + faded(pixel) - 191);
+            if (inside < width) memset(index + inside, shade + GREYS - 1, (size_t) (width - inside));  /* white */
+            if (y < current_height) diff_paging_touch(&paging, (size_t) current_width * 3);
+            if (mask && y >= box_y && y < box_y + box_height) {
+                const unsigned char *marks = mask + (size_t) (y - box_y) * box_width;
+                for (int x = 0; x < box_width; x++)
+                    if (marks[x]) index[box_x + x] = marks[x] > 191 ? RED : YELLOW;
+            }
+        }
+        failed = deflate_row(png, row, (size_t) width + 1, Z_NO_FLUSH);
+    }
+    if (!failed) failed = deflate_row(png, NULL, 0, Z_FINISH);
+    if (!failed) failed = chunk(png, "IEND", NULL, 0);
+    diff_paging_release(&paging);
+    deflateEnd(&png->zip);
+    int error = png->error;
+    g_free(png), g_free(row);
+    if (!error) return 0;
+    if (error == EINVAL) {
+        vips_error("collage", "cannot compress the difference picture");
+        return -1;
+    }
+    return error;
+}
