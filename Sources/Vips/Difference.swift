@@ -147,10 +147,10 @@ public struct Difference: Sendable {
     /// pixels changed in red, those explained in yellow, over a faded grey
     /// copy of `current`, the bands that moved tinted blue where they are
     /// now. A changed pixel stays red however far it is shrunk. `current`
-    /// is shrunk first, then faded: the grey is made of the small picture.
+    /// is shrunk first (`page(of:width:height:)`), then faded: the grey is
+    /// made of the small picture.
     public func picture(of current: FullPicture, width: Int, height: Int) throws -> PixelBuffer {
-        let scale = min(1, Double(width) / Double(self.width), Double(height) / Double(self.height))
-        return try FullPicture.fitted(marked(current, scale: scale), width: width, height: height)
+        try picture(of: page(of: current, width: width, height: height), width: width, height: height)
     }
 
     /// The part `region` of the difference picture (at full size; outside

@@ -68,24 +68,24 @@ extension Difference {
     }
 
     /// `current` shrunk to the size the difference picture fitted inside
-    /// `width` x `height` has, and the marks at that size, held: what
-    /// `picture(of:width:height:)` draws, without the mask.
+    /// `width` x `height` has (libvips' size for that scale), and the marks
+    /// at that size, held: made in C in one sweep (`cvips_diff_small_page`:
+    /// boxes of whole pixels averaged; a box that holds a changed or
+    /// explained pixel marked), which `picture(of:width:height:)` draws.
     public func page(of current: FullPicture, width: Int, height: Int) throws -> KeptPage {
         let scale = min(1, Double(width) / Double(self.width), Double(height) / Double(self.height))
-        let page = try current.image.embedded(x: 0, y: 0, width: self.width, height: self.height, copyEdge: false,
-                                              background: 255)
-        let shrunk = scale >= 1 ? page : try page.apply(.operation, "cannot resize") {
-            cvips_shrink($0, $1, 1 / scale, 1 / scale)
+        let size = scale >= 1 ? (width: self.width, height: self.height)
+            : try Image.constant(width: self.width, height: self.height, value: 0)
+                .apply(.operation, "cannot resize") { cvips_shrink($0, $1, 1 / scale, 1 / scale) }.size
+        var page: UnsafeMutablePointer<VipsImage>?, changed: UnsafeMutablePointer<VipsImage>?,
+            explained: UnsafeMutablePointer<VipsImage>?
+        guard cvips_diff_small_page(current.image.pointer, Int32(self.width), Int32(self.height), boxMask?.image.pointer,
+                                    Int32(box?.x ?? 0), Int32(box?.y ?? 0), Int32(min(size.width, self.width)),
+                                    Int32(min(size.height, self.height)), &page, &changed, &explained) == 0, let page else {
+            throw VipsError.fromLibvips(.operation, "cannot shrink the page")
         }
-        func held(_ image: Image?) throws -> FullPicture? {
-            guard let image else { return nil }
-            guard let copied = vips_image_copy_memory(image.pointer) else {
-                throw VipsError.fromLibvips(.operation, "cannot hold the page")
-            }
-            return FullPicture(Image(owning: copied))
-        }
-        return KeptPage(picture: try held(shrunk)!, changed: try held(marks(over: 191, scale: scale)),
-                        explained: try held(marks(over: 0, scale: scale)), scale: scale)
+        return KeptPage(picture: FullPicture(Image(owning: page)), changed: changed.map { FullPicture(Image(owning: $0)) },
+                        explained: explained.map { FullPicture(Image(owning: $0)) }, scale: scale)
     }
 
     /// The difference picture fitted inside `width` x `height` as
@@ -107,17 +107,6 @@ extension Difference {
 
     static func yellow(_ width: Int, _ height: Int) throws -> Image {
         try Image.filled(width: width, height: height, with: [255, 255, 0])
-    }
-
-    /// The mask's pixels over `least`, as 255, in the whole picture shrunk
-    /// to `scale` (a marked pixel stays marked however far it is shrunk).
-    func marks(over least: Double, scale: Double) throws -> Image? {
-        guard let box, let boxMask else { return nil }
-        let placed = try boxMask.image.more(least).embedded(x: box.x, y: box.y, width: width, height: height,
-                                                            copyEdge: false, background: 0)
-        return try (scale >= 1 ? placed : FullPicture.steady(placed).apply(.operation, "cannot resize") {
-            cvips_shrink($0, $1, 1 / scale, 1 / scale)
-        }).more(0)
     }
 
     /// The same result without its mask (what a kept page draws instead).

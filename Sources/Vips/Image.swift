@@ -15,6 +15,7 @@ final class Image {
 
     var width: Int { Int(vips_image_get_width(pointer)) }
     var height: Int { Int(vips_image_get_height(pointer)) }
+    var size: (width: Int, height: Int) { (width, height) }
     var bands: Int { Int(vips_image_get_bands(pointer)) }
     var format: VipsBandFormat { vips_image_get_format(pointer) }
     var interpretation: VipsInterpretation { vips_image_get_interpretation(pointer) }

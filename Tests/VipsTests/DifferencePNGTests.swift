@@ -88,4 +88,27 @@ final class DifferencePNGTests: XCTestCase {
             XCTAssertTrue("\(error)".contains("No space left on device"), "\(error)")
         }
     }
+
+    /// The page small (a cell's panel): boxes of whole pixels averaged, every
+    /// changed pixel still red and every explained one yellow, however far
+    /// it is shrunk; the same from a page kept on disc.
+    func testTheSmallPageAveragesBoxesAndKeepsEveryMark() throws {
+        let stripes: (Int, Int) -> RGB = { x, y in x < 20 && y < 20 && x % 2 == 0 ? .black : .white }
+        let baseline = try FullPicture(PixelBuffer(width: 80, height: 60, paint: stripes))
+        let current = try FullPicture(PixelBuffer(width: 80, height: 60) { x, y in
+            (x, y) == (41, 33) || (x, y) == (7, 50) ? RGB(red: 0, green: 0, blue: 160) : stripes(x, y)
+        })
+        let difference = try Difference.compare(baseline, current, options: DifferenceOptions())
+        XCTAssertEqual(difference.pixels, 2)
+        for picture in [current, try current.keptOnDisc()] {
+            let page = try difference.page(of: picture, width: 20, height: 15)
+            let small = try page.picture.pixels()
+            XCTAssertEqual([small.width, small.height], [20, 15])
+            XCTAssertEqual(small.pixel(x: 2, y: 2), RGB(red: 128, green: 128, blue: 128), "2 black and 2 white columns")
+            let shown = try difference.picture(of: page, width: 20, height: 15)
+            let red = RGB(red: 255, green: 0, blue: 0)
+            let reds = (0..<15).flatMap { y in (0..<20).filter { shown.pixel(x: $0, y: y) == red }.map { ($0, y) } }
+            XCTAssertEqual(reds.map { "\($0)" }, ["(10, 8)", "(1, 12)"], "each change in the box that holds it")
+        }
+    }
 }

@@ -268,5 +268,13 @@ int cvips_project(VipsImage *in, VipsImage **columns, VipsImage **rows);
 /// or -1 with libvips' error.
 int cvips_diff_png_write(VipsImage *current, int width, int height, VipsImage *mask, int mask_x, int mask_y,
                          const unsigned char *moved, int fd);
+/// The difference picture's page small: `current` over the width x height
+/// area (white beyond it) averaged over boxes of whole pixels into
+/// out_width x out_height (at most the area), and, with a `mask` placed at
+/// mask_x, mask_y, 255 in `changed` where it is over 191 and in
+/// `explained` where it is over 0 (NULL for both without a mask). 0, or -1
+/// with libvips' error.
+int cvips_diff_small_page(VipsImage *current, int width, int height, VipsImage *mask, int mask_x, int mask_y,
+                          int out_width, int out_height, VipsImage **page, VipsImage **changed, VipsImage **explained);
 
 #endif
