@@ -71,12 +71,7 @@ static int deflate_row(PNGWriter *png, const unsigned char *row, size_t count, i
     }
 }
 
-static int header(PNGWriter *png, int width, int height) {
-    static const unsigned char signature[8] = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n'};
-    unsigned char ihdr[13] = {0};
-    put32(ihdr, (unsigned long) width), put32(ihdr + 4, (unsigned long) height);
-    ihdr[8] = 8, ihdr[9] = 3;  /* 8 bits, a palette */
-    unsigned char palette[COLOURS * 3];
+static void palette_of(unsigned char *palette) {
     for (int i = 0; i < GREYS; i++) {
         int g = 191 + i;
         unsigned char *grey = palette + 3 * i, *tint = palette + 3 * (TINTS + i);
@@ -85,37 +80,78 @@ static int header(PNGWriter *png, int width, int height) {
     }
     memcpy(palette + 3 * YELLOW, (const unsigned char[]) {255, 255, 0}, 3);
     memcpy(palette + 3 * RED, (const unsigned char[]) {255, 0, 0}, 3);
+}
+
+/* What the marked picture is made of: the current picture's rows (NULL:
+ * all red), the compared area, the mask and its box, the moved rows. */
+typedef struct {
+    const unsigned char *rows, *mask, *moved;
+    int width, height, current_width, current_height, box_x, box_y, box_width, box_height;
+    DiffPaging paging;
+} Marked;
+
+static int marked_open(Marked *m, VipsImage *current, int width, int height, VipsImage *mask_image, int box_x,
+                       int box_y, const unsigned char *moved) {
+    *m = (Marked) {.width = width, .height = height, .moved = moved, .box_x = box_x, .box_y = box_y,
+                   .paging = {.every = 8 << 20}};
+    int mapped = 0;
+    if (mask_image) {
+        m->mask = cvips_rows_of(mask_image, &mapped);
+        if (!m->mask || mapped || mask_image->Bands != 1 || mask_image->BandFmt != VIPS_FORMAT_UCHAR) {
+            vips_error("collage", "the difference's mask is not a picture of 8-bit values in memory");
+            return -1;
+        }
+        m->box_width = mask_image->Xsize, m->box_height = mask_image->Ysize;
+        if (box_x < 0 || box_y < 0 || box_x + m->box_width > width || box_y + m->box_height > height) {
+            vips_error("collage", "the difference's mask lies outside its picture");
+            return -1;
+        }
+    }
+    if (current) {
+        m->rows = cvips_rows_of(current, &mapped);
+        if (!m->rows || current->Bands != 3 || current->BandFmt != VIPS_FORMAT_UCHAR) {
+            vips_error("collage", "the difference picture's page has no rows of 8-bit RGB");
+            return -1;
+        }
+        if (mapped) diff_paging_add(&m->paging, m->rows, (size_t) current->Xsize * current->Ysize * 3);
+        m->current_width = current->Xsize, m->current_height = current->Ysize;
+    }
+    return 0;
+}
+
+/* The palette's indices of row y (0 <= y < height), `width` of them. */
+static void marked_row(Marked *m, int y, unsigned char *index) {
+    int width = m->width;
+    if (!m->rows) {  /* an added or removed picture: all changed */
+        memset(index, RED, (size_t) width);
+        return;
+    }
+    int shade = m->moved && m->moved[y] ? TINTS : 0, inside = y < m->current_height ? m->current_width : 0;
+    const unsigned char *pixel = m->rows + (size_t) y * m->current_width * 3;
+    for (int x = 0; x < inside && x < width; x++, pixel += 3) index[x] = (unsigned char) (shade + faded(pixel) - 191);
+    if (inside < width) memset(index + inside, shade + GREYS - 1, (size_t) (width - inside));  /* white */
+    if (y < m->current_height) diff_paging_touch(&m->paging, (size_t) m->current_width * 3);
+    if (m->mask && y >= m->box_y && y < m->box_y + m->box_height) {
+        const unsigned char *marks = m->mask + (size_t) (y - m->box_y) * m->box_width;
+        for (int x = 0; x < m->box_width; x++)
+            if (marks[x]) index[m->box_x + x] = marks[x] > 191 ? RED : YELLOW;
+    }
+}
+
+static int header(PNGWriter *png, int width, int height) {
+    static const unsigned char signature[8] = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n'};
+    unsigned char ihdr[13] = {0};
+    put32(ihdr, (unsigned long) width), put32(ihdr + 4, (unsigned long) height);
+    ihdr[8] = 8, ihdr[9] = 3;  /* 8 bits, a palette */
+    unsigned char palette[COLOURS * 3];
+    palette_of(palette);
     return write_all(png, signature, 8) || chunk(png, "IHDR", ihdr, 13) || chunk(png, "PLTE", palette, sizeof palette);
 }
 
 int cvips_diff_png_write(VipsImage *current, int width, int height, VipsImage *mask_image, int box_x, int box_y,
                          const unsigned char *moved, int fd) {
-    DiffPaging paging = {.every = 8 << 20};
-    const unsigned char *mask = NULL;
-    int box_width = 0, box_height = 0, mapped = 0;
-    if (mask_image) {
-        mask = cvips_rows_of(mask_image, &mapped);
-        if (!mask || mapped || mask_image->Bands != 1 || mask_image->BandFmt != VIPS_FORMAT_UCHAR) {
-            vips_error("collage", "the difference's mask is not a picture of 8-bit values in memory");
-            return -1;
-        }
-        box_width = mask_image->Xsize, box_height = mask_image->Ysize;
-        if (box_x < 0 || box_y < 0 || box_x + box_width > width || box_y + box_height > height) {
-            vips_error("collage", "the difference's mask lies outside its picture");
-            return -1;
-        }
-    }
-    const unsigned char *rows = NULL;
-    int current_width = 0, current_height = 0;
-    if (current) {
-        rows = cvips_rows_of(current, &mapped);
-        if (!rows || current->Bands != 3 || current->BandFmt != VIPS_FORMAT_UCHAR) {
-            vips_error("collage", "the difference picture's page has no rows of 8-bit RGB");
-            return -1;
-        }
-        if (mapped) diff_paging_add(&paging, rows, (size_t) current->Xsize * current->Ysize * 3);
-        current_width = current->Xsize, current_height = current->Ysize;
-    }
+    Marked marked;
+    if (marked_open(&marked, current, width, height, mask_image, box_x, box_y, moved)) return -1;
     PNGWriter *png = g_try_malloc0(sizeof(PNGWriter));
     unsigned char *row = g_try_malloc((size_t) width + 1);
     if (!png || !row || deflateInit(&png->zip, 1) != Z_OK) {
@@ -128,26 +164,12 @@ int cvips_diff_png_write(VipsImage *current, int width, int height, VipsImage *m
     int failed = header(png, width, height);
     row[0] = 0;  /* no filter */
     for (int y = 0; y < height && !failed; y++) {
-        unsigned char *index = row + 1;
-        if (!current) {  /* an added or removed picture: all changed */
-            memset(index, RED, (size_t) width);
-        } else {
-            int shade = moved && moved[y] ? TINTS : 0, inside = y < current_height ? current_width : 0;
-            const unsigned char *pixel = rows + (size_t) y * current_width * 3;
-            for (int x = 0; x < inside && x < width; x++, pixel += 3) index[x] = (unsigned char) (shade + faded(pixel) - 191);
-            if (inside < width) memset(index + inside, shade + GREYS - 1, (size_t) (width - inside));  /* white */
-            if (y < current_height) diff_paging_touch(&paging, (size_t) current_width * 3);
-            if (mask && y >= box_y && y < box_y + box_height) {
-                const unsigned char *marks = mask + (size_t) (y - box_y) * box_width;
-                for (int x = 0; x < box_width; x++)
-                    if (marks[x]) index[box_x + x] = marks[x] > 191 ? RED : YELLOW;
-            }
-        }
+        marked_row(&marked, y, row + 1);
         failed = deflate_row(png, row, (size_t) width + 1, Z_NO_FLUSH);
     }
     if (!failed) failed = deflate_row(png, NULL, 0, Z_FINISH);
     if (!failed) failed = chunk(png, "IEND", NULL, 0);
-    diff_paging_release(&paging);
+    diff_paging_release(&marked.paging);
     deflateEnd(&png->zip);
     int error = png->error;
     g_free(png), g_free(row);
@@ -265,4 +287,36 @@ int cvips_diff_small_page(VipsImage *current, int width, int height, VipsImage *
         return -1;
     }
     return 0;
+}
+
+/* The part x, y, w x h of the marked picture (outside the compared area,
+ * white) as a 3-band picture in memory: what the full-size picture holds
+ * there, for a cell's difference panel. */
+int cvips_diff_marked_region(VipsImage *current, int width, int height, VipsImage *mask, int box_x, int box_y,
+                             const unsigned char *moved, int x, int y, int w, int h, VipsImage **out) {
+    *out = NULL;
+    Marked marked;
+    if (w < 1 || h < 1 || marked_open(&marked, current, width, height, mask, box_x, box_y, moved)) {
+        if (w < 1 || h < 1) vips_error("collage", "an empty region");
+        return -1;
+    }
+    unsigned char palette[COLOURS * 3];
+    palette_of(palette);
+    unsigned char *index = g_try_malloc((size_t) width), *pixels = g_try_malloc((size_t) w * h * 3);
+    if (!index || !pixels) {
+        g_free(index), g_free(pixels);
+        vips_error("collage", "out of memory");
+        return -1;
+    }
+    memset(pixels, 255, (size_t) w * h * 3);
+    int left = x < 0 ? 0 : x, right = x + w > width ? width : x + w;
+    for (int row = y < 0 ? 0 : y; row < y + h && row < height; row++) {
+        marked_row(&marked, row, index);
+        unsigned char *to = pixels + ((size_t) (row - y) * w + (left - x)) * 3;
+        for (int column = left; column < right; column++, to += 3) memcpy(to, palette + 3 * index[column], 3);
+    }
+    diff_paging_release(&marked.paging);
+    g_free(index);
+    *out = cvips_image_new_owning(pixels, w, h, 3);
+    return *out ? 0 : -1;
 }

@@ -156,33 +156,7 @@ public struct Difference: Sendable {
     /// The part `region` of the difference picture (at full size; outside
     /// the picture, white), shrunk to fit inside `width` x `height`.
     public func picture(of current: FullPicture, region: PixelRect, width: Int, height: Int) throws -> PixelBuffer {
-        try FullPicture.fitted(marked(current, scale: 1).embedded(x: -region.x, y: -region.y, width: region.width,
-                                                                  height: region.height, copyEdge: false, background: 255),
-                               width: width, height: height)
-    }
-
-    /// The difference picture at full size (`picture(of:width:height:)` at
-    /// 1:1: the same pixels), written to `descriptor` as a PNG of a palette
-    /// of 132 colours, a row at a time in one sweep over `current`'s rows
-    /// (`cvips_diff_png_write`): a tall page is never held whole, and zlib
-    /// is given a byte a pixel, not three.
-    public func write(of current: FullPicture, to descriptor: Int32) throws {
-        let moved = movedRowFlags(height: height, scale: 1), box = box ?? PixelRect(x: 0, y: 0, width: 0, height: 0)
-        try Self.written(cvips_diff_png_write(current.image.pointer, Int32(width), Int32(height), boxMask?.image.pointer,
-                                              Int32(box.x), Int32(box.y), moved, descriptor))
-    }
-
-    /// A `width` x `height` picture all marked red (an added or removed
-    /// pair's difference), written as `write` writes.
-    public static func writeAllMarked(width: Int, height: Int, to descriptor: Int32) throws {
-        try written(cvips_diff_png_write(nil, Int32(width), Int32(height), nil, 0, 0, nil, descriptor))
-    }
-
-    private static func written(_ status: Int32) throws {
-        if status > 0 {
-            throw VipsError(.operation, "cannot write the difference picture: " + String(cString: strerror(status)))
-        }
-        guard status == 0 else { throw VipsError.fromLibvips(.operation, "cannot write the difference picture") }
+        try FullPicture.fitted(marked(current, region: region), width: width, height: height)
     }
 
     /// `current` faded, with the marks at `scale`; or, with `kept`, its
@@ -232,19 +206,6 @@ public struct Difference: Sendable {
             throw VipsError.fromLibvips(.operation, "cannot mark the moved bands")
         }
         return Image(owning: column)
-    }
-
-    /// 255 on the rows (of `height`, at `scale`) where a moved band is now,
-    /// 0 elsewhere; nil when none moved.
-    private func movedRowFlags(height: Int, scale: Double) -> [UInt8]? {
-        guard !shifts.isEmpty else { return nil }
-        var rows = [UInt8](repeating: 0, count: height)
-        for shift in shifts {
-            let top = Int((Double(shift.y + shift.dy) * scale).rounded(.down))
-            let bottom = Int((Double(shift.y + shift.dy + shift.height) * scale).rounded(.up))
-            for row in max(0, top)..<min(height, max(top, bottom)) { rows[row] = 255 }
-        }
-        return rows
     }
 
     /// The counted pixels as a picture: white where counted, black elsewhere (tests).

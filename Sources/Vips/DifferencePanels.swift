@@ -62,9 +62,7 @@ extension Difference {
     /// The part `region` of the difference picture (`picture(of:region:)`)
     /// held as `FullPicture.kept(region:width:height:)` holds a part.
     public func kept(of current: FullPicture, region: PixelRect, width: Int, height: Int) throws -> FullPicture {
-        try FullPicture.kept(marked(current, scale: 1).embedded(x: -region.x, y: -region.y, width: region.width,
-                                                                height: region.height, copyEdge: false, background: 255),
-                             width: width, height: height)
+        try FullPicture.kept(marked(current, region: region), width: width, height: height)
     }
 
     /// `current` shrunk to the size the difference picture fitted inside

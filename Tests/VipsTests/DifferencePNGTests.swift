@@ -62,6 +62,13 @@ final class DifferencePNGTests: XCTestCase {
         let onDisc = try current.keptOnDisc()
         let again = try Difference.compare(baseline, onDisc, options: DifferenceOptions())
         assertSamePixels(try written { try again.write(of: onDisc, to: $0) }.0, drawn)
+        // A region of it, partly beyond the page (white there), as a cell's panel draws it.
+        for region in [PixelRect(x: 10, y: 55, width: 40, height: 20), PixelRect(x: 80, y: 70, width: 30, height: 20)] {
+            let expected = try ImageFile.materialise(difference.marked(current, scale: 1).embedded(
+                x: -region.x, y: -region.y, width: region.width, height: region.height, copyEdge: false, background: 255))
+            assertSamePixels(try ImageFile.materialise(difference.marked(current, region: region)), expected)
+            assertSamePixels(try ImageFile.materialise(again.marked(onDisc, region: region)), expected)
+        }
         // A current narrower and shorter than the compared area: white beyond it.
         let wide = try FullPicture(PixelBuffer(width: 120, height: 90) { x, _ in x < 50 ? .black : .white })
         let narrow = try FullPicture(PixelBuffer(width: 100, height: 70) { x, y in x < 50 || (x == 70 && y == 9) ? .black : .white })

@@ -268,6 +268,11 @@ int cvips_project(VipsImage *in, VipsImage **columns, VipsImage **rows);
 /// or -1 with libvips' error.
 int cvips_diff_png_write(VipsImage *current, int width, int height, VipsImage *mask, int mask_x, int mask_y,
                          const unsigned char *moved, int fd);
+/// The part x, y, w x h of the picture cvips_diff_png_write writes
+/// (outside the width x height area, white), as a 3-band picture in
+/// memory. 0, or -1 with libvips' error.
+int cvips_diff_marked_region(VipsImage *current, int width, int height, VipsImage *mask, int box_x, int box_y,
+                             const unsigned char *moved, int x, int y, int w, int h, VipsImage **out);
 /// The difference picture's page small: `current` over the width x height
 /// area (white beyond it) averaged over boxes of whole pixels into
 /// out_width x out_height (at most the area), and, with a `mask` placed at
