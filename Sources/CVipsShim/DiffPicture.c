@@ -289,34 +289,133 @@ int cvips_diff_small_page(VipsImage *current, int width, int height, VipsImage *
     return 0;
 }
 
-/* The part x, y, w x h of the marked picture (outside the compared area,
- * white) as a 3-band picture in memory: what the full-size picture holds
- * there, for a cell's difference panel. */
-int cvips_diff_marked_region(VipsImage *current, int width, int height, VipsImage *mask, int box_x, int box_y,
-                             const unsigned char *moved, int x, int y, int w, int h, VipsImage **out) {
-    *out = NULL;
-    Marked marked;
-    if (w < 1 || h < 1 || marked_open(&marked, current, width, height, mask, box_x, box_y, moved)) {
-        if (w < 1 || h < 1) vips_error("collage", "an empty region");
+/* Rows shrunk as they come: a region w x h to out_w x out_h (at most its
+ * size) by averaging boxes of whole pixels, each pixel in exactly one box,
+ * holding one row of sums, never the region. */
+typedef struct {
+    int w, h, out_w, out_h, bands;
+    int *column, *line;
+    unsigned int *sums;
+    unsigned char *pixels;
+    int from;  /* the first row of the box being summed */
+} Shrinker;
+
+static void shrinker_free(Shrinker *s) {
+    g_free(s->column), g_free(s->line), g_free(s->sums), g_free(s->pixels);
+    s->column = s->line = NULL, s->sums = NULL, s->pixels = NULL;
+}
+
+static int shrinker_open(Shrinker *s, int w, int h, int out_w, int out_h, int bands) {
+    *s = (Shrinker) {.w = w, .h = h, .out_w = out_w, .out_h = out_h, .bands = bands};
+    if (w < 1 || h < 1 || out_w < 1 || out_h < 1 || out_w > w || out_h > h || bands < 1 || bands > 4) {
+        vips_error("collage", "cannot shrink a picture of %dx%d to %dx%d", w, h, out_w, out_h);
         return -1;
     }
-    unsigned char palette[COLOURS * 3];
-    palette_of(palette);
-    unsigned char *index = g_try_malloc((size_t) width), *pixels = g_try_malloc((size_t) w * h * 3);
-    if (!index || !pixels) {
-        g_free(index), g_free(pixels);
+    s->column = boxes_of(w, out_w), s->line = boxes_of(h, out_h);
+    s->sums = g_try_malloc0((size_t) out_w * bands * sizeof(unsigned int));
+    s->pixels = g_try_malloc((size_t) out_w * out_h * bands);
+    if (!s->column || !s->line || !s->sums || !s->pixels) {
+        shrinker_free(s);
         vips_error("collage", "out of memory");
         return -1;
     }
-    memset(pixels, 255, (size_t) w * h * 3);
+    return 0;
+}
+
+/* Row r of the region (r = 0, 1, ... in order), w pixels of `bands` bytes. */
+static void shrinker_row(Shrinker *s, int r, const unsigned char *row) {
+    int bands = s->bands;
+    if (s->out_w == s->w && s->out_h == s->h) {  /* 1:1 */
+        memcpy(s->pixels + (size_t) r * s->w * bands, row, (size_t) s->w * bands);
+        return;
+    }
+    for (int x = 0; x < s->w; x++, row += bands) {
+        unsigned int *sum = s->sums + bands * s->column[x];
+        for (int band = 0; band < bands; band++) sum[band] += row[band];
+    }
+    if (r + 1 < s->h && s->line[r + 1] == s->line[r]) return;
+    unsigned char *to = s->pixels + (size_t) s->line[r] * s->out_w * bands;
+    for (int b = 0, left = 0; b < s->out_w; b++) {
+        int right = (int) ((long long) (b + 1) * s->w / s->out_w);
+        unsigned int count = (unsigned int) ((right - left) * (r + 1 - s->from));
+        for (int band = 0; band < bands; band++)
+            to[bands * b + band] = (unsigned char) ((s->sums[bands * b + band] + count / 2) / count);
+        left = right;
+    }
+    memset(s->sums, 0, (size_t) s->out_w * bands * sizeof(unsigned int));
+    s->from = r + 1;
+}
+
+static int shrinker_close(Shrinker *s, VipsImage **out) {
+    unsigned char *pixels = s->pixels;
+    s->pixels = NULL;
+    shrinker_free(s);
+    *out = cvips_image_new_owning(pixels, s->out_w, s->out_h, s->bands);
+    return *out ? 0 : -1;
+}
+
+int cvips_region_shrunk(VipsImage *picture, int x, int y, int w, int h, int out_w, int out_h, VipsImage **out) {
+    *out = NULL;
+    int mapped = 0, bands = picture->Bands, width = picture->Xsize, height = picture->Ysize;
+    const unsigned char *rows = cvips_rows_of(picture, &mapped);
+    if (!rows || picture->BandFmt != VIPS_FORMAT_UCHAR) {
+        vips_error("collage", "the picture has no rows of 8-bit values");
+        return -1;
+    }
+    Shrinker shrinker;
+    if (shrinker_open(&shrinker, w, h, out_w, out_h, bands)) return -1;
+    unsigned char *row = g_try_malloc((size_t) w * bands);
+    if (!row) {
+        shrinker_free(&shrinker);
+        vips_error("collage", "out of memory");
+        return -1;
+    }
+    DiffPaging paging = {.every = 8 << 20};
+    if (mapped) diff_paging_add(&paging, rows, (size_t) width * height * bands);
     int left = x < 0 ? 0 : x, right = x + w > width ? width : x + w;
-    for (int row = y < 0 ? 0 : y; row < y + h && row < height; row++) {
-        marked_row(&marked, row, index);
-        unsigned char *to = pixels + ((size_t) (row - y) * w + (left - x)) * 3;
-        for (int column = left; column < right; column++, to += 3) memcpy(to, palette + 3 * index[column], 3);
+    for (int r = 0; r < h; r++) {
+        int source = y + r;
+        memset(row, 255, (size_t) w * bands);  /* white outside the picture */
+        if (source >= 0 && source < height && left < right) {
+            memcpy(row + (size_t) (left - x) * bands, rows + ((size_t) source * width + left) * bands,
+                   (size_t) (right - left) * bands);
+            diff_paging_touch(&paging, (size_t) width * bands);
+        }
+        shrinker_row(&shrinker, r, row);
+    }
+    diff_paging_release(&paging);
+    g_free(row);
+    return shrinker_close(&shrinker, out);
+}
+
+int cvips_diff_marked_shrunk(VipsImage *current, int width, int height, VipsImage *mask, int box_x, int box_y,
+                             const unsigned char *moved, int x, int y, int w, int h, int out_w, int out_h,
+                             VipsImage **out) {
+    *out = NULL;
+    Marked marked;
+    Shrinker shrinker;
+    if (marked_open(&marked, current, width, height, mask, box_x, box_y, moved)) return -1;
+    if (shrinker_open(&shrinker, w, h, out_w, out_h, 3)) return -1;
+    unsigned char palette[COLOURS * 3];
+    palette_of(palette);
+    unsigned char *index = g_try_malloc((size_t) width), *row = g_try_malloc((size_t) w * 3);
+    if (!index || !row) {
+        g_free(index), g_free(row), shrinker_free(&shrinker);
+        vips_error("collage", "out of memory");
+        return -1;
+    }
+    int left = x < 0 ? 0 : x, right = x + w > width ? width : x + w;
+    for (int r = 0; r < h; r++) {
+        int source = y + r;
+        memset(row, 255, (size_t) w * 3);  /* white outside the compared area */
+        if (source >= 0 && source < height && left < right) {
+            marked_row(&marked, source, index);
+            unsigned char *to = row + (size_t) (left - x) * 3;
+            for (int column = left; column < right; column++, to += 3) memcpy(to, palette + 3 * index[column], 3);
+        }
+        shrinker_row(&shrinker, r, row);
     }
     diff_paging_release(&marked.paging);
-    g_free(index);
-    *out = cvips_image_new_owning(pixels, w, h, 3);
-    return *out ? 0 : -1;
+    g_free(index), g_free(row);
+    return shrinker_close(&shrinker, out);
 }

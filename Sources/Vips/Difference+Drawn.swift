@@ -7,20 +7,18 @@ import FileFacts
 /// pipeline (`marked`) at 1:1, in one sweep.
 extension Difference {
     /// The part `region` of the difference picture at full size (outside
-    /// the picture, white): made in memory in C (`cvips_diff_marked_region`,
-    /// the pixels `write(of:to:)` writes there) when it holds at most
-    /// `FullPicture.steadyLimit` bytes, else libvips' pipeline, a strip at
-    /// a time (the same pixels).
-    func marked(_ current: FullPicture, region: PixelRect) throws -> Image {
-        guard region.width * region.height * 3 <= FullPicture.steadyLimit else {
-            return try marked(current, scale: 1).embedded(x: -region.x, y: -region.y, width: region.width,
-                                                          height: region.height, copyEdge: false, background: 255)
-        }
-        let moved = movedRowFlags(height: height, scale: 1)
+    /// the picture, white) shrunk to fit inside `width` x `height`, never
+    /// enlarged, in memory: made in C in one pass (`cvips_diff_marked_shrunk`,
+    /// the pixels `write(of:to:)` writes there, boxes of them averaged as
+    /// `FullPicture.part(_:fitting:_:)` averages), holding a row, never the region.
+    func marked(_ current: FullPicture, region: PixelRect, fitting width: Int, _ height: Int) throws -> Image {
+        let size = FullPicture.fittedSize(region.width, region.height, inside: width, height)
+        let moved = movedRowFlags(height: self.height, scale: 1)
         var out: UnsafeMutablePointer<VipsImage>?
-        guard cvips_diff_marked_region(current.image.pointer, Int32(width), Int32(height), boxMask?.image.pointer,
+        guard cvips_diff_marked_shrunk(current.image.pointer, Int32(self.width), Int32(self.height), boxMask?.image.pointer,
                                        Int32(box?.x ?? 0), Int32(box?.y ?? 0), moved, Int32(region.x), Int32(region.y),
-                                       Int32(region.width), Int32(region.height), &out) == 0, let out else {
+                                       Int32(region.width), Int32(region.height), Int32(size.width), Int32(size.height),
+                                       &out) == 0, let out else {
             throw VipsError.fromLibvips(.operation, "cannot draw the difference")
         }
         return Image(owning: out)

@@ -156,7 +156,7 @@ public struct Difference: Sendable {
     /// The part `region` of the difference picture (at full size; outside
     /// the picture, white), shrunk to fit inside `width` x `height`.
     public func picture(of current: FullPicture, region: PixelRect, width: Int, height: Int) throws -> PixelBuffer {
-        try FullPicture.fitted(marked(current, region: region), width: width, height: height)
+        try ImageFile.materialise(marked(current, region: region, fitting: width, height))
     }
 
     /// `current` faded, with the marks at `scale`; or, with `kept`, its

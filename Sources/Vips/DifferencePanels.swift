@@ -7,39 +7,35 @@ extension FullPicture {
     /// larger than `width` x `height`. Fitting the copy into the same box
     /// gives `fitted(region:width:height:)`'s pixels.
     public func kept(region: PixelRect, width: Int, height: Int) throws -> FullPicture {
-        try Self.kept(image.embedded(x: -region.x, y: -region.y, width: region.width, height: region.height,
-                                     copyEdge: false, background: 255), width: width, height: height)
+        FullPicture(try part(region, fitting: width, height))
     }
 
     /// The whole picture held as `kept(region:width:height:)` holds a part.
     public func kept(width: Int, height: Int) throws -> FullPicture {
-        try Self.kept(image, width: width, height: height)
+        try kept(region: PixelRect(x: 0, y: 0, width: self.width, height: self.height), width: width, height: height)
     }
 
-    /// `image` made in memory when it holds at most `steadyLimit` bytes,
-    /// before it is shrunk: libvips' shrink by a factor that is not whole
-    /// reads overlapping rows, and would compute a pipeline's (a marked
-    /// page's) again and again. The same pixels either way.
-    static func steady(_ image: Image) throws -> Image {
-        image.width * image.height * image.bands <= steadyLimit ? try image.inMemory() : image
+    /// The part `region` (white outside the picture) shrunk to fit inside
+    /// `width` x `height`, never enlarged, in memory: made in C in one pass
+    /// over the rows (`cvips_region_shrunk`: boxes of whole pixels
+    /// averaged), reading a picture on disc through its mapping, holding a
+    /// row of sums and the result, never the region.
+    func part(_ region: PixelRect, fitting width: Int, _ height: Int) throws -> Image {
+        let size = Self.fittedSize(region.width, region.height, inside: width, height)
+        var out: UnsafeMutablePointer<VipsImage>?
+        guard cvips_region_shrunk(image.pointer, Int32(region.x), Int32(region.y), Int32(region.width),
+                                  Int32(region.height), Int32(size.width), Int32(size.height), &out) == 0, let out else {
+            throw VipsError.fromLibvips(.operation, "cannot resize")
+        }
+        return Image(owning: out)
     }
 
-    /// 8 MiB: a 1280x2000 page's crop, not a tall page's.
-    static let steadyLimit = 8 << 20
-
-    /// `image` shrunk as `fitted` shrinks it (not cropped), in memory.
-    static func kept(_ image: Image, width: Int, height: Int) throws -> FullPicture {
-        let scale = min(1, Double(width) / Double(image.width), Double(height) / Double(image.height))
-        var shrunk = scale >= 1 ? image : try steady(image).apply(.operation, "cannot resize") {
-            cvips_shrink($0, $1, 1 / scale, 1 / scale)
-        }
-        if shrunk.width > width || shrunk.height > height {  // a rounding pixel, as `fitted` cuts it
-            shrunk = try shrunk.cropped(x: 0, y: 0, width: min(width, shrunk.width), height: min(height, shrunk.height))
-        }
-        guard let copied = vips_image_copy_memory(shrunk.pointer) else {
-            throw VipsError.fromLibvips(.operation, "cannot hold the picture")
-        }
-        return FullPicture(Image(owning: copied))
+    /// A `width` x `height` picture's size fitted inside `boxWidth` x
+    /// `boxHeight`: its shape kept, never enlarged.
+    static func fittedSize(_ width: Int, _ height: Int, inside boxWidth: Int, _ boxHeight: Int) -> (width: Int, height: Int) {
+        let scale = min(1, Double(boxWidth) / Double(width), Double(boxHeight) / Double(height))
+        return (max(1, min(width, Int((Double(width) * scale).rounded()))),
+                max(1, min(height, Int((Double(height) * scale).rounded()))))
     }
 }
 
@@ -62,7 +58,7 @@ extension Difference {
     /// The part `region` of the difference picture (`picture(of:region:)`)
     /// held as `FullPicture.kept(region:width:height:)` holds a part.
     public func kept(of current: FullPicture, region: PixelRect, width: Int, height: Int) throws -> FullPicture {
-        try FullPicture.kept(marked(current, region: region), width: width, height: height)
+        FullPicture(try marked(current, region: region, fitting: width, height))
     }
 
     /// `current` shrunk to the size the difference picture fitted inside

@@ -66,8 +66,10 @@ final class DifferencePNGTests: XCTestCase {
         for region in [PixelRect(x: 10, y: 55, width: 40, height: 20), PixelRect(x: 80, y: 70, width: 30, height: 20)] {
             let expected = try ImageFile.materialise(difference.marked(current, scale: 1).embedded(
                 x: -region.x, y: -region.y, width: region.width, height: region.height, copyEdge: false, background: 255))
-            assertSamePixels(try ImageFile.materialise(difference.marked(current, region: region)), expected)
-            assertSamePixels(try ImageFile.materialise(again.marked(onDisc, region: region)), expected)
+            assertSamePixels(try difference.picture(of: current, region: region, width: region.width, height: region.height),
+                             expected)
+            assertSamePixels(try again.picture(of: onDisc, region: region, width: region.width, height: region.height),
+                             expected)
         }
         // A current narrower and shorter than the compared area: white beyond it.
         let wide = try FullPicture(PixelBuffer(width: 120, height: 90) { x, _ in x < 50 ? .black : .white })
@@ -117,5 +119,15 @@ final class DifferencePNGTests: XCTestCase {
             let reds = (0..<15).flatMap { y in (0..<20).filter { shown.pixel(x: $0, y: y) == red }.map { ($0, y) } }
             XCTAssertEqual(reds.map { "\($0)" }, ["(10, 8)", "(1, 12)"], "each change in the box that holds it")
         }
+    }
+
+    /// A panel shrunk from memory: boxes of whole pixels averaged, every
+    /// pixel in one box (a third of 90 columns black: 10 black of 30).
+    func testAPanelIsShrunkByAveragingBoxes() throws {
+        let picture = try FullPicture(PixelBuffer(width: 90, height: 61) { x, y in x < 30 || (x == 89 && y == 60) ? .black : .white })
+        let shrunk = try picture.fitted(width: 30, height: 30)
+        XCTAssertEqual([shrunk.width, shrunk.height], [30, 20])
+        XCTAssertEqual((0..<30).map { shrunk.pixel(x: $0, y: 5).red }, Array(repeating: 0, count: 10) + Array(repeating: 255, count: 20))
+        XCTAssertEqual(shrunk.pixel(x: 29, y: 19).red, 255 - 255 / 12, "one black pixel of the last box's 3x4")
     }
 }

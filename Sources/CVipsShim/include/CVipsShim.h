@@ -268,11 +268,17 @@ int cvips_project(VipsImage *in, VipsImage **columns, VipsImage **rows);
 /// or -1 with libvips' error.
 int cvips_diff_png_write(VipsImage *current, int width, int height, VipsImage *mask, int mask_x, int mask_y,
                          const unsigned char *moved, int fd);
-/// The part x, y, w x h of the picture cvips_diff_png_write writes
-/// (outside the width x height area, white), as a 3-band picture in
-/// memory. 0, or -1 with libvips' error.
-int cvips_diff_marked_region(VipsImage *current, int width, int height, VipsImage *mask, int box_x, int box_y,
-                             const unsigned char *moved, int x, int y, int w, int h, VipsImage **out);
+/// The part x, y, w x h of an 8-bit picture (in memory or on disc; white
+/// outside it), shrunk to out_w x out_h (at most w x h; the same size: a
+/// copy) by averaging boxes of whole pixels, each pixel in one box, in one
+/// pass over its rows, holding a row of sums: a picture in memory. 0, or -1
+/// with libvips' error.
+int cvips_region_shrunk(VipsImage *picture, int x, int y, int w, int h, int out_w, int out_h, VipsImage **out);
+/// The same of the picture cvips_diff_png_write writes (white outside the
+/// width x height area).
+int cvips_diff_marked_shrunk(VipsImage *current, int width, int height, VipsImage *mask, int box_x, int box_y,
+                             const unsigned char *moved, int x, int y, int w, int h, int out_w, int out_h,
+                             VipsImage **out);
 /// The difference picture's page small: `current` over the width x height
 /// area (white beyond it) averaged over boxes of whole pixels into
 /// out_width x out_height (at most the area), and, with a `mask` placed at
