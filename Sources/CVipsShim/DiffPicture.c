@@ -20,8 +20,20 @@ enum { CHUNK = 1 << 16 };
 
 static const double luma[3] = {0.29889531, 0.58662247, 0.11448223};
 
-static inline int faded(const unsigned char *pixel) {
-    float y = (float) (pixel[0] * luma[0] + pixel[1] * luma[1] + pixel[2] * luma[2]);
+/* Each band's share of the luma, a product per value: the same doubles as
+ * pixel[0] * luma[0] + pixel[1] * luma[1] + pixel[2] * luma[2], summed in
+ * the same order. */
+typedef struct {
+    double share[3][256];
+} Lumas;
+
+static void lumas_of(Lumas *lumas) {
+    for (int band = 0; band < 3; band++)
+        for (int value = 0; value < 256; value++) lumas->share[band][value] = value * luma[band];
+}
+
+static inline int faded(const Lumas *lumas, const unsigned char *pixel) {
+    float y = (float) (lumas->share[0][pixel[0]] + lumas->share[1][pixel[1]] + lumas->share[2][pixel[2]]);
     int g = (int) (0.25f * y + 191.25f);
     return g < 191 ? 191 : g > 255 ? 255 : g;
 }
@@ -88,12 +100,14 @@ typedef struct {
     const unsigned char *rows, *mask, *moved;
     int width, height, current_width, current_height, box_x, box_y, box_width, box_height;
     DiffPaging paging;
+    Lumas lumas;
 } Marked;
 
 static int marked_open(Marked *m, VipsImage *current, int width, int height, VipsImage *mask_image, int box_x,
                        int box_y, const unsigned char *moved) {
     *m = (Marked) {.width = width, .height = height, .moved = moved, .box_x = box_x, .box_y = box_y,
                    .paging = {.every = 8 << 20}};
+    lumas_of(&m->lumas);
     int mapped = 0;
     if (mask_image) {
         m->mask = cvips_rows_of(mask_image, &mapped);
@@ -128,7 +142,7 @@ static void marked_row(Marked *m, int y, unsigned char *index) {
     }
     int shade = m->moved && m->moved[y] ? TINTS : 0, inside = y < m->current_height ? m->current_width : 0;
     const unsigned char *pixel = m->rows + (size_t) y * m->current_width * 3;
-    for (int x = 0; x < inside && x < width; x++, pixel += 3) index[x] = (unsigned char) (shade + faded(pixel) - 191);
+    for (int x = 0; x < inside && x < width; x++, pixel += 3) index[x] = (unsigned char) (shade + faded(&m->lumas, pixel) - 191);
     if (inside < width) memset(index + inside, shade + GREYS - 1, (size_t) (width - inside));  /* white */
     if (y < m->current_height) diff_paging_touch(&m->paging, (size_t) m->current_width * 3);
     if (m->mask && y >= m->box_y && y < m->box_y + m->box_height) {
@@ -294,15 +308,15 @@ int cvips_diff_small_page(VipsImage *current, int width, int height, VipsImage *
  * holding one row of sums, never the region. */
 typedef struct {
     int w, h, out_w, out_h, bands;
-    int *column, *line;
+    int *column, *line, *edges;  /* edges[b]: box b's first column; edges[out_w] = w */
     unsigned int *sums;
     unsigned char *pixels;
     int from;  /* the first row of the box being summed */
 } Shrinker;
 
 static void shrinker_free(Shrinker *s) {
-    g_free(s->column), g_free(s->line), g_free(s->sums), g_free(s->pixels);
-    s->column = s->line = NULL, s->sums = NULL, s->pixels = NULL;
+    g_free(s->column), g_free(s->line), g_free(s->edges), g_free(s->sums), g_free(s->pixels);
+    s->column = s->line = s->edges = NULL, s->sums = NULL, s->pixels = NULL;
 }
 
 static int shrinker_open(Shrinker *s, int w, int h, int out_w, int out_h, int bands) {
@@ -312,13 +326,15 @@ static int shrinker_open(Shrinker *s, int w, int h, int out_w, int out_h, int ba
         return -1;
     }
     s->column = boxes_of(w, out_w), s->line = boxes_of(h, out_h);
+    s->edges = g_try_malloc((size_t) (out_w + 1) * sizeof(int));
     s->sums = g_try_malloc0((size_t) out_w * bands * sizeof(unsigned int));
     s->pixels = g_try_malloc((size_t) out_w * out_h * bands);
-    if (!s->column || !s->line || !s->sums || !s->pixels) {
+    if (!s->column || !s->line || !s->edges || !s->sums || !s->pixels) {
         shrinker_free(s);
         vips_error("collage", "out of memory");
         return -1;
     }
+    for (int b = 0; b <= out_w; b++) s->edges[b] = (int) ((long long) b * w / out_w);
     return 0;
 }
 
@@ -329,9 +345,17 @@ static void shrinker_row(Shrinker *s, int r, const unsigned char *row) {
         memcpy(s->pixels + (size_t) r * s->w * bands, row, (size_t) s->w * bands);
         return;
     }
-    for (int x = 0; x < s->w; x++, row += bands) {
-        unsigned int *sum = s->sums + bands * s->column[x];
-        for (int band = 0; band < bands; band++) sum[band] += row[band];
+    if (bands == 3) {  /* a box's pixels summed in registers, then once into its sums */
+        for (int b = 0; b < s->out_w; b++) {
+            unsigned int red = 0, green = 0, blue = 0;
+            for (int x = s->edges[b]; x < s->edges[b + 1]; x++, row += 3) red += row[0], green += row[1], blue += row[2];
+            s->sums[3 * b] += red, s->sums[3 * b + 1] += green, s->sums[3 * b + 2] += blue;
+        }
+    } else {
+        for (int x = 0; x < s->w; x++, row += bands) {
+            unsigned int *sum = s->sums + bands * s->column[x];
+            for (int band = 0; band < bands; band++) sum[band] += row[band];
+        }
     }
     if (r + 1 < s->h && s->line[r + 1] == s->line[r]) return;
     unsigned char *to = s->pixels + (size_t) s->line[r] * s->out_w * bands;
