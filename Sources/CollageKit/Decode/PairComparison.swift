@@ -85,15 +85,19 @@ struct PairComparison: Sendable {
     }
 
     /// What comparing holds while it runs: each side's decoder and its
-    /// whole picture (3 bytes a pixel), and the comparison's own memory
-    /// (the mask over the differing box, at most a byte a pixel, and the
-    /// rows' alignment), counted as before at 10 bytes a pixel: an
-    /// overestimate that keeps the window's old margin.
+    /// whole picture (3 bytes a pixel), and the comparison's own memory,
+    /// counted at 2 bytes a pixel: the mask over the differing box (at most
+    /// a byte a pixel), the first pass's judgements (2 bits a pixel) and
+    /// the rows' alignment (a few words a row); what the pair's difference
+    /// picture and cell are made with is a row or a panel (DiffPicture.c).
+    /// It was 10, from before the analysis was measured: with the kept
+    /// cells held, two 1280x2000 pairs no longer fitted the default budget
+    /// together, and half of a run of them was compared one at a time.
     static func cost(_ opened: OpenedPair) -> WorkCost {
         guard !opened.identical, !opened.unreadable else { return .free }
         let sides = [opened.current, opened.baseline].compactMap { $0?.header }
         let decoders = sides.reduce(0) { $0 + $1.decodeBytes(forTile: $1.width, $1.height) + $1.pixelCount * 3 }
-        let compared = opened.current != nil && opened.baseline != nil ? (sides.map(\.pixelCount).max() ?? 0) * 10 : 0
+        let compared = opened.current != nil && opened.baseline != nil ? (sides.map(\.pixelCount).max() ?? 0) * 2 : 0
         return WorkCost(running: decoders + compared, held: 0)
     }
 
