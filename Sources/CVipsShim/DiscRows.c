@@ -3,6 +3,7 @@
 #include "DiffViews.h"
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -17,6 +18,7 @@
  * at once: nothing is left behind, even by a crash. */
 
 typedef struct {
+    pthread_mutex_t lock;  /* what libvips' workers read of it, against its close */
     int fd;
     unsigned char *map;
     size_t length;
@@ -40,6 +42,7 @@ int cvips_rows_temp_file(void) {
 const char *cvips_rows_temp_folder(void) { return g_get_tmp_dir(); }
 
 typedef struct {
+    pthread_mutex_t lock;  /* what libvips' workers read and write of it, against its caller */
     int fd;
     int error;  /* errno of the write that failed */
 } RowsWriter;
@@ -54,58 +57,54 @@ static int write_all(int fd, const unsigned char *bytes, size_t count) {
     return 0;
 }
 
-/* Under ThreadSanitizer: the hand-over back to the caller once a worker is
- * done with the writer (the writer is on the caller's stack, reused as soon
- * as it returns) and with the file (freed when its image closes), said to
- * TSan, which does not see libvips' own. No code in other builds. */
-#if defined(__has_feature)
-#if __has_feature(thread_sanitizer)
-void __tsan_acquire(void *addr);
-void __tsan_release(void *addr);
-#define HANDED_BACK(p) __tsan_release(p)
-#define TAKEN_BACK(p) __tsan_acquire(p)
-#endif
-#endif
-#ifndef HANDED_BACK
-#define HANDED_BACK(p) ((void) (p))
-#define TAKEN_BACK(p) ((void) (p))
-#endif
+/* The writer and the file are handed to libvips' worker threads, and back,
+ * through libvips' own locks, which ThreadSanitizer does not see (glib's
+ * mutexes are futexes): what the workers read and write of them is under a
+ * pthread mutex of their own, which it does, taken once a strip, and taken
+ * by the caller once the workers are done (the writer lives on the caller's
+ * stack, reused as soon as it returns; the file is freed when its picture
+ * closes). */
+static int locked_fd(pthread_mutex_t *lock, const int *fd) {
+    pthread_mutex_lock(lock);
+    int value = *fd;
+    pthread_mutex_unlock(lock);
+    return value;
+}
 
-/* The writer and the file are handed to libvips' worker threads through
- * its own locks, which ThreadSanitizer does not see (glib's mutexes are
- * futexes): what those threads read of them is read and written with
- * atomics, so that the hand-over is one TSan can check. */
 static int write_strip(VipsRegion *region, VipsRect *area, void *a) {
     RowsWriter *writer = a;
-    int fd = __atomic_load_n(&writer->fd, __ATOMIC_ACQUIRE);
+    int fd = locked_fd(&writer->lock, &writer->fd);
     size_t row = (size_t) area->width * VIPS_IMAGE_SIZEOF_PEL(region->im);
     for (int y = area->top; y < VIPS_RECT_BOTTOM(area); y++) {
         int error = write_all(fd, (const unsigned char *) VIPS_REGION_ADDR(region, area->left, y), row);
         if (error) {
-            __atomic_store_n(&writer->error, error, __ATOMIC_RELEASE);
-            HANDED_BACK(writer);
+            pthread_mutex_lock(&writer->lock);
+            writer->error = error;
+            pthread_mutex_unlock(&writer->lock);
             return -1;
         }
     }
-    HANDED_BACK(writer);
     return 0;
 }
 
 int cvips_rows_write(VipsImage *image, int fd) {
-    RowsWriter writer;
-    __atomic_store_n(&writer.fd, fd, __ATOMIC_RELEASE);
-    __atomic_store_n(&writer.error, 0, __ATOMIC_RELEASE);
+    RowsWriter writer = {.fd = fd, .error = 0};
+    pthread_mutex_init(&writer.lock, NULL);
     int sunk = vips_sink_disc(image, write_strip, &writer);
-    TAKEN_BACK(&writer);
+    pthread_mutex_lock(&writer.lock);  /* after every worker's last use */
+    int error = writer.error;
+    pthread_mutex_unlock(&writer.lock);
+    pthread_mutex_destroy(&writer.lock);
     if (sunk == 0) return 0;
-    int error = __atomic_load_n(&writer.error, __ATOMIC_ACQUIRE);
     return error ? error : -1;
 }
 
 static void rows_close(VipsImage *image, void *data) {
     (void) image;
     RowsFile *file = data;
-    TAKEN_BACK(file);
+    pthread_mutex_lock(&file->lock);  /* after every worker's last read */
+    pthread_mutex_unlock(&file->lock);
+    pthread_mutex_destroy(&file->lock);
     if (file->map) munmap(file->map, file->length);
     close(file->fd);
     free(file);
@@ -114,7 +113,7 @@ static void rows_close(VipsImage *image, void *data) {
 static int rows_generate(VipsRegion *out, void *seq, void *a, void *b, gboolean *stop) {
     (void) seq, (void) b, (void) stop;
     RowsFile *file = a;
-    int fd = __atomic_load_n(&file->fd, __ATOMIC_ACQUIRE);
+    int fd = locked_fd(&file->lock, &file->fd);
     VipsRect *r = &out->valid;
     size_t pel = VIPS_IMAGE_SIZEOF_PEL(out->im), row = (size_t) r->width * pel;
     for (int y = r->top; y < VIPS_RECT_BOTTOM(r); y++) {
@@ -127,13 +126,11 @@ static int rows_generate(VipsRegion *out, void *seq, void *a, void *b, gboolean 
             if (got <= 0) {
                 vips_error("collage", "cannot read the picture's temporary file: %s",
                            got < 0 ? strerror(errno) : "it is shorter than the picture");
-                HANDED_BACK(file);
                 return -1;
             }
             done += (size_t) got;
         }
     }
-    HANDED_BACK(file);
     return 0;
 }
 
@@ -144,7 +141,8 @@ VipsImage *cvips_image_new_from_rows_file(int fd, int width, int height, int ban
         vips_error("collage", "out of memory");
         return NULL;
     }
-    __atomic_store_n(&file->fd, fd, __ATOMIC_RELEASE);
+    pthread_mutex_init(&file->lock, NULL);
+    file->fd = fd;
     file->length = (size_t) width * height * bands;
     void *map = mmap(NULL, file->length, PROT_READ, MAP_SHARED, fd, 0);
     if (map == MAP_FAILED) {
