@@ -88,8 +88,11 @@ static int write_strip(VipsRegion *region, VipsRect *area, void *a) {
 }
 
 int cvips_rows_write(VipsImage *image, int fd) {
-    RowsWriter writer = {.fd = fd, .error = 0};
+    RowsWriter writer;
     pthread_mutex_init(&writer.lock, NULL);
+    pthread_mutex_lock(&writer.lock);  /* handed over under it */
+    writer.fd = fd, writer.error = 0;
+    pthread_mutex_unlock(&writer.lock);
     int sunk = vips_sink_disc(image, write_strip, &writer);
     pthread_mutex_lock(&writer.lock);  /* after every worker's last use */
     int error = writer.error;
@@ -103,10 +106,13 @@ static void rows_close(VipsImage *image, void *data) {
     (void) image;
     RowsFile *file = data;
     pthread_mutex_lock(&file->lock);  /* after every worker's last read */
+    unsigned char *map = file->map;
+    size_t length = file->length;
+    int fd = file->fd;
     pthread_mutex_unlock(&file->lock);
     pthread_mutex_destroy(&file->lock);
-    if (file->map) munmap(file->map, file->length);
-    close(file->fd);
+    if (map) munmap(map, length);
+    close(fd);
     free(file);
 }
 
@@ -141,16 +147,17 @@ VipsImage *cvips_image_new_from_rows_file(int fd, int width, int height, int ban
         vips_error("collage", "out of memory");
         return NULL;
     }
-    pthread_mutex_init(&file->lock, NULL);
-    file->fd = fd;
-    file->length = (size_t) width * height * bands;
-    void *map = mmap(NULL, file->length, PROT_READ, MAP_SHARED, fd, 0);
+    size_t length = (size_t) width * height * bands;
+    void *map = mmap(NULL, length, PROT_READ, MAP_SHARED, fd, 0);
     if (map == MAP_FAILED) {
         vips_error("collage", "cannot map the picture's temporary file: %s", strerror(errno));
         close(fd), free(file);
         return NULL;
     }
-    file->map = map;
+    pthread_mutex_init(&file->lock, NULL);
+    pthread_mutex_lock(&file->lock);  /* handed over under it */
+    file->fd = fd, file->length = length, file->map = map;
+    pthread_mutex_unlock(&file->lock);
     VipsImage *image = vips_image_new();
     vips_image_init_fields(image, width, height, bands, VIPS_FORMAT_UCHAR, VIPS_CODING_NONE,
                            bands >= 3 ? VIPS_INTERPRETATION_sRGB : VIPS_INTERPRETATION_B_W, 1.0, 1.0);
@@ -183,7 +190,10 @@ const unsigned char *cvips_rows_of(VipsImage *image, int *mapped) {
     RowsFile *file = g_object_get_data(G_OBJECT(image), rows_key);
     if (!file) return NULL;
     *mapped = 1;
-    return file->map;
+    pthread_mutex_lock(&file->lock);
+    const unsigned char *map = file->map;
+    pthread_mutex_unlock(&file->lock);
+    return map;
 }
 
 void diff_paging_add(DiffPaging *paging, const unsigned char *rows, size_t length) {
