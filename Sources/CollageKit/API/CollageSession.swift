@@ -45,7 +45,7 @@ public final class CollageSession: Sendable {
         /// The subscription that feeds `events`, kept until the last event is through.
         var subscription: AnyCancellable?
     }
-    private let state: Mutex<State>
+    private let state: Locked<State>  // the run's thread and the awaiting task (see `Locked`)
 
     /// Resolves the configuration, makes the job and starts it;
     /// `observesEvents: false` leaves `events` empty and subscribes to
@@ -64,7 +64,7 @@ public final class CollageSession: Sendable {
             if observesEvents { continuation.yield(.finished(outcome)) }
             continuation.finish()
             job = nil
-            state = Mutex(State(outcome: outcome))
+            state = Locked(State(outcome: outcome))
             return
         }
         let job = Jobs.make(resolved, logger: logger)
@@ -80,7 +80,7 @@ public final class CollageSession: Sendable {
             }
         } : nil
         if !observesEvents { continuation.finish() }
-        state = Mutex(State(subscription: subscription))
+        state = Locked(State(subscription: subscription))
         if cancelled { job.interrupt(.terminated) }
 
         // A queue of its own: the job blocks the thread it runs on, which

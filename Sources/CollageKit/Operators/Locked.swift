@@ -1,9 +1,11 @@
 import Glibc
 
 /// A value behind a lock, shared by reference: for values that hold
-/// OpenCombine's subscribers, subscriptions or cancellables, and for the
-/// state the decodes contend for (the decode window, the decode budget).
-/// Every other shared value is in a `Synchronization.Mutex`.
+/// OpenCombine's subscribers, subscriptions or cancellables, for the state
+/// the decodes contend for (the decode window, the decode budget), and for
+/// what a stop or an awaiting task touches beside the run's own thread (a
+/// job's machine, a run's stop, a session's outcome). Every other shared
+/// value is in a `Synchronization.Mutex`.
 ///
 /// Contended, `Mutex` on Linux hands the lock to a waiter inside the
 /// kernel (a priority-inheritance futex), where ThreadSanitizer cannot see

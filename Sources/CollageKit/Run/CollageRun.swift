@@ -27,7 +27,7 @@ final class CollageRun: CollageJob, Sendable {
     let book: PDFBook?
     let hub = EventHub()
     let finished = DispatchSemaphore(value: 0)
-    let stopRequested = Mutex<ExitStatus?>(nil)
+    let stopRequested = Locked<ExitStatus?>(nil)  // set by a stop on another thread (see `Locked`)
     let instrumentation: RunInstrumentation
     /// What the run's decodes may hold at once, shared by the decode window
     /// and a sheet's re-decodes.

@@ -43,13 +43,16 @@ final class JobRun: CollageJob, Sendable {
         /// twice: a pass's are counted by the pass alone.
         var summary = Summary()
     }
-    private let shell: Mutex<Shell>
+    /// Behind a pthread mutex (`Locked`), not a `Mutex`: a stop feeds it
+    /// from another thread while the run feeds it, and ThreadSanitizer
+    /// does not see a contended `Mutex` handed over.
+    private let shell: Locked<Shell>
 
     init(_ kind: JobMachine.Kind, passes: any PassSource, finishing: (any JobFinishing)? = nil,
          failOnFlag: Bool = false) {
         self.passes = passes
         self.finishing = finishing
-        shell = Mutex(Shell(machine: JobMachine(kind: kind, finishes: finishing != nil, failOnFlag: failOnFlag)))
+        shell = Locked(Shell(machine: JobMachine(kind: kind, finishes: finishing != nil, failOnFlag: failOnFlag)))
     }
 
     var events: AnyPublisher<PipelineEvent, Never> { hub.events }
