@@ -195,14 +195,8 @@ int cvips_diff_png_write(VipsImage *current, int width, int height, VipsImage *m
     return error;
 }
 
-/* The difference picture's page small (the cell's panel beside a region):
- * the current picture over the width x height area (white beyond it)
- * averaged over boxes of whole pixels into out_width x out_height, each
- * pixel of the area in exactly one box; and where the mask's pixels are,
- * over 191 (`changed`) and over 0 (`explained`), 255 in the box that holds
- * them, so that a marked pixel stays marked however far it is shrunk. One
- * sweep over the rows, instead of libvips shrinking the page and two masks
- * the size of the page. */
+/* Boxes of whole pixels: box[i] is the one of `boxes` that pixel i of
+ * `length` falls in, each pixel in exactly one. */
 static int *boxes_of(int length, int boxes) {
     int *box = g_try_malloc((size_t) length * sizeof(int));
     if (!box) return NULL;
@@ -215,92 +209,6 @@ static int *boxes_of(int length, int boxes) {
 
 static VipsImage *owned(unsigned char *data, int width, int height, int bands) {
     return data ? cvips_image_new_owning(data, width, height, bands) : NULL;
-}
-
-int cvips_diff_small_page(VipsImage *current, int width, int height, VipsImage *mask_image, int mask_x, int mask_y,
-                          int out_width, int out_height, VipsImage **page, VipsImage **changed, VipsImage **explained) {
-    *page = *changed = *explained = NULL;
-    if (out_width < 1 || out_height < 1 || out_width > width || out_height > height) {
-        vips_error("collage", "a small page of %dx%d cannot be made of %dx%d", out_width, out_height, width, height);
-        return -1;
-    }
-    DiffPaging paging = {.every = 8 << 20};
-    int mapped = 0;
-    const unsigned char *rows = cvips_rows_of(current, &mapped), *mask = NULL;
-    if (!rows || current->Bands != 3 || current->BandFmt != VIPS_FORMAT_UCHAR) {
-        vips_error("collage", "the difference picture's page has no rows of 8-bit RGB");
-        return -1;
-    }
-    if (mapped) diff_paging_add(&paging, rows, (size_t) current->Xsize * current->Ysize * 3);
-    int mask_width = 0, mask_height = 0;
-    if (mask_image) {
-        int mask_mapped = 0;
-        mask = cvips_rows_of(mask_image, &mask_mapped);
-        mask_width = mask_image->Xsize, mask_height = mask_image->Ysize;
-        if (!mask || mask_mapped || mask_image->Bands != 1 || mask_x < 0 || mask_y < 0 ||
-            mask_x + mask_width > width || mask_y + mask_height > height) {
-            vips_error("collage", "the difference's mask is not a picture of 8-bit values within its page");
-            return -1;
-        }
-    }
-    int *column = boxes_of(width, out_width), *line = boxes_of(height, out_height);
-    unsigned int *sums = g_try_malloc0((size_t) out_width * 3 * sizeof(unsigned int));
-    unsigned char *small = g_try_malloc((size_t) out_width * out_height * 3);
-    unsigned char *red = mask ? g_try_malloc0((size_t) out_width * out_height) : NULL;
-    unsigned char *yellow = mask ? g_try_malloc0((size_t) out_width * out_height) : NULL;
-    if (!column || !line || !sums || !small || (mask && (!red || !yellow))) {
-        g_free(column), g_free(line), g_free(sums), g_free(small), g_free(red), g_free(yellow);
-        vips_error("collage", "out of memory");
-        return -1;
-    }
-    int cw = current->Xsize < width ? current->Xsize : width, ch = current->Ysize;
-    for (int y = 0, from = 0; y < height; y++) {
-        if (y < ch) {
-            const unsigned char *pixel = rows + (size_t) y * current->Xsize * 3;
-            for (int x = 0; x < cw; x++, pixel += 3) {
-                unsigned int *sum = sums + 3 * column[x];
-                sum[0] += pixel[0], sum[1] += pixel[1], sum[2] += pixel[2];
-            }
-            diff_paging_touch(&paging, (size_t) current->Xsize * 3);
-        }
-        for (int x = y < ch ? cw : 0; x < width; x++) {  /* white beyond the current picture */
-            unsigned int *sum = sums + 3 * column[x];
-            sum[0] += 255, sum[1] += 255, sum[2] += 255;
-        }
-        if (y + 1 < height && line[y + 1] == line[y]) continue;
-        int rows_in = y + 1 - from, box = line[y];
-        unsigned char *out = small + (size_t) box * out_width * 3;
-        for (int b = 0, left = 0; b < out_width; b++) {
-            int right = (int) ((long long) (b + 1) * width / out_width);
-            unsigned int count = (unsigned int) ((right - left) * rows_in);
-            for (int band = 0; band < 3; band++) out[3 * b + band] = (unsigned char) ((sums[3 * b + band] + count / 2) / count);
-            left = right;
-        }
-        memset(sums, 0, (size_t) out_width * 3 * sizeof(unsigned int));
-        from = y + 1;
-    }
-    diff_paging_release(&paging);
-    for (int y = 0; y < mask_height; y++) {
-        const unsigned char *marks = mask + (size_t) y * mask_width;
-        size_t at = (size_t) line[mask_y + y] * out_width;
-        for (int x = 0; x < mask_width; x++) {
-            if (!marks[x]) continue;
-            yellow[at + column[mask_x + x]] = 255;
-            if (marks[x] > 191) red[at + column[mask_x + x]] = 255;
-        }
-    }
-    g_free(column), g_free(line), g_free(sums);
-    *page = owned(small, out_width, out_height, 3);
-    *changed = owned(red, out_width, out_height, 1);
-    *explained = owned(yellow, out_width, out_height, 1);
-    if (!*page || (mask && (!*changed || !*explained))) {
-        if (*page) g_object_unref(*page);
-        if (*changed) g_object_unref(*changed);
-        if (*explained) g_object_unref(*explained);
-        *page = *changed = *explained = NULL;
-        return -1;
-    }
-    return 0;
 }
 
 /* Rows shrunk as they come: a region w x h to out_w x out_h (at most its
@@ -376,6 +284,72 @@ static int shrinker_close(Shrinker *s, VipsImage **out) {
     shrinker_free(s);
     *out = cvips_image_new_owning(pixels, s->out_w, s->out_h, s->bands);
     return *out ? 0 : -1;
+}
+
+/* The difference picture's page small (the cell's panel beside a region):
+ * the current picture over the width x height area (white beyond it)
+ * averaged over boxes of whole pixels into out_width x out_height, each
+ * pixel of the area in exactly one box; and where the mask's pixels are,
+ * over 191 (`changed`) and over 0 (`explained`), 255 in the box that holds
+ * them, so that a marked pixel stays marked however far it is shrunk. One
+ * sweep over the rows, instead of libvips shrinking the page and two masks
+ * the size of the page: the rows through `Marked`, averaged by a
+ * `Shrinker`, the marks placed in its boxes. */
+int cvips_diff_small_page(VipsImage *current, int width, int height, VipsImage *mask_image, int mask_x, int mask_y,
+                          int out_width, int out_height, VipsImage **page, VipsImage **changed, VipsImage **explained) {
+    *page = *changed = *explained = NULL;
+    Marked marked;
+    Shrinker shrinker;
+    if (!current) {
+        vips_error("collage", "a small page needs its page");
+        return -1;
+    }
+    if (marked_open(&marked, current, width, height, mask_image, mask_x, mask_y, NULL) ||
+        shrinker_open(&shrinker, width, height, out_width, out_height, 3)) return -1;
+    size_t boxes = (size_t) out_width * out_height;
+    unsigned char *row = g_try_malloc((size_t) width * 3);
+    unsigned char *red = marked.mask ? g_try_malloc0(boxes) : NULL, *yellow = marked.mask ? g_try_malloc0(boxes) : NULL;
+    if (!row || (marked.mask && (!red || !yellow))) {
+        g_free(row), g_free(red), g_free(yellow), shrinker_free(&shrinker);
+        vips_error("collage", "out of memory");
+        return -1;
+    }
+    int inside = marked.current_width < width ? marked.current_width : width;
+    for (int y = 0; y < height; y++) {
+        int from = 0;
+        if (y < marked.current_height) {
+            memcpy(row, marked.rows + (size_t) y * marked.current_width * 3, (size_t) inside * 3);
+            diff_paging_touch(&marked.paging, (size_t) marked.current_width * 3);
+            from = inside;
+        }
+        memset(row + (size_t) from * 3, 255, (size_t) (width - from) * 3);  /* white beyond the current picture */
+        shrinker_row(&shrinker, y, row);
+    }
+    diff_paging_release(&marked.paging);
+    g_free(row);
+    for (int y = 0; y < marked.box_height; y++) {
+        const unsigned char *marks = marked.mask + (size_t) y * marked.box_width;
+        size_t at = (size_t) shrinker.line[mask_y + y] * out_width;
+        for (int x = 0; x < marked.box_width; x++) {
+            if (!marks[x]) continue;
+            yellow[at + shrinker.column[mask_x + x]] = 255;
+            if (marks[x] > 191) red[at + shrinker.column[mask_x + x]] = 255;
+        }
+    }
+    if (shrinker_close(&shrinker, page)) {
+        g_free(red), g_free(yellow);
+        return -1;
+    }
+    *changed = owned(red, out_width, out_height, 1);
+    *explained = owned(yellow, out_width, out_height, 1);
+    if (marked.mask && (!*changed || !*explained)) {
+        g_object_unref(*page);
+        if (*changed) g_object_unref(*changed);
+        if (*explained) g_object_unref(*explained);
+        *page = *changed = *explained = NULL;
+        return -1;
+    }
+    return 0;
 }
 
 int cvips_region_shrunk(VipsImage *picture, int x, int y, int w, int h, int out_w, int out_h, VipsImage **out) {
