@@ -86,27 +86,27 @@ public final class FullPicture: @unchecked Sendable {  // a libvips memory image
 
     static func fitted(_ image: Image, width: Int, height: Int) throws -> PixelBuffer {
         let scale = min(1, Double(width) / Double(image.width), Double(height) / Double(image.height))
-        var shrunk = scale >= 1 ? image : try shrunk(image, scale: scale)
+        var shrunk = scale >= 1 ? image : try shrunk(image, fitting: width, height)
         if shrunk.width > width || shrunk.height > height {  // a rounding pixel
             shrunk = try shrunk.cropped(x: 0, y: 0, width: min(width, shrunk.width), height: min(height, shrunk.height))
         }
         return try ImageFile.materialise(ImageFile.normalised(shrunk, background: .white))
     }
 
-    /// `image` shrunk by `scale` (below 1): in C (`cvips_region_shrunk`,
-    /// boxes of whole pixels averaged) when it is in memory, as what it is
-    /// shrunk from here always is (a kept panel, a small page) or when it
-    /// holds at most `steadyLimit` bytes; else by libvips, a strip at a time.
-    static func shrunk(_ image: Image, scale: Double) throws -> Image {
+    /// `image` shrunk to fit inside `width` x `height` (it is larger): in C
+    /// (`cvips_region_shrunk`, boxes of whole pixels averaged, to
+    /// `fittedSize`) when it is in memory, as what it is shrunk from here
+    /// always is (a kept panel, a small page) or when it holds at most
+    /// `steadyLimit` bytes; else by libvips, a strip at a time.
+    static func shrunk(_ image: Image, fitting width: Int, _ height: Int) throws -> Image {
         guard image.width * image.height * image.bands <= steadyLimit, image.format == VIPS_FORMAT_UCHAR else {
+            let scale = min(Double(width) / Double(image.width), Double(height) / Double(image.height))
             return try image.apply(.operation, "cannot resize") { cvips_shrink($0, $1, 1 / scale, 1 / scale) }
         }
-        let held = try image.inMemory()
-        let width = max(1, min(image.width, Int((Double(image.width) * scale).rounded())))
-        let height = max(1, min(image.height, Int((Double(image.height) * scale).rounded())))
+        let held = try image.inMemory(), size = fittedSize(image.width, image.height, inside: width, height)
         var out: UnsafeMutablePointer<VipsImage>?
-        guard cvips_region_shrunk(held.pointer, 0, 0, Int32(image.width), Int32(image.height), Int32(width),
-                                  Int32(height), &out) == 0, let out else {
+        guard cvips_region_shrunk(held.pointer, 0, 0, Int32(image.width), Int32(image.height), Int32(size.width),
+                                  Int32(size.height), &out) == 0, let out else {
             throw VipsError.fromLibvips(.operation, "cannot resize")
         }
         return Image(owning: out)

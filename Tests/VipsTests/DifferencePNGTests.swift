@@ -26,13 +26,10 @@ final class DifferencePNGTests: XCTestCase {
         var template = Array("/tmp/collage-difference-XXXXXX.png".utf8CString)
         let descriptor = mkstemps(&template, 4)
         XCTAssertGreaterThanOrEqual(descriptor, 0)
-        let path = String(cString: template)
+        let path = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
         defer { close(descriptor); unlink(path) }
         try body(descriptor)
-        let file = fopen(path, "rb")!
-        defer { fclose(file) }
-        var bytes: [UInt8] = [], buffer = [UInt8](repeating: 0, count: 1 << 16)
-        while case let count = fread(&buffer, 1, buffer.count, file), count > 0 { bytes += buffer[..<count] }
+        let bytes = try readBytes(path)
         return (try ImageFile.decode(bytes: bytes), bytes)
     }
 
