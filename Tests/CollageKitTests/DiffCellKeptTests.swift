@@ -18,7 +18,6 @@ final class DiffCellKeptTests: XCTestCase {
 
     override func tearDown() { folder = nil }
 
-
     private func write(_ name: String, base: [UInt8], shot: [UInt8]) throws {
         try writeFile(base, to: folder("base/" + name))
         try writeFile(shot, to: folder("shots/" + name))

@@ -19,7 +19,6 @@ final class DiffWorkTests: XCTestCase {
 
     override func tearDown() { folder = nil }
 
-
     private func changedPair(_ name: String) throws {
         try writeFile(stripedPage(box: (40, 100, RGB(red: 220, green: 20, blue: 20))), to: folder("base/" + name))
         try writeFile(stripedPage(box: (40, 100, RGB(red: 20, green: 20, blue: 220))), to: folder("shots/" + name))
