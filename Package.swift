@@ -51,8 +51,10 @@ let package = Package(
         .target(name: "FileFacts", path: "Sources/FileFacts", swiftSettings: [.swiftLanguageMode(.v6)]),
         // A batch process's own pages, with the kernel and glibc alone: huge pages, and the loaded libraries'
         // pages taken out of the resident set. Pure Swift.
-        .target(name: "ProcessPages", path: "Sources/ProcessPages", swiftSettings: [.swiftLanguageMode(.v6)]),
-        .target(name: "Vips", dependencies: ["CVipsShim", "CHEVC", "ToneMap", "XMP", "FileFacts"], path: "Sources/Vips",
+        .target(name: "ProcessPages", dependencies: ["Locking"], path: "Sources/ProcessPages", swiftSettings: [.swiftLanguageMode(.v6)]),
+        // The one lock: a value behind a pthread mutex, which ThreadSanitizer sees handed over. Pure Swift.
+        .target(name: "Locking", path: "Sources/Locking", swiftSettings: [.swiftLanguageMode(.v6)]),
+        .target(name: "Vips", dependencies: ["CVipsShim", "CHEVC", "ToneMap", "XMP", "FileFacts", "Locking"], path: "Sources/Vips",
                 swiftSettings: [.swiftLanguageMode(.v6)]),
         // LibRaw (RAW photos): a C face over its C++ API, and its one Swift owner.
         .target(name: "CLibRaw", path: "Sources/CLibRaw", linkerSettings: [.linkedLibrary("raw_r"), .linkedLibrary("gomp")]),
@@ -72,10 +74,10 @@ let package = Package(
         .target(name: "Print", dependencies: ["CCairoShim"], path: "Sources/Print",
                 swiftSettings: [.swiftLanguageMode(.v6)]),
         // The stages' one door to pictures: libvips, LibRaw or FFmpeg, chosen by content; and a photo's XMP sidecar.
-        .target(name: "Media", dependencies: ["FileFacts", "Vips", "Raw", "Video", "XMP"], path: "Sources/Media",
+        .target(name: "Media", dependencies: ["FileFacts", "Locking", "Vips", "Raw", "Video", "XMP"], path: "Sources/Media",
                 swiftSettings: [.swiftLanguageMode(.v6)]),
         .target(name: "CollageKit",
-                dependencies: ["FileFacts", "ProcessPages", "Vips", "Media", "Print", "OpenCombine",
+                dependencies: ["FileFacts", "Locking", "ProcessPages", "Vips", "Media", "Print", "OpenCombine",
                                .product(name: "Logging", package: "swift-log")],
                 path: "Sources/CollageKit",
                 swiftSettings: [.swiftLanguageMode(.v6)]),
@@ -85,12 +87,12 @@ let package = Package(
                                          .product(name: "Logging", package: "swift-log")],
                           path: "Sources/collage",
                           swiftSettings: [.swiftLanguageMode(.v6)]),
-        .target(name: "CollageTestSupport", dependencies: ["Vips"], path: "Tests/TestSupport",
+        .target(name: "CollageTestSupport", dependencies: ["Locking", "Vips"], path: "Tests/TestSupport",
                 swiftSettings: [.swiftLanguageMode(.v6)]),
-        .testTarget(name: "VipsTests", dependencies: ["FileFacts", "ProcessPages", "Vips", "Media", "Raw", "Video", "XMP", "ToneMap",
+        .testTarget(name: "VipsTests", dependencies: ["FileFacts", "Locking", "ProcessPages", "Vips", "Media", "Raw", "Video", "XMP", "ToneMap",
                                                    "CollageTestSupport"], path: "Tests/VipsTests",
                     swiftSettings: [.swiftLanguageMode(.v6)]),
-        .testTarget(name: "CollageKitTests", dependencies: ["CollageKit", "FileFacts", "Media", "Vips", "OpenCombine", "CollageTestSupport",
+        .testTarget(name: "CollageKitTests", dependencies: ["CollageKit", "FileFacts", "Locking", "Media", "Vips", "OpenCombine", "CollageTestSupport",
                                                            .product(name: "Logging", package: "swift-log")],
                     path: "Tests/CollageKitTests",
                     swiftSettings: [.swiftLanguageMode(.v6)]),

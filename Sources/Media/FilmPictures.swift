@@ -1,6 +1,6 @@
 import Dispatch
 import FileFacts
-import Synchronization
+import Locking
 import Video
 import Vips
 
@@ -146,7 +146,7 @@ extension MediaFile {
         let starts = Array(stride(from: 0, to: times.count, by: size))
         let runs = starts.map { Array(times[$0..<min($0 + size, times.count)]) }
         let nexts = starts.map { $0 + size < times.count ? times[$0 + size] : nil }
-        let found = Mutex([Result<FilmFrames, VipsError>?](repeating: nil, count: runs.count))
+        let found = Locked([Result<FilmFrames, VipsError>?](repeating: nil, count: runs.count))
         DispatchQueue.concurrentPerform(iterations: runs.count) { index in
             let result = Result { () throws(VipsError) -> FilmFrames in
                 let video: VideoFile
@@ -186,9 +186,9 @@ extension MediaFile {
 /// (FFmpeg's handle, for one thread at a time) to exactly one caller and
 /// then forgets it.
 final class FilmHandOver: Sendable {
-    private let video: Mutex<VideoFile?>
+    private let video: Locked<VideoFile?>
 
-    init(_ video: sending VideoFile) { self.video = Mutex(video) }
+    init(_ video: sending VideoFile) { self.video = Locked(video) }
 
     /// The handle, for run 0 and only once; nil for any other run.
     func take(_ run: Int) -> VideoFile? {

@@ -1,5 +1,5 @@
 import Glibc
-import Synchronization
+import Locking
 
 extension ProcessPages {
     /// Takes out of this process's resident set the pages of files it has
@@ -71,7 +71,7 @@ extension ProcessPages {
     }
 
     /// The executable's and start-up libraries' mappings released at start.
-    private static let loadedCode = Mutex<[ReleasableMapping]>([])
+    private static let loadedCode = Locked<[ReleasableMapping]>([])
 
     /// Whether a mapping's file is the executable or a shared library other
     /// than a gconv module.

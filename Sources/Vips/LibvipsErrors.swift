@@ -1,6 +1,6 @@
 internal import CVipsShim
 import FileFacts
-import Synchronization
+import Locking
 
 /// libvips' error buffer is one for the whole process: when two images
 /// fail at once, the first to read it would take both reasons ("cannot
@@ -26,7 +26,7 @@ enum LibvipsErrors {
         "jxl": ["jxlload", "vipsjxl", "jxl"],
     ]
     /// Lines of a loader not yet taken by an image of its format.
-    private static let waiting = Mutex<[(loader: String, line: String)]>([])
+    private static let waiting = Locked<[(loader: String, line: String)]>([])
     private static let maxWaiting = 32
 
     /// The loader whose domain starts `line` ("VipsJpeg: ..."), if any.

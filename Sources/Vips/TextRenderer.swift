@@ -1,6 +1,6 @@
 internal import CVipsShim
 import FileFacts
-import Synchronization
+import Locking
 
 /// Captions and titles, drawn by libvips' `text` operation at 72 dpi (a
 /// size in points is a size in pixels).
@@ -90,13 +90,13 @@ public enum TextRenderer {
     }
 
     /// One lock for every call into Pango and fontconfig (see above).
-    static let pango = Mutex(())
+    static let pango = Locked(())
 
     typealias LineBox = (top: Int, height: Int, ellipsis: Int)
 
     /// Line boxes (top and height of "ÁÇgjpqy|" below the layout's top, and
     /// the width of "…") by font description: measured once each.
-    private static let boxes = Mutex<[String: LineBox]>([:])
+    private static let boxes = Locked<[String: LineBox]>([:])
 
     private static func lineBox(_ font: String) throws -> LineBox {
         if let known = boxes.withLock({ $0[font] }) { return known }

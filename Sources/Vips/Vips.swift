@@ -2,7 +2,7 @@ internal import CHEVC
 internal import CVipsShim
 import FileFacts
 import Glibc
-import Synchronization
+import Locking
 
 /// Start-up and process-wide settings of libvips, for a batch tool.
 ///
@@ -20,7 +20,7 @@ public enum Vips {
         if !loaders.contains(loader) { loaders.append(loader) }
     }
 
-    private static let state = Mutex<Result<Void, VipsError>?>(nil)
+    private static let state = Locked<Result<Void, VipsError>?>(nil)
 
     /// Starts libvips once per process; later calls return the first result.
     public static func start() throws {
@@ -109,7 +109,7 @@ public enum Vips {
     /// (`memoryPressure`, `reuseLargeBuffers`): a
     /// program that embeds the library and did not ask keeps its allocator
     /// as it set it.
-    private static let batchAllocator = Mutex(false)
+    private static let batchAllocator = Locked(false)
 
     /// The allocator may be tuned: asked for, and not set in the environment.
     private static var tunesAllocator: Bool { tunesMmapThreshold && batchAllocator.withLock { $0 } }

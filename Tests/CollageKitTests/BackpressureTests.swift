@@ -1,6 +1,6 @@
 import Dispatch
 import Glibc
-import Synchronization
+import Locking
 @preconcurrency import OpenCombine
 import Vips
 import XCTest
@@ -34,7 +34,7 @@ final class BackpressureTests: XCTestCase {
         let reached = DispatchSemaphore(value: 0)
         let gate = DispatchSemaphore(value: 0)
         let done = DispatchSemaphore(value: 0)
-        private let result = Mutex<RunOutcome?>(nil)
+        private let result = Locked<RunOutcome?>(nil)
         var outcome: RunOutcome? { result.withLock { $0 } }
 
         init(_ configuration: CollageConfiguration) {
@@ -139,7 +139,7 @@ final class BackpressureTests: XCTestCase {
     func testASavedSheetLetsGoOfItsTilesBeforeTheNextIsDecoded() throws {
         let run = CollageRun(configuration: configuration(jobs: 2, sheets: true))
         let oneSheet = 6 * Self.tileBytes
-        let seen = Mutex<[Int: RunInstrumentation.Counts]>([:])
+        let seen = Locked<[Int: RunInstrumentation.Counts]>([:])
         run.instrumentation.holdAfterReport { [instrumentation = run.instrumentation] sheet in
             guard sheet < 5 else { return }
             let decoded = min(30, (sheet + 1) * 6 + Self.window.bytes / Self.tileBytes)

@@ -1,5 +1,5 @@
 @preconcurrency import OpenCombine
-import Synchronization
+import Locking
 import XCTest
 @testable import CollageKit
 
@@ -22,8 +22,8 @@ final class CountedOnceTests: XCTestCase {
     }
 
     private final class GivenPasses: PassSource {
-        private let passes: Mutex<[Pass]>
-        init(_ passes: [Pass]) { self.passes = Mutex(passes) }
+        private let passes: Locked<[Pass]>
+        init(_ passes: [Pass]) { self.passes = Locked(passes) }
         func next(report: @escaping @Sendable (PipelineEvent) -> Void) -> (pass: Pass?, othersSkipped: Int) {
             (passes.withLock { $0.isEmpty ? nil : $0.removeFirst() }, 0)
         }

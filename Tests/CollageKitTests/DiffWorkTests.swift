@@ -1,5 +1,6 @@
 import Dispatch
 import FileFacts
+import Locking
 import Logging
 import XCTest
 @testable import CollageKit

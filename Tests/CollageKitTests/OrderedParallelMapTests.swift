@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 @preconcurrency import OpenCombine
+import Locking
 import XCTest
 @testable import CollageKit
 

@@ -1,5 +1,5 @@
 import Dispatch
-import Synchronization
+import Locking
 @preconcurrency import OpenCombine
 @testable import CollageKit
 
@@ -20,7 +20,7 @@ final class RecordingSubscriber<Input: Sendable>: Subscriber, Cancellable, Senda
         var completions = 0
         var overflows = 0
     }
-    private let record = Mutex(Record())
+    private let record = Locked(Record())
     private let initialDemand: Subscribers.Demand
     private let onValue: @Sendable (RecordingSubscriber, Input) -> Subscribers.Demand
     /// Signalled once per value received, and once on completion (tests wait on them).
@@ -78,7 +78,7 @@ final class RecordingSubscriber<Input: Sendable>: Subscriber, Cancellable, Senda
 
 /// Counts calls across copies of a source (sources are values).
 final class Counter: Sendable {
-    private let count = Mutex(0)
+    private let count = Locked(0)
     var value: Int { count.withLock { $0 } }
     func increment() { count.withLock { $0 += 1 } }
 }
@@ -109,7 +109,7 @@ struct ArraySource<Element>: PullSource {
 
 /// A subscription the test drives by hand; it records what is asked of it.
 final class ManualSubscription: Subscription, Sendable {
-    private let asked = Mutex((requests: [Subscribers.Demand](), cancels: 0))
+    private let asked = Locked((requests: [Subscribers.Demand](), cancels: 0))
     var requests: [Subscribers.Demand] { asked.withLock { $0.requests } }
     var cancels: Int { asked.withLock { $0.cancels } }
     func request(_ demand: Subscribers.Demand) { asked.withLock { $0.requests.append(demand) } }
@@ -118,7 +118,7 @@ final class ManualSubscription: Subscription, Sendable {
 
 /// Collects what a `report` closure hears.
 final class EventLog: Sendable {
-    private let recorded = Mutex<[PipelineEvent]>([])
+    private let recorded = Locked<[PipelineEvent]>([])
     var events: [PipelineEvent] { recorded.withLock { $0 } }
     func record(_ event: PipelineEvent) { recorded.withLock { $0.append(event) } }
 

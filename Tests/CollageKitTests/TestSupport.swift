@@ -1,6 +1,6 @@
 import Foundation
 import Glibc
-import Synchronization
+import Locking
 @preconcurrency import OpenCombine
 @_exported import CollageTestSupport
 import XCTest
@@ -122,14 +122,14 @@ func runCollageCounted(_ configuration: CollageConfiguration) -> (result: RunRes
 /// A pipe whose ends are closed when the object goes away (unless taken).
 final class TestPipe: Sendable {
     let readEnd: Int32
-    private let writer: Mutex<Int32>
+    private let writer: Locked<Int32>
     var writeEnd: Int32 { writer.withLock { $0 } }
 
     init() throws {
         var ends: [Int32] = [0, 0]
         guard pipe(&ends) == 0 else { throw TestFailure("pipe: \(errnoText())") }
         readEnd = ends[0]
-        writer = Mutex(ends[1])
+        writer = Locked(ends[1])
     }
 
     func write(_ bytes: [UInt8]) {

@@ -1,4 +1,5 @@
 import Glibc
+import Locking
 import XCTest
 @testable import CollageKit
 @testable import Vips

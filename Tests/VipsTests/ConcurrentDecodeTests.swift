@@ -1,6 +1,6 @@
 import Dispatch
 import Glibc
-import Synchronization
+import Locking
 import CollageTestSupport
 import CVipsShim
 import XCTest
@@ -130,7 +130,7 @@ final class ConcurrentDecodeTests: XCTestCase {
 
 /// What went wrong on any thread.
 private final class Problems: Sendable {
-    private let items = Mutex<[String]>([])
+    private let items = Locked<[String]>([])
     func add(_ item: String) { items.withLock { $0.append(item) } }
     var list: [String] { items.withLock { $0 } }
 }

@@ -3,7 +3,7 @@ import CVipsShim
 import Dispatch
 import Foundation
 import FileFacts
-import Synchronization
+import Locking
 import XCTest
 @testable import Vips
 
@@ -91,7 +91,7 @@ final class ErrorCrossTalkPoolTests: XCTestCase {
         let made = files
         let before = cvips_uncaptured_errors()
         for round in 0..<4 {
-            let messages = Mutex([String](repeating: "", count: made.count))
+            let messages = Locked([String](repeating: "", count: made.count))
             DispatchQueue.concurrentPerform(iterations: made.count) { index in
                 let message = Self.failure(made[index].path)
                 messages.withLock { $0[index] = message }

@@ -2,7 +2,7 @@ import CollageTestSupport
 import Dispatch
 import Foundation
 import FileFacts
-import Synchronization
+import Locking
 import XCTest
 import CVipsShim
 @testable import Vips
@@ -53,7 +53,7 @@ final class ErrorCrossTalkTests: XCTestCase {
             made.append((path, marker))
         }
         let cut = made
-        let messages = Mutex([String](repeating: "", count: count))
+        let messages = Locked([String](repeating: "", count: count))
         for _ in 0..<4 {
             DispatchQueue.concurrentPerform(iterations: count) { index in
                 let message: String

@@ -1,6 +1,6 @@
 import CollageTestSupport
 import Dispatch
-import Synchronization
+import Locking
 import XCTest
 @testable import Vips
 
@@ -161,7 +161,7 @@ final class TextRendererTests: XCTestCase {
 
     func testThreadsRenderAtOnce() throws {
         let expected = try line("thread 7").width
-        let widths = Mutex<[Int]>([]), font = self.font
+        let widths = Locked<[Int]>([]), font = self.font
         DispatchQueue.concurrentPerform(iterations: 64) { index in
             let width = (try? TextRenderer.line("thread \(index % 10)", font: font, pixelSize: 14, maxWidth: 500))?.width
             widths.withLock { $0.append(index % 10 == 7 ? width ?? -1 : expected) }

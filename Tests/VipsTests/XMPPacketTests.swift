@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import Locking
 import XCTest
 @testable import XMP
 
@@ -193,7 +193,7 @@ final class XMPPacketTests: XCTestCase {
 }
 
 private final class Tally: Sendable {
-    private let value = Mutex(0)
+    private let value = Locked(0)
 
     func add() { value.withLock { $0 += 1 } }
     var count: Int { value.withLock { $0 } }

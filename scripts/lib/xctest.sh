@@ -130,6 +130,14 @@ xctest_shards() {
     if [ "$f" -gt 0 ] || [ "$missing" -ne 0 ] || [ "$shard_status" -ne 0 ]; then
       status=1
       grep -E ': error: |^Test Case .* failed \(' "$log" | head -60 || true
+      # What failed, again at the end of scripts/test (COLLAGE_FAILURES): a
+      # long run's record may keep only its last lines.
+      if [ -n "${COLLAGE_FAILURES:-}" ]; then
+        { grep -E "^Test Case '.*' failed \(" "$log" | sed -E "s/^Test Case '([^']*)'.*/$name: \1 failed/" | head -20
+          [ "$missing" -eq 0 ] || echo "$name shard $k: $missing tests not run"
+          [ "$f" -gt 0 ] || [ "$missing" -ne 0 ] || echo "$name shard $k: exited with status $shard_status"
+        } >>"$COLLAGE_FAILURES" || true
+      fi
       if [ "$missing" -ne 0 ]; then
         local last
         last=$(grep -E "^Test Case '.*' started" "$log" | tail -1 | sed -E "s/^Test Case '([^']*)'.*/\1/")

@@ -1,7 +1,7 @@
 import Dispatch
+import Locking
 import Logging
 @preconcurrency import OpenCombine
-import Synchronization
 
 /// One job running on a thread of its own: its events as they happen, its
 /// outcome when it ends, and a way to stop it.

@@ -1,7 +1,7 @@
 import Dispatch
 import FileFacts
+import Locking
 import Vips
-import Synchronization
 
 /// What composing one sheet produced.
 struct ComposedSheet: Sendable {

@@ -1,3 +1,4 @@
+import Locking
 import Vips
 
 /// What a changed pair's cell shows, made while comparing it held both

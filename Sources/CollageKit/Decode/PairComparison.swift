@@ -1,5 +1,6 @@
 import Dispatch
 import FileFacts
+import Locking
 import Vips
 
 /// A pair of `--diff` opened on the pipeline's queue: byte-identical files

@@ -1,5 +1,5 @@
 import Dispatch
-import Synchronization
+import Locking
 
 /// The one live line at the bottom of a terminal. Log lines are written
 /// "around" it (cleared, written, redrawn) so the two never interleave.
@@ -8,7 +8,7 @@ public final class ProgressLine: Sendable {
     public static let shared = ProgressLine(stream: .error)
 
     private let stream: StandardStream
-    private let shown = Mutex<String?>(nil)
+    private let shown = Locked<String?>(nil)
 
     init(stream: StandardStream) { self.stream = stream }
 

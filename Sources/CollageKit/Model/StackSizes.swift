@@ -1,10 +1,10 @@
-import Synchronization
+import Locking
 
 /// `--pick`: how many photos each picked image stands for, written by the
 /// pick as it chooses, read by `{stack}` as captions are drawn. One per
 /// job, shared by its runs (a path is picked by one of them).
 final class StackSizes: Sendable, Equatable {
-    private let sizes = Mutex<[PathName: Int]>([:])
+    private let sizes = Locked<[PathName: Int]>([:])
 
     init() {}
 

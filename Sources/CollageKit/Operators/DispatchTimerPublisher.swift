@@ -1,6 +1,6 @@
 import Dispatch
 @preconcurrency import OpenCombine
-import Synchronization
+import Locking
 
 extension Publishers {
     /// A `DispatchTimer` publisher: a tick every `interval` on

@@ -1,4 +1,5 @@
 import Dispatch
+import Locking
 @preconcurrency import OpenCombine
 
 extension Publisher where Self: SendableMetatype, Failure == Never, Output: Sendable {

@@ -1,5 +1,5 @@
 @preconcurrency import OpenCombine
-import Synchronization
+import Locking
 
 extension Publisher {
     /// A pausable sink: `receiveValue` returns whether it wants

@@ -1,5 +1,5 @@
 @preconcurrency import OpenCombine
-import Synchronization
+import Locking
 
 /// Something that produces values one at a time, only when asked: a
 /// directory walk, a list of paths read from a descriptor.

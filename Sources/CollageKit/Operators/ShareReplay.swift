@@ -1,5 +1,5 @@
 @preconcurrency import OpenCombine
-import Synchronization
+import Locking
 
 extension Publisher {
     /// `shareReplay(capacity:)`: one subscription upstream,

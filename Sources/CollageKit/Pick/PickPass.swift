@@ -1,4 +1,5 @@
 import Dispatch
+import Locking
 import Synchronization
 
 /// The pick over the images of a run (or a group, or a folder) whose
@@ -66,7 +67,7 @@ struct PickPass: Sendable {
     /// and score kept; `PackedScore.failed` where the look failed (told
     /// `failed`). In the images' order.
     func look(_ photos: PhotoTable) -> (prints: [UInt64], scores: [PackedScore]) {
-        let results = Mutex((prints: [UInt64](repeating: 0, count: photos.count),
+        let results = Locked((prints: [UInt64](repeating: 0, count: photos.count),
                              scores: [PackedScore](repeating: .failed, count: photos.count)))
         let next = Atomic(0)
         let group = DispatchGroup()

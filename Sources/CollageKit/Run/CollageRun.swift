@@ -1,8 +1,8 @@
 import Dispatch
 import Glibc
+import Locking
 import Logging
 @preconcurrency import OpenCombine
-import Synchronization
 import Vips
 
 /// One run of the pipeline, of any kind:

@@ -2,6 +2,7 @@ import Dispatch
 import FileFacts
 import Glibc
 @preconcurrency import OpenCombine
+import Locking
 import Vips
 
 /// The sheets of a `--diff BASELINE` run:

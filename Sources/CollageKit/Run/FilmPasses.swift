@@ -2,7 +2,7 @@ import FileFacts
 import Glibc
 import Logging
 import Media
-import Synchronization
+import Locking
 
 /// `--frames N`: each video INPUT, and each video found in an INPUT folder
 /// (depth first, in byte order), is one run of its own (`FilmSheets`),
@@ -20,12 +20,12 @@ final class FilmPasses: PassSource {
         var outputs: [PathName: PathName] = [:]
         var stopped = false
     }
-    private let walk: Mutex<Walk>
+    private let walk: Locked<Walk>
 
     init(_ configuration: CollageConfiguration, logger: Logger) {
         self.configuration = configuration
         self.logger = logger
-        walk = Mutex(Walk(inputs: configuration.inputs[...]))
+        walk = Locked(Walk(inputs: configuration.inputs[...]))
     }
 
     func stop() { walk.withLock { $0.stopped = true } }

@@ -1,6 +1,7 @@
 import Dispatch
 import FileFacts
 import Glibc
+import Locking
 import Media
 @preconcurrency import OpenCombine
 import Vips

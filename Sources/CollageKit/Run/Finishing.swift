@@ -1,5 +1,5 @@
 import Glibc
-import Synchronization
+import Locking
 
 /// What a job does once its passes are over: it hears every event of the
 /// job, and is asked to finish only when the job made its collages (or
@@ -24,7 +24,7 @@ extension JobFinishing {
 /// `--html`: the page of the sheets the job wrote (or found unchanged).
 final class PageFinishing: JobFinishing {
     let page: PathName
-    private let records = Mutex(PageRecords())
+    private let records = Locked(PageRecords())
 
     init(page: PathName) { self.page = page }
 

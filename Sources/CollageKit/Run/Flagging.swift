@@ -1,4 +1,4 @@
-import Synchronization
+import Locking
 
 /// `--flag`: checks each placed tile's signature, in the order the run
 /// places them, against the images placed before it. One checker serves a
@@ -9,7 +9,7 @@ final class Flagger: Sendable {
     let kinds: Set<FlagKind>
     /// Hashes within `threshold` bits are the same look.
     static let threshold = 4
-    private let seen = Mutex(HashIndex())
+    private let seen = Locked(HashIndex())
 
     /// nil when there is nothing to flag.
     init?(kinds: Set<FlagKind>) {

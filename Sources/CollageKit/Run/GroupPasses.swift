@@ -1,5 +1,5 @@
 import Dispatch
-import Synchronization
+import Locking
 
 /// `--group-by`: one header pass over the whole input (every header, many
 /// at once, no pixel), the photos cut into groups by when they were taken
@@ -16,7 +16,7 @@ final class GroupPasses: PassSource {
         var groups: ArraySlice<TakenGroup>?
         var stopped = false
     }
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     init(_ configuration: CollageConfiguration, groupBy: GroupBy,
          makeRun: @escaping @Sendable (CollageConfiguration) -> CollageJob) {

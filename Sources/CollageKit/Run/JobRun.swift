@@ -1,6 +1,6 @@
 import Logging
 @preconcurrency import OpenCombine
-import Synchronization
+import Locking
 
 /// One pass of a job: a run to the end, and what it is about.
 struct Pass: Sendable {
@@ -83,7 +83,7 @@ final class JobRun: CollageJob, Sendable {
                 finishing?.passStarts(pass)
                 // A later tick of --watch does not tell the outputs it found
                 // unchanged: they are taken out of what the pass counted.
-                let untold = Mutex((outputs: 0, images: 0))
+                let untold = Locked((outputs: 0, images: 0))
                 let outcome = hub.forwarding(pass.job) { [finishing] event in
                     if case .unchanged(_, let images) = event, pass.quietWhenUnchanged {
                         untold.withLock { $0 = ($0.outputs + 1, $0.images + images.count) }

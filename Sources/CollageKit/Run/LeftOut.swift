@@ -1,4 +1,4 @@
-import Synchronization
+import Locking
 
 /// The run's walk, shared by reference with the source publisher so that,
 /// after the cap cancelled the scan, the run can still look one step further.
@@ -9,7 +9,7 @@ final class SharedWalk: PullSource, Sendable {
     }
     private let state: Locked<State>
     /// Apart from the walk's lock: the walk reads it while it steps.
-    private let mutedFlag = Mutex(false)
+    private let mutedFlag = Locked(false)
     private let instrumentation: RunInstrumentation
 
     init(instrumentation: RunInstrumentation, _ walk: InputWalk) {

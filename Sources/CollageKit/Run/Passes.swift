@@ -1,14 +1,14 @@
 import Dispatch
 import Logging
 @preconcurrency import OpenCombine
-import Synchronization
+import Locking
 
 /// One run over the inputs: one pass.
 final class SinglePass: PassSource {
-    private let pass: Mutex<Pass?>
+    private let pass: Locked<Pass?>
 
     init(_ job: CollageJob) {
-        pass = Mutex(Pass(job: job))
+        pass = Locked(Pass(job: job))
     }
 
     func next(report: @escaping @Sendable (PipelineEvent) -> Void) -> (pass: Pass?, othersSkipped: Int) {
@@ -32,7 +32,7 @@ final class FolderPasses: PassSource {
         var outputs: [PathName: PathName] = [:]
         var stopped = false
     }
-    private let walk: Mutex<Walk>
+    private let walk: Locked<Walk>
     /// Hears of each folder the walk of folders reads (for tests' counts).
     private let listed: @Sendable (PathName) -> Void
 
@@ -42,7 +42,7 @@ final class FolderPasses: PassSource {
         self.configuration = configuration
         self.makeRun = makeRun
         self.listed = listed
-        walk = Mutex(Walk(inputs: configuration.inputs[...]))
+        walk = Locked(Walk(inputs: configuration.inputs[...]))
     }
 
     func stop() { walk.withLock { $0.stopped = true } }
@@ -115,7 +115,7 @@ final class WatchPasses: PassSource {
         var passes = 0
         var stopped = false
     }
-    private let state = Mutex(State())
+    private let state = Locked(State())
     /// The timer's sink: `Locked`, as OpenCombine's subscribers are not Sendable.
     private let sink = Locked<(any Pausable)?>(nil)
     /// Signalled by a tick or a stop.

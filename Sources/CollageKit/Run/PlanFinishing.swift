@@ -1,6 +1,6 @@
 import FoundationEssentials
 import Glibc
-import Synchronization
+import Locking
 
 /// `--plan FILE`: the job is a `--dry-run` (headers only); each event that
 /// a run decides before decoding becomes a line of the plan as it comes
@@ -17,7 +17,7 @@ final class PlanFinishing: JobFinishing {
         /// Images on the sheets so far: the next sheet's first index is one more.
         var used = 0
     }
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     init(path: PathName, configuration: CollageConfiguration, perFolder: Bool) {
         self.path = path

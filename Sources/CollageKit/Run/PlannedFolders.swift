@@ -1,4 +1,4 @@
-import Synchronization
+import Locking
 
 /// `--from-plan` of a `--per-folder` or `--group-by` plan: the folders (or
 /// groups) come from the plan, not from a walk. Each folder's part of the
@@ -15,12 +15,12 @@ final class PlannedFolderPasses: PassSource {
         let lines: PlanLines
         var stopped = false
     }
-    private let state: Mutex<State>
+    private let state: Locked<State>
 
     init(_ configuration: CollageConfiguration, plan: PathName,
          makeRun: @escaping @Sendable (CollageConfiguration) -> CollageJob) {
         (self.configuration, self.plan, self.makeRun) = (configuration, plan, makeRun)
-        state = Mutex(State(lines: PlanLines(plan)))
+        state = Locked(State(lines: PlanLines(plan)))
     }
 
     func stop() { state.withLock { $0.stopped = true } }

@@ -1,4 +1,4 @@
-import Synchronization
+import Locking
 
 /// Counters a run keeps about itself, for tests and `--verbose`: how far
 /// the scan got (also while each sheet was being saved), how many decodes
@@ -31,8 +31,8 @@ final class RunInstrumentation: StageInstrumentation {
 
     /// `Locked`: the decodes contend for it (see `Locked` on ThreadSanitizer).
     private let counts = Locked(Counts())
-    private let hold = Mutex<(@Sendable (Int) -> Void)?>(nil)
-    private let holdReported = Mutex<(@Sendable (Int) -> Void)?>(nil)
+    private let hold = Locked<(@Sendable (Int) -> Void)?>(nil)
+    private let holdReported = Locked<(@Sendable (Int) -> Void)?>(nil)
 
     var snapshot: Counts { counts.withLock { $0 } }
 

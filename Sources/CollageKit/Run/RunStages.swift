@@ -2,7 +2,7 @@ import Dispatch
 import FileFacts
 @preconcurrency import OpenCombine
 import Vips
-import Synchronization
+import Locking
 
 /// One image of a sheet: decoded, or (`--dry-run`) only its header read.
 struct SheetItem: Sendable {
@@ -67,7 +67,7 @@ struct RunStages {
         }
         // Weakly: the walk holds this closure (LeakSanitizer found the cycle,
         // a walk and its folders kept past the run, each pass of --watch).
-        let walkReports = Mutex(WeakWalk())
+        let walkReports = Locked(WeakWalk())
         let reportWalk: (PipelineEvent) -> Void = { event in
             // The look past the cap only counts: it reports nothing.
             if walkReports.withLock({ $0.walk })?.muted != true { scanReport(event) }

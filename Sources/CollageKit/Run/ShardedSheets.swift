@@ -1,5 +1,5 @@
 @preconcurrency import OpenCombine
-import Synchronization
+import Locking
 
 /// A sheet's place in the whole run: its number and the index of its first
 /// image among the images used (`{index}`). Without `--shard` the run counts
@@ -92,7 +92,7 @@ extension RunStages {
         let configuration = configuration
         // The next sheet's place (a counter rather than `scan`, which would
         // hold on to the last sheet's open files).
-        let next = Mutex(SheetPlace(number: 1, firstIndex: 1))
+        let next = Locked(SheetPlace(number: 1, firstIndex: 1))
         return images
             .sheets(of: configuration.effectiveCap, wholeInput: true)
             .map { images in

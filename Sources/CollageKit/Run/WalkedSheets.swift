@@ -1,3 +1,4 @@
+import Locking
 @preconcurrency import OpenCombine
 
 /// The sheets of a collage run: the inputs walked and selected as they

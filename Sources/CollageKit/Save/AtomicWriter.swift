@@ -1,7 +1,7 @@
 import Dispatch
 import Glibc
 @preconcurrency import OpenCombine
-import Synchronization
+import Locking
 import Vips
 
 /// Puts bytes at a path atomically: a reader sees the previous file or the
@@ -12,7 +12,7 @@ import Vips
 final class AtomicWriter: Sendable {
     private let queue: DispatchQueue
     /// Cancelled, and whether a file is being written (a temporary file may exist).
-    private let state = Mutex((cancelled: false, writing: false))
+    private let state = Locked((cancelled: false, writing: false))
     private let stem: [UInt8]?
 
     /// `stem` names this run's temporary files (`.STEM.collage-tmp-…`); by

@@ -1,4 +1,5 @@
 import Glibc
+import Locking
 
 /// `--diff-images DIR`: each pair that is not `unchanged` gets its
 /// full-size difference picture at its path below DIR (as a PNG: ".png"

@@ -1,6 +1,6 @@
 import Glibc
 import Print
-import Synchronization
+import Locking
 import Vips
 
 /// `-o NAME.pdf`: one PDF holding every sheet of a run, a page each, in
@@ -22,7 +22,7 @@ final class PDFBook: Sendable {
         var pages = 0
         var images: [PathName] = []
     }
-    private let state = Mutex<Open?>(nil)
+    private let state = Locked<Open?>(nil)
 
     init(path: PathName, writer: AtomicWriter) {
         self.path = path

@@ -1,5 +1,5 @@
 import Glibc
-import Synchronization
+import Locking
 
 /// Writes a plan (`--plan FILE`) as the run's events go by: each line goes
 /// to a temporary file beside FILE at once (64 KiB buffered), so memory
@@ -16,7 +16,7 @@ final class PlanWriter: Sendable {
         /// The errno of the first write that failed.
         var failed: Int32?
     }
-    private let state = Mutex(State())
+    private let state = Locked(State())
     let path: PathName
     private let temporary: PathName
 

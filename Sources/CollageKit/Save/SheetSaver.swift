@@ -1,4 +1,5 @@
 import Dispatch
+import Locking
 @preconcurrency import OpenCombine
 
 /// A sheet on disk: what `written` and `placed` report.

@@ -1,5 +1,5 @@
 import Dispatch
-import Synchronization
+import Locking
 
 /// An input with its header already read (or why it could not be).
 struct CheckedInput: Sendable {
@@ -13,7 +13,7 @@ struct CheckedInput: Sendable {
 private final class ProbeSlot: Sendable {
     let input: InputFile
     let done = DispatchSemaphore(value: 0)
-    let result = Mutex<Result<AcceptedImage, ProbeFailure>?>(nil)
+    let result = Locked<Result<AcceptedImage, ProbeFailure>?>(nil)
     init(_ input: InputFile) { self.input = input }
 }
 

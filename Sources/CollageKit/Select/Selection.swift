@@ -1,4 +1,4 @@
-import Synchronization
+import Locking
 
 /// The selection stage of a run: each candidate's header check, its
 /// verdict reported (accepted, rejected with a reason, failed), and the
@@ -12,7 +12,7 @@ final class Selection: Sendable {
     /// Hears of every file checked, with its stamp and its listed sidecars
     /// (for `--skip-unchanged`).
     private let observe: (@Sendable (PathName, FileStamp?, [PathName]?) -> Void)?
-    private let accepted = Mutex(0)
+    private let accepted = Locked(0)
 
     init(probe: Probe, report: @escaping @Sendable (PipelineEvent) -> Void,
          observe: (@Sendable (PathName, FileStamp?, [PathName]?) -> Void)? = nil) {
