@@ -18,7 +18,7 @@ extension TextRenderer {
         }
         var matched = [CChar](repeating: 0, count: 512)
         guard (try? Vips.start()) != nil,
-              pango.withLock({ _ in cvips_font_match(requested, &matched, Int32(matched.count)) }) == 0
+              pango.withLock({ cvips_font_match(requested, &matched, Int32(matched.count)) }) == 0
         else { return .failure(FontError(description: "fontconfig finds no font at all for '\(description)'")) }
         let used = string(matched)
         if genericFamilies.contains(requested.lowercased()) || requested.lowercased() == used.lowercased() {
@@ -45,7 +45,7 @@ extension TextRenderer {
         var family = [CChar](repeating: 0, count: 512)
         var size: Int32 = 0
         // Pango alone (no font map), but Pango all the same: under the lock.
-        let status = pango.withLock { _ in cvips_font_describe(description, &family, Int32(family.count), &size) }
+        let status = pango.withLock { cvips_font_describe(description, &family, Int32(family.count), &size) }
         guard status == 0 else { return nil }
         return (string(family), Int(size))
     }

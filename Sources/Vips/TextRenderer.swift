@@ -90,7 +90,7 @@ public enum TextRenderer {
     }
 
     /// One lock for every call into Pango and fontconfig (see above).
-    static let pango = Locked(())
+    static let pango = Lock()
 
     typealias LineBox = (top: Int, height: Int, ellipsis: Int)
 
@@ -124,7 +124,7 @@ public enum TextRenderer {
     /// missing-glyph box for each), at most 64 of them.
     static func unknownCharacters(_ text: String, font: String) -> [Unicode.Scalar] {
         var codes = [UInt32](repeating: 0, count: 64)
-        let count = pango.withLock { _ in
+        let count = pango.withLock {
             cvips_text_unknown(RenderedText.markup(text, colour: .black), font, &codes, Int32(codes.count))
         }
         return codes.prefix(Int(max(0, min(count, Int32(codes.count))))).compactMap(Unicode.Scalar.init)
@@ -137,7 +137,7 @@ public enum TextRenderer {
         try Vips.start()
         if text.allSatisfy(RenderedText.isBlank) { return nil }
         var out: UnsafeMutablePointer<VipsImage>?
-        let status = pango.withLock { _ in cvips_text_rgba(&out, RenderedText.markup(text, colour: colour), font) }
+        let status = pango.withLock { cvips_text_rgba(&out, RenderedText.markup(text, colour: colour), font) }
         guard status == 0, let out else {
             let error = VipsError.fromLibvips(.operation, "cannot draw text in font '\(font)'")
             // libvips' word for a text whose ink is empty (a zero-width space).
