@@ -42,6 +42,28 @@ final class DiffTallPageTests: CLITestCase {
         print("1280x20000 pair: peak \(Int(run.maxRSSMegabytes)) MiB")
     }
 
+    /// Six pairs of 1280x8000-8500 pages (each pair a heavy decode, every
+    /// one of another size), with sheets and the review page: their
+    /// pictures are not kept in the allocator for reuse (no two are the same
+    /// size), so the run stays under 160 MiB at its peak.
+    func testHeavyPairsOfManySizesStayWithinTheMemoryEveryRunPromises() throws {
+        makeFolder("base")
+        makeFolder("shots")
+        for index in 0..<6 {
+            let height = 8000 + 100 * index
+            write(try page(height: height), to: "base/page\(index).png")
+            write(try page(height: height, box: height - 500), to: "shots/page\(index).png")
+        }
+        let run = try measuredCollage(["--diff", "base", "shots", "--sheets", "--max", "4", "--html", "review.html",
+                                       "--json", "-o", "d-{n}.jpg"], timeout: 300)
+        XCTAssertEqual(run.result.status, 1, run.result.summary)
+        let compared = events(jsonEvents(run.result), "compared")
+        XCTAssertEqual(compared.map { $0["status"] as? String }, Array(repeating: "changed", count: 6), run.result.summary)
+        XCTAssertNotNil(decoded("d-0002.jpg"), "both sheets are written")
+        XCTAssertLessThan(run.maxRSSMegabytes, 160, "pictures of heavy pairs were kept for reuse")
+        print("six 1280x8000-8500 pairs: peak \(Int(run.maxRSSMegabytes)) MiB")
+    }
+
     /// TMPDIR on a full 300 KiB disc: the pair kept on disc (made so by a
     /// small --decode-memory) fails with one clear line naming the disc's
     /// trouble; a small pair beside it is compared; the run exits 65.

@@ -205,7 +205,7 @@ final class BackpressureTests: XCTestCase {
         let counts = held.run.instrumentation.snapshot
         XCTAssertLessThanOrEqual(counts.peakHeldTileBytes, 6 * Self.tileBytes + Self.window.bytes,
                                  "decoded tiles held more than one sheet and the window")
-        let budget = DecodeBudget(limit: configuration.decodeMemoryBudget, tightensAllocator: false)
+        let budget = DecodeBudget(limit: configuration.decodeMemoryBudget, allocator: .reuseUnlessHeavy)
         XCTAssertTrue(budget.tryAcquire(giant))
         XCTAssertTrue(budget.tryAcquire(small), "a small image may decode beside a giant")
         XCTAssertFalse(budget.tryAcquire(giant), "two giants at once")

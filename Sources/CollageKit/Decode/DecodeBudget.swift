@@ -14,7 +14,7 @@ import Vips
 ///
 /// While a heavy decode (a quarter of the budget or more) holds its share,
 /// the allocator is asked to return what the decodes beside it free
-/// (`Vips.memoryPressure`), so that the run's peak is the budget's, not the
+/// (`AllocatorPolicy`), so that the run's peak is the budget's, not the
 /// budget's plus what the arenas kept from earlier decodes: in a process
 /// that asked for the batch allocator (`CollageProcess.prepareForBatch`, as
 /// the command line does); elsewhere the allocator is left as it is.
@@ -35,14 +35,12 @@ final class DecodeBudget: WorkBudget {
     /// `Locked`, not `Mutex`: the decodes contend for it, and ThreadSanitizer must see its lock.
     private let state = Locked(State())
 
-    /// Whether a heavy decode tightens the allocator (`Vips.memoryPressure`):
-    /// not in a run whose every decode is a whole picture (`--diff`), which
-    /// keeps its large buffers for reuse instead (`Vips.reuseLargeBuffers`).
-    let tightensAllocator: Bool
+    /// What the allocator is asked while heavy decodes run, and after.
+    let allocator: AllocatorPolicy
 
-    init(limit: Int, tightensAllocator: Bool = true) {
+    init(limit: Int, allocator: AllocatorPolicy = .tightenBesideHeavy) {
         self.limit = limit
-        self.tightensAllocator = tightensAllocator
+        self.allocator = allocator
     }
 
     /// A quarter of the budget or more (`WorkCost.isHeavy`): a giant
@@ -84,7 +82,7 @@ final class DecodeBudget: WorkBudget {
             state.running -= 1
             if isHeavy(bytes) {
                 state.heavy -= 1
-                if state.heavy == 0, tightensAllocator { Vips.memoryPressure(tight: false) }
+                if state.heavy == 0 { allocator.heavyDecodesEnded() }
             }
             defer { state.waiting = [] }
             return (state.waiting, state.observers)
@@ -141,12 +139,52 @@ final class DecodeBudget: WorkBudget {
         guard isHeavy(bytes) else { return false }
         state.heavy += 1
         // Under the lock, so that switching on and off never cross; rare.
-        guard state.heavy == 1, tightensAllocator else { return false }
-        Vips.memoryPressure(tight: true)
-        return true
+        guard state.heavy == 1 else { return false }
+        return allocator.heavyDecodeStarts()
     }
 
     private func fits(_ bytes: Int, _ state: State) -> Bool {
         state.running == 0 || bytes <= limit - state.used
+    }
+}
+
+/// What a run's allocator is asked as heavy decodes (a quarter of the decode
+/// budget or more) start and end: glibc's mmap threshold, and whether its
+/// arenas give back their free pages now (`Vips.memoryPressure`,
+/// `Vips.reuseLargeBuffers`).
+enum AllocatorPolicy: Sendable {
+    /// A collage's decodes: beside a heavy decode, buffers of 48 KiB and up
+    /// are mapped (returned when freed) and the arenas trimmed; after it, 256 KiB.
+    case tightenBesideHeavy
+    /// `--diff`'s whole pictures, large buffers of a few sizes made and
+    /// freed pair after pair: kept in the arenas for the next pair
+    /// (`reuseLargeBuffers`) while the pairs are light; while a heavy pair
+    /// runs, mapped and given back (the 256 KiB threshold, the arenas
+    /// trimmed), since pictures that large are never allocated twice at
+    /// one size often enough to pay for the memory they would keep. Measured
+    /// on 36 differing pairs of 1280x8000 pages: 122 MiB at the peak instead
+    /// of 174, the same time; 1280x2000 pairs are light and keep reusing
+    /// (BENCHMARKS.md).
+    case reuseUnlessHeavy
+
+    /// The first heavy decode is starting (under the budget's lock); true
+    /// when the allocator was tightened, for `ProcessPages`' release.
+    func heavyDecodeStarts() -> Bool {
+        switch self {
+        case .tightenBesideHeavy:
+            Vips.memoryPressure(tight: true)
+            return true
+        case .reuseUnlessHeavy:
+            Vips.memoryPressure(tight: false)
+            return false
+        }
+    }
+
+    /// The last heavy decode has ended (under the budget's lock).
+    func heavyDecodesEnded() {
+        switch self {
+        case .tightenBesideHeavy: Vips.memoryPressure(tight: false)
+        case .reuseUnlessHeavy: Vips.reuseLargeBuffers()
+        }
     }
 }

@@ -79,7 +79,7 @@ final class CollageRun: CollageJob, Sendable {
         self.instrumentation = instrumentation
         writer = AtomicWriter(queue: saveQueue, stem: configuration.sidecarOutput)
         book = configuration.writesPDF && !configuration.dryRun ? PDFBook(path: configuration.output, writer: writer) : nil
-        budget = DecodeBudget(limit: configuration.decodeMemoryBudget, tightensAllocator: source.tightensAllocator)
+        budget = DecodeBudget(limit: configuration.decodeMemoryBudget, allocator: source.allocator)
         owned = Locked(Owned(machine: RunMachine(sheets: configuration.sheets),
                              tally: Tally(sharded: configuration.sheets && configuration.shard != nil,
                                           planned: configuration.fromPlan != nil)))

@@ -42,9 +42,9 @@ protocol SheetSource: Sendable {
     /// The outcome the state beside the output records.
     func recorded(_ outcome: RunOutcome) -> RunOutcome
 
-    /// Whether the run's decode budget also returns the allocator's free
-    /// memory beside a giant decode (`DecodeBudget`).
-    var tightensAllocator: Bool { get }
+    /// What the run's decode budget asks the allocator beside a heavy
+    /// decode (`DecodeBudget`).
+    var allocator: AllocatorPolicy { get }
 
     /// The run has ended: what the source held for it is let go.
     func close()
@@ -56,7 +56,7 @@ extension SheetSource {
     func finish(skipped: Bool) -> RunFailure? { nil }
     func adjust(_ facts: inout OutcomeFacts, skipped: Bool) {}
     func recorded(_ outcome: RunOutcome) -> RunOutcome { outcome }
-    var tightensAllocator: Bool { true }
+    var allocator: AllocatorPolicy { .tightenBesideHeavy }
     func close() {}
 }
 
