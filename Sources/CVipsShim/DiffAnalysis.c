@@ -90,7 +90,7 @@ static long long plain_count(const unsigned char *a, int a_width, const unsigned
     for (int y = 0; y < height; y++) {
         diff_paging_touch(paging, (size_t) (a_width + b_width) * 3);
         if (memcmp(rows[y], rows[height + y], (size_t) width * 3) == 0) continue;
-        for (int x = 0; x < width; x++) {
+        for (int x = diff_next_differing(&va, &vb, y, 0, width); x < width; x = diff_next_differing(&va, &vb, y, x + 1, width)) {
             if (ignored(ignore, ignore_count, x, y)) continue;
             count += diff_judge(&va, &vb, y, x, &plain) == DIFF_COUNTED;
         }
@@ -192,8 +192,8 @@ int cvips_diff_analyse(VipsImage *baseline, VipsImage *current, double threshold
         if (entries[k].kind == DIFF_MATCHED || entries[k].kind >= DIFF_FILLER) continue;
         diff_paging_touch(&paging, pair_row * (last == k - 1 ? 1 : 5));
         last = k;
-        for (int x = 0; x < width; x++) {
-            found[x] = 0;
+        memset(found, 0, (size_t) width);
+        for (int x = diff_next_differing(&va, &vb, k, 0, width); x < width; x = diff_next_differing(&va, &vb, k, x + 1, width)) {
             if (ignored(ignore, ignore_count, x, entries[k].b)) continue;
             int judged = diff_judge(&va, &vb, k, x, &rule);
             if (judged == DIFF_SAME) continue;

@@ -1,6 +1,7 @@
 #include "CVipsShim.h"
 #include "DiffViews.h"
 #include <errno.h>
+#include <stdint.h>
 #include <string.h>
 #include <unistd.h>
 #include <zlib.h>
@@ -25,17 +26,39 @@ static const double luma[3] = {0.29889531, 0.58662247, 0.11448223};
  * the same order. */
 typedef struct {
     double share[3][256];
+    unsigned char grey[256];  /* faded(v, v, v): most of a page's pixels are greys */
 } Lumas;
+
+static inline int faded_sum(const Lumas *lumas, const unsigned char *pixel) {
+    float y = (float) (lumas->share[0][pixel[0]] + lumas->share[1][pixel[1]] + lumas->share[2][pixel[2]]);
+    int g = (int) (0.25f * y + 191.25f);
+    return g < 191 ? 191 : g > 255 ? 255 : g;
+}
 
 static void lumas_of(Lumas *lumas) {
     for (int band = 0; band < 3; band++)
         for (int value = 0; value < 256; value++) lumas->share[band][value] = value * luma[band];
+    for (int value = 0; value < 256; value++) {
+        unsigned char pixel[3] = {value, value, value};
+        lumas->grey[value] = (unsigned char) faded_sum(lumas, pixel);
+    }
 }
 
 static inline int faded(const Lumas *lumas, const unsigned char *pixel) {
-    float y = (float) (lumas->share[0][pixel[0]] + lumas->share[1][pixel[1]] + lumas->share[2][pixel[2]]);
-    int g = (int) (0.25f * y + 191.25f);
-    return g < 191 ? 191 : g > 255 ? 255 : g;
+    if (pixel[0] == pixel[1] && pixel[1] == pixel[2]) return lumas->grey[pixel[0]];
+    return faded_sum(lumas, pixel);
+}
+
+/* The first x in [x, end) whose mark is not 0 (end when none): eight marks
+ * at a time, since a page's mask is mostly 0. */
+static inline int next_mark(const unsigned char *marks, int x, int end) {
+    for (; x + 8 <= end; x += 8) {
+        uint64_t eight;
+        memcpy(&eight, marks + x, 8);
+        if (eight) break;
+    }
+    while (x < end && !marks[x]) x++;
+    return x;
 }
 
 typedef struct {
@@ -147,8 +170,8 @@ static void marked_row(Marked *m, int y, unsigned char *index) {
     if (y < m->current_height) diff_paging_touch(&m->paging, (size_t) m->current_width * 3);
     if (m->mask && y >= m->box_y && y < m->box_y + m->box_height) {
         const unsigned char *marks = m->mask + (size_t) (y - m->box_y) * m->box_width;
-        for (int x = 0; x < m->box_width; x++)
-            if (marks[x]) index[m->box_x + x] = marks[x] > 191 ? RED : YELLOW;
+        for (int x = next_mark(marks, 0, m->box_width); x < m->box_width; x = next_mark(marks, x + 1, m->box_width))
+            index[m->box_x + x] = marks[x] > 191 ? RED : YELLOW;
     }
 }
 
@@ -330,8 +353,8 @@ int cvips_diff_small_page(VipsImage *current, int width, int height, VipsImage *
     for (int y = 0; y < marked.box_height; y++) {
         const unsigned char *marks = marked.mask + (size_t) y * marked.box_width;
         size_t at = (size_t) shrinker.line[mask_y + y] * out_width;
-        for (int x = 0; x < marked.box_width; x++) {
-            if (!marks[x]) continue;
+        for (int x = next_mark(marks, 0, marked.box_width); x < marked.box_width;
+             x = next_mark(marks, x + 1, marked.box_width)) {
             yellow[at + shrinker.column[mask_x + x]] = 255;
             if (marks[x] > 191) red[at + shrinker.column[mask_x + x]] = 255;
         }

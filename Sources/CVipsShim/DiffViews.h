@@ -3,6 +3,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 /* Two pictures seen row by row through an alignment: row k of a view is
  * rows[k] of its picture, read from column x - dx[k] (clamped to the
@@ -19,6 +20,30 @@ static inline const unsigned char *diff_pixel(const DiffView *view, int k, int x
     int column = view->dx ? x - view->dx[k] : x;
     column = column < 0 ? 0 : column >= view->source_width ? view->source_width - 1 : column;
     return view->rows[k] + (size_t) column * 3;
+}
+
+/* The first x in [x, end) at which row k of the two views holds pixels of
+ * other bytes (end when none): eight pixels at a time where both rows are
+ * read unclamped, then one. Most pixels of a differing row are the same,
+ * and a pixel of the same bytes is DIFF_SAME without being judged. */
+static inline int diff_next_differing(const DiffView *a, const DiffView *b, int k, int x, int end) {
+    int da = a->dx ? a->dx[k] : 0, db = b->dx ? b->dx[k] : 0;
+    int low = da > db ? da : db;
+    int high = a->source_width + da < b->source_width + db ? a->source_width + da : b->source_width + db;
+    if (high > end) high = end;
+    while (x < end) {
+        if (x >= low && x + 8 <= high) {
+            const unsigned char *p = a->rows[k] + (size_t) (x - da) * 3, *q = b->rows[k] + (size_t) (x - db) * 3;
+            if (memcmp(p, q, 24) == 0) {
+                x += 8;
+                continue;
+            }
+        }
+        const unsigned char *p = diff_pixel(a, k, x), *q = diff_pixel(b, k, x);
+        if (p[0] != q[0] || p[1] != q[1] || p[2] != q[2]) return x;
+        x++;
+    }
+    return end;
 }
 
 /* The pictures' rows that are a mapping of a file (a picture kept on

@@ -170,7 +170,7 @@ static int alike(const Aligner *s, int a_height, int b_height, int i, int j, int
         rows[1 + t] = s->a + (size_t) r * s->a_stride, rows[4 + t] = s->b + (size_t) q * s->b_stride;
     }
     DiffView va = {rows, NULL, width, 3, width}, vb = {rows + 3, NULL, width, 3, width};
-    for (int x = 0; x < width; x++) {
+    for (int x = diff_next_differing(&va, &vb, 1, 0, width); x < width; x = diff_next_differing(&va, &vb, 1, x + 1, width)) {
         if (diff_judge(&va, &vb, 1, x, rule) == DIFF_COUNTED) return 0;
     }
     return 1;
