@@ -160,11 +160,10 @@ enum AllocatorPolicy: Sendable {
     /// freed pair after pair: kept in the arenas for the next pair
     /// (`reuseLargeBuffers`) while the pairs are light; while a heavy pair
     /// runs, mapped and given back (the 256 KiB threshold, the arenas
-    /// trimmed), since pictures that large are never allocated twice at
-    /// one size often enough to pay for the memory they would keep. Measured
-    /// on 36 differing pairs of 1280x8000 pages: 122 MiB at the peak instead
-    /// of 174, the same time; 1280x2000 pairs are light and keep reusing
-    /// (BENCHMARKS.md).
+    /// trimmed): the arenas kept such pictures of pairs of other sizes
+    /// beside the next pairs and the sheets. Measured on 36 differing pairs
+    /// of 1280x8000 pages: 121-123 MiB at the peak instead of 155-179, the
+    /// same time; 1280x2000 pairs are light and keep reusing (BENCHMARKS.md).
     case reuseUnlessHeavy
 
     /// The first heavy decode is starting (under the budget's lock); true

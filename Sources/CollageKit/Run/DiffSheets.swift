@@ -121,7 +121,7 @@ final class DiffSheets: SheetSource {
         // Every pair compared, then the sheets, one when asked. The pairs'
         // large buffers, kept in the arenas for the next pair, are given
         // back first: else they stay beside the sheets, which are drawn
-        // after them (at 1280x8000, 60 MiB of 160 at the run's peak).
+        // after them (at 1280x8000 they were 60 MiB of a 160-180 MiB peak).
         .reduce(()) { _, _ in () }
         .flatMap(maxPublishers: .max(1)) { [self] in
             Vips.memoryPressure(tight: false)
