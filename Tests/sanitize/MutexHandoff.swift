@@ -1,5 +1,5 @@
-// Why Sources/CollageKit/Operators/Locked.swift guards what the decodes
-// contend for: a correct program, four threads appending under one
+// Why every lock of the sources is Sources/Locking/Locked.swift's pthread
+// mutex: a correct program, four threads appending under one
 // Synchronization.Mutex, on which ThreadSanitizer reports a race as soon as
 // the lock is contended (a waiter gets it from the kernel: a PI futex that
 // TSan does not see). scripts/sanitize builds and runs it under TSan and
