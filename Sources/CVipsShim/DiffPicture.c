@@ -236,11 +236,13 @@ static VipsImage *owned(unsigned char *data, int width, int height, int bands) {
 
 /* Rows shrunk as they come: a region w x h to out_w x out_h (at most its
  * size) by averaging boxes of whole pixels, each pixel in exactly one box,
- * holding one row of sums, never the region. */
+ * holding one row of sums, never the region. Each row is added into its
+ * columns' sums (one sweep the compiler makes vector code of); a line of
+ * boxes is summed across only once its last row is in. */
 typedef struct {
     int w, h, out_w, out_h, bands;
     int *column, *line, *edges;  /* edges[b]: box b's first column; edges[out_w] = w */
-    unsigned int *sums;
+    unsigned int *sums;          /* w x bands: each column's sum over the rows of the line being summed */
     unsigned char *pixels;
     int from;  /* the first row of the box being summed */
 } Shrinker;
@@ -258,7 +260,7 @@ static int shrinker_open(Shrinker *s, int w, int h, int out_w, int out_h, int ba
     }
     s->column = boxes_of(w, out_w), s->line = boxes_of(h, out_h);
     s->edges = g_try_malloc((size_t) (out_w + 1) * sizeof(int));
-    s->sums = g_try_malloc0((size_t) out_w * bands * sizeof(unsigned int));
+    s->sums = g_try_malloc0((size_t) w * bands * sizeof(unsigned int));
     s->pixels = g_try_malloc((size_t) out_w * out_h * bands);
     if (!s->column || !s->line || !s->edges || !s->sums || !s->pixels) {
         shrinker_free(s);
@@ -272,32 +274,26 @@ static int shrinker_open(Shrinker *s, int w, int h, int out_w, int out_h, int ba
 /* Row r of the region (r = 0, 1, ... in order), w pixels of `bands` bytes. */
 static void shrinker_row(Shrinker *s, int r, const unsigned char *row) {
     int bands = s->bands;
+    size_t length = (size_t) s->w * bands;
     if (s->out_w == s->w && s->out_h == s->h) {  /* 1:1 */
-        memcpy(s->pixels + (size_t) r * s->w * bands, row, (size_t) s->w * bands);
+        memcpy(s->pixels + (size_t) r * length, row, length);
         return;
     }
-    if (bands == 3) {  /* a box's pixels summed in registers, then once into its sums */
-        for (int b = 0; b < s->out_w; b++) {
-            unsigned int red = 0, green = 0, blue = 0;
-            for (int x = s->edges[b]; x < s->edges[b + 1]; x++, row += 3) red += row[0], green += row[1], blue += row[2];
-            s->sums[3 * b] += red, s->sums[3 * b + 1] += green, s->sums[3 * b + 2] += blue;
-        }
-    } else {
-        for (int x = 0; x < s->w; x++, row += bands) {
-            unsigned int *sum = s->sums + bands * s->column[x];
-            for (int band = 0; band < bands; band++) sum[band] += row[band];
-        }
-    }
+    unsigned int *restrict sums = s->sums;
+    const unsigned char *restrict bytes = row;
+    for (size_t i = 0; i < length; i++) sums[i] += bytes[i];
     if (r + 1 < s->h && s->line[r + 1] == s->line[r]) return;
     unsigned char *to = s->pixels + (size_t) s->line[r] * s->out_w * bands;
-    for (int b = 0, left = 0; b < s->out_w; b++) {
-        int right = (int) ((long long) (b + 1) * s->w / s->out_w);
+    for (int b = 0; b < s->out_w; b++) {
+        int left = s->edges[b], right = s->edges[b + 1];
         unsigned int count = (unsigned int) ((right - left) * (r + 1 - s->from));
-        for (int band = 0; band < bands; band++)
-            to[bands * b + band] = (unsigned char) ((s->sums[bands * b + band] + count / 2) / count);
-        left = right;
+        for (int band = 0; band < bands; band++) {
+            unsigned int total = 0;
+            for (int x = left; x < right; x++) total += sums[(size_t) x * bands + band];
+            to[bands * b + band] = (unsigned char) ((total + count / 2) / count);
+        }
     }
-    memset(s->sums, 0, (size_t) s->out_w * bands * sizeof(unsigned int));
+    memset(sums, 0, length * sizeof(unsigned int));
     s->from = r + 1;
 }
 

@@ -110,28 +110,28 @@ final class DiffCellKeptTests: XCTestCase {
     }
 
     /// What is kept counts in the decode budget while held (and as held
-    /// tiles), within a quarter of it; taking it lets go.
+    /// tiles), within a third of it; taking it lets go.
     func testWhatIsKeptCountsInTheBudget() throws {
         let picture = try FullPicture(PixelBuffer(width: 100, height: 100, fill: .white))
         let difference = try Difference.compare(picture, picture, options: DifferenceOptions())
         var cell = KeptCell(difference: difference, width: 100, height: 100)
         cell.panels = [picture]  // 30000 bytes
-        let kept = KeptDifferences(limit: 32 << 20), budget = DecodeBudget(limit: 200_000)
+        let kept = KeptDifferences(limit: 48 << 20), budget = DecodeBudget(limit: 150_000)
         let instrumentation = RunInstrumentation()
         kept.account(to: budget, instrumentation: instrumentation)
         kept.keep(cell, for: PathName("a.png"))
         XCTAssertEqual(budget.used.now, 30000)
         XCTAssertEqual(instrumentation.snapshot.heldTileBytes, 30000)
         kept.keep(cell, for: PathName("b.png"))
-        XCTAssertEqual(budget.used.now, 30000, "past a quarter of the budget: not kept")
+        XCTAssertEqual(budget.used.now, 30000, "past a third of the budget: not kept")
         XCTAssertTrue(budget.tryAcquire(10_000))  // a decode running
-        XCTAssertFalse(budget.tryAcquire(170_000), "what starts next fits beside what is kept")
+        XCTAssertFalse(budget.tryAcquire(120_000), "what starts next fits beside what is kept")
         XCTAssertTrue(kept.draws(PathName("a.png"), width: 100, height: 100))
         XCTAssertFalse(kept.draws(PathName("a.png"), width: 101, height: 100))
         XCTAssertNotNil(kept.take(PathName("a.png")))
         XCTAssertNil(kept.take(PathName("b.png")))
         XCTAssertEqual(budget.used.now, 10_000)
         XCTAssertEqual(instrumentation.snapshot.heldTileBytes, 0)
-        XCTAssertTrue(budget.tryAcquire(170_000))
+        XCTAssertTrue(budget.tryAcquire(120_000))
     }
 }

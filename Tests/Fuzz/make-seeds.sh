@@ -11,7 +11,7 @@ corpus="$root/Tests/Fuzz/corpus"
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 rm -rf "$corpus"
-for t in png jpeg tiff gif webp heif jxl sniff raw raw-layout template options exclude name-date duration path-list state xmp xmp-packet camera-exif; do mkdir -p "$corpus/$t"; done
+for t in png png-plain jpeg tiff gif webp heif jxl sniff raw raw-layout template options exclude name-date duration path-list state xmp xmp-packet camera-exif; do mkdir -p "$corpus/$t"; done
 
 src="$work/small.v"
 vips thumbnail "$root/samples/dune.jpg" "$src" 16 --height 12 --size force
@@ -19,6 +19,14 @@ save() { vips copy "$src" "$corpus/$1/$2[$3]"; }
 save png plain.png ""
 save png interlaced.png "interlace"
 save png palette.png "palette,bitdepth=4"
+# CPNG's own seeds: plain RGB and opaque RGBA, each row filter libpng writes.
+# The stored (uncompressed) ones let mutations reach the rows: the target
+# makes their checksums right again.
+for filter in none sub up avg paeth all; do save png-plain "rgb-$filter.png" "filter=$filter,strip"; done
+for filter in none sub up avg paeth; do save png-plain "stored-$filter.png" "filter=$filter,strip,compression=0"; done
+vips bandjoin_const "$src" "$work/opaque.v" 255
+vips copy "$work/opaque.v" "$corpus/png-plain/rgba-paeth.png[filter=paeth,strip]"
+vips copy "$work/opaque.v" "$corpus/png-plain/stored-rgba-avg.png[filter=avg,strip,compression=0]"
 save jpeg baseline.jpg "Q=50,strip"
 save jpeg progressive.jpg "Q=50,interlace,strip"
 save jpeg subsampled.jpg "Q=50,subsample_mode=on"

@@ -32,7 +32,7 @@ struct KeptCell: Sendable {
 
 /// What comparing found for each changed pair, kept until its cell is
 /// drawn, so that a pair is decoded and compared once. Within `limit`
-/// bytes, and, once a run accounts for them (`account`), within a quarter
+/// bytes, and, once a run accounts for them (`account`), within a third
 /// of its decode budget, where they count as used while held (and as held
 /// tiles in the run's instrumentation): a pair past that is read and
 /// compared again when its cell is drawn.
@@ -54,7 +54,7 @@ final class KeptDifferences: Sendable {
     func account(to budget: DecodeBudget, instrumentation: (any StageInstrumentation)?) {
         state.withLock { state in
             (state.budget, state.instrumentation) = (budget, instrumentation)
-            state.limit = min(state.limit, budget.limit / 4)
+            state.limit = min(state.limit, budget.limit / 3)
         }
     }
 

@@ -41,7 +41,7 @@ struct PairComparison: Sendable {
     /// again after each release).
     var discAbove = Int.max
     /// The changed pairs' differences and what their cells show.
-    let kept = KeptDifferences(limit: 32 << 20)
+    let kept = KeptDifferences(limit: 48 << 20)
     /// What a changed pair's cell is drawn from, made from both pictures
     /// and their difference while they are held (the sheets' stage says).
     var keeping: (@Sendable (ComparedPair, FullPicture, FullPicture, Difference) -> KeptCell?)? = nil
