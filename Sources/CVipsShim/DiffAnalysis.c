@@ -1,6 +1,8 @@
 #include "CVipsShim.h"
 #include "DiffViews.h"
 #include "RowAlignment.h"
+#include <limits.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -74,29 +76,80 @@ static inline int judgement(const Judgements *kept, size_t at) {
     return kept->bits[at / 4] >> (at % 4 * 2) & 3;
 }
 
-/* pixelmatch's count over the top-left width x height of both, as they are. */
+/* Rows are shared out between two threads (`shared`) in runs of this many,
+ * alternately, so that each gets its share of the rows that differ. */
+enum { RUN = 32 };
+
+static inline int mine(int k, int part, int parts) { return parts == 1 || (k / RUN) % parts == part; }
+
+/* Runs body(0) on a second thread and body(1) on this one when `parts` is
+ * 2 (and a thread can be had), else body(0) alone with parts 1; returns
+ * how many parts ran. */
+typedef struct { void (*body)(void *, int, int); void *context; } Shared;
+
+static void *shared_second(void *argument) {
+    Shared *shared = argument;
+    shared->body(shared->context, 0, 2);
+    return NULL;
+}
+
+static int shared(void (*body)(void *, int, int), void *context, int parts) {
+    pthread_t second;
+    Shared work = {body, context};
+    if (parts == 2 && pthread_create(&second, NULL, shared_second, &work) == 0) {
+        body(context, 1, 2);
+        pthread_join(second, NULL);
+        return 2;
+    }
+    body(context, 0, 1);
+    return 1;
+}
+
+typedef struct {
+    DiffView va, vb;
+    const unsigned char **rows;
+    int width, height;
+    DiffRule rule;
+    const int *ignore;
+    int ignore_count;
+    DiffPaging *paging;
+    size_t pair_row;
+    long long count[2];
+} PlainCount;
+
+static void plain_count_part(void *context, int part, int parts) {
+    PlainCount *c = context;
+    long long count = 0;
+    for (int y = 0; y < c->height; y++) {
+        if (!mine(y, part, parts)) continue;
+        diff_paging_touch(c->paging, c->pair_row);
+        if (memcmp(c->rows[y], c->rows[c->height + y], (size_t) c->width * 3) == 0) continue;
+        for (int x = diff_next_differing(&c->va, &c->vb, y, 0, c->width); x < c->width;
+             x = diff_next_differing(&c->va, &c->vb, y, x + 1, c->width)) {
+            if (ignored(c->ignore, c->ignore_count, x, y)) continue;
+            count += diff_judge(&c->va, &c->vb, y, x, &c->rule) == DIFF_COUNTED;
+        }
+    }
+    c->count[part] = count;
+}
+
+/* pixelmatch's count over the top-left width x height of both, as they
+ * are; on two threads with `parts` 2 (pictures in memory only). */
 static long long plain_count(const unsigned char *a, int a_width, const unsigned char *b, int b_width, int width,
-                             int height, const DiffRule *rule, const int *ignore, int ignore_count, DiffPaging *paging) {
+                             int height, const DiffRule *rule, const int *ignore, int ignore_count, DiffPaging *paging,
+                             int parts) {
     const unsigned char **rows = malloc(sizeof(*rows) * 2 * (size_t) height);
     if (!rows) return -1;
     for (int y = 0; y < height; y++) {
         rows[y] = a + (size_t) y * a_width * 3;
         rows[height + y] = b + (size_t) y * b_width * 3;
     }
-    DiffView va = {rows, NULL, width, height, width}, vb = {rows + height, NULL, width, height, width};
-    DiffRule plain = *rule;
-    plain.near_rule = 0;
-    long long count = 0;
-    for (int y = 0; y < height; y++) {
-        diff_paging_touch(paging, (size_t) (a_width + b_width) * 3);
-        if (memcmp(rows[y], rows[height + y], (size_t) width * 3) == 0) continue;
-        for (int x = diff_next_differing(&va, &vb, y, 0, width); x < width; x = diff_next_differing(&va, &vb, y, x + 1, width)) {
-            if (ignored(ignore, ignore_count, x, y)) continue;
-            count += diff_judge(&va, &vb, y, x, &plain) == DIFF_COUNTED;
-        }
-    }
+    PlainCount c = {{rows, NULL, width, height, width}, {rows + height, NULL, width, height, width}, rows, width,
+                    height, *rule, ignore, ignore_count, paging, (size_t) (a_width + b_width) * 3, {0, 0}};
+    c.rule.near_rule = 0;
+    shared(plain_count_part, &c, paging->count ? 1 : parts);
     free(rows);
-    return count;
+    return c.count[0] + c.count[1];
 }
 
 static uint64_t mix(uint64_t hash, uint64_t value) {
@@ -143,8 +196,72 @@ static uint64_t change_hash(const unsigned char *mask, int mw, int mh, int mx, i
     return hash ? hash : 1;
 }
 
+/* Pass 1's work, shared: what it reads, and what each part found. */
+typedef struct {
+    const DiffEntry *entries;
+    int count, width;
+    DiffView va, vb;
+    DiffRule rule;
+    const int *ignore;
+    int ignore_count;
+    DiffPaging *paging;
+    size_t pair_row;
+    int *low, *high;
+    size_t *kept_at;
+    Judgements kept[2];
+    long long counted[2], near[2], aa[2];
+    int box[2][4];  /* x0, x1, y0, y1; x1 -1: none */
+    int failed[2];
+} PassOne;
+
+static void pass_one(void *context, int part, int parts) {
+    PassOne *one = context;
+    int width = one->width, x0 = width, x1 = -1, y0 = INT_MAX, y1 = -1;
+    long long counted = 0, near = 0, aa = 0;
+    Judgements *kept = &one->kept[part];
+    unsigned char *found = malloc((size_t) (width > 0 ? width : 1));
+    if (!found) {
+        one->failed[part] = 1;
+        return;
+    }
+    for (int k = 0, last = -2; k < one->count; k++) {
+        if (!mine(k, part, parts)) continue;
+        const DiffEntry *entry = one->entries + k;
+        one->low[k] = width, one->high[k] = -1;
+        if (entry->kind == DIFF_MATCHED || entry->kind >= DIFF_FILLER) continue;
+        diff_paging_touch(one->paging, one->pair_row * (last == k - 1 ? 1 : 5));
+        last = k;
+        memset(found, 0, (size_t) width);
+        int low = width, high = -1;
+        for (int x = diff_next_differing(&one->va, &one->vb, k, 0, width); x < width;
+             x = diff_next_differing(&one->va, &one->vb, k, x + 1, width)) {
+            if (ignored(one->ignore, one->ignore_count, x, entry->b)) continue;
+            int judged = diff_judge(&one->va, &one->vb, k, x, &one->rule);
+            if (judged == DIFF_SAME) continue;
+            counted += judged == DIFF_COUNTED, near += judged == DIFF_NEAR, aa += judged == DIFF_ANTI_ALIASED;
+            found[x] = judged == DIFF_COUNTED ? 1 : 2;
+            if (x < low) low = x;
+            high = x;
+        }
+        one->low[k] = low, one->high[k] = high;
+        if (high < 0) continue;
+        one->kept_at[k] = kept->used;
+        if (!judgements_keep(kept, found + low, high - low + 1)) {
+            one->failed[part] = 1;
+            break;
+        }
+        if (low < x0) x0 = low;
+        if (high > x1) x1 = high;
+        if (entry->b < y0) y0 = entry->b;
+        if (entry->b > y1) y1 = entry->b;
+    }
+    free(found);
+    one->counted[part] = counted, one->near[part] = near, one->aa[part] = aa;
+    one->box[part][0] = x0, one->box[part][1] = x1, one->box[part][2] = y0, one->box[part][3] = y1;
+}
+
 int cvips_diff_analyse(VipsImage *baseline, VipsImage *current, double threshold, int count_aa,
-                       const int *ignore, int ignore_count, cvips_shift *shifts, int max_shifts,
+                       const int *ignore, int ignore_count, cvips_shift *shifts, int max_shifts, int threads,
                        cvips_diff_result *result) {
     memset(result, 0, sizeof(*result));
     DiffPaging paging = {.every = PAGING_EVERY};
@@ -175,44 +292,33 @@ int cvips_diff_analyse(VipsImage *baseline, VipsImage *current, double threshold
     DiffRule rule = {35215.0 * threshold * threshold, count_aa, 1};
     /* Pass 1: the counts, the columns each row's findings span, and what
      * was found there, kept (two bits a pixel) so that the mask is not
-     * judged again. */
-    long long counted = 0, near = 0, aa = 0;
+     * judged again; on two threads when asked (and the pictures are in
+     * memory), each with its own rows and its own judgements. */
     int *high = low + count;
-    int box_x0 = bw, box_x1 = -1, box_y0 = bh, box_y1 = -1;
-    Judgements kept = {0};
-    unsigned char *found = malloc((size_t) (width > 0 ? width : 1));
     size_t *kept_at = malloc(sizeof(size_t) * (size_t) (count > 0 ? count : 1));
-    if (!found || !kept_at) {
-        free(entries), free(rows), free(dx), free(low), free(found), free(kept_at);
+    if (!kept_at) {
+        free(entries), free(rows), free(dx), free(low);
         if (paging.count) diff_paging_release(&paging);
         return -1;
     }
-    for (int k = 0, last = -2; k < count; k++) {
-        low[k] = width, high[k] = -1;
-        if (entries[k].kind == DIFF_MATCHED || entries[k].kind >= DIFF_FILLER) continue;
-        diff_paging_touch(&paging, pair_row * (last == k - 1 ? 1 : 5));
-        last = k;
-        memset(found, 0, (size_t) width);
-        for (int x = diff_next_differing(&va, &vb, k, 0, width); x < width; x = diff_next_differing(&va, &vb, k, x + 1, width)) {
-            if (ignored(ignore, ignore_count, x, entries[k].b)) continue;
-            int judged = diff_judge(&va, &vb, k, x, &rule);
-            if (judged == DIFF_SAME) continue;
-            counted += judged == DIFF_COUNTED, near += judged == DIFF_NEAR, aa += judged == DIFF_ANTI_ALIASED;
-            found[x] = judged == DIFF_COUNTED ? 1 : 2;
-            if (x < low[k]) low[k] = x;
-            high[k] = x;
-        }
-        if (high[k] < 0) continue;
-        kept_at[k] = kept.used;
-        if (!judgements_keep(&kept, found + low[k], high[k] - low[k] + 1)) {
-            free(entries), free(rows), free(dx), free(low), free(found), free(kept_at), free(kept.bits);
-            if (paging.count) diff_paging_release(&paging);
-            return -1;
-        }
-        if (low[k] < box_x0) box_x0 = low[k];
-        if (high[k] > box_x1) box_x1 = high[k];
-        if (entries[k].b < box_y0) box_y0 = entries[k].b;
-        if (entries[k].b > box_y1) box_y1 = entries[k].b;
+    PassOne one = {.entries = entries, .count = count, .width = width, .va = va, .vb = vb, .rule = rule,
+                   .ignore = ignore, .ignore_count = ignore_count, .paging = &paging, .pair_row = pair_row,
+                   .low = low, .high = high, .kept_at = kept_at};
+    int parts = shared(pass_one, &one, paging.count ? 1 : threads);
+    long long counted = one.counted[0] + one.counted[1], near = one.near[0] + one.near[1];
+    long long aa = one.aa[0] + one.aa[1];
+    int box_x0 = bw, box_x1 = -1, box_y0 = bh, box_y1 = -1;
+    for (int part = 0; part < parts; part++) {
+        if (one.box[part][1] < 0) continue;
+        if (one.box[part][0] < box_x0) box_x0 = one.box[part][0];
+        if (one.box[part][1] > box_x1) box_x1 = one.box[part][1];
+        if (one.box[part][2] < box_y0) box_y0 = one.box[part][2];
+        if (one.box[part][3] > box_y1) box_y1 = one.box[part][3];
+    }
+    if (one.failed[0] || one.failed[1]) {
+        free(entries), free(rows), free(dx), free(low), free(kept_at), free(one.kept[0].bits), free(one.kept[1].bits);
+        if (paging.count) diff_paging_release(&paging);
+        return -1;
     }
     result->pixels = counted;
     result->noise = near + aa;
@@ -228,7 +334,7 @@ int cvips_diff_analyse(VipsImage *baseline, VipsImage *current, double threshold
             if (high[k] < 0) continue;
             unsigned char *row = mask + (size_t) (entries[k].b - box_y0) * mw;
             for (int x = low[k]; x <= high[k]; x++) {
-                int judged = judgement(&kept, kept_at[k] + (size_t) (x - low[k]));
+                int judged = judgement(&one.kept[parts == 2 && mine(k, 1, 2)], kept_at[k] + (size_t) (x - low[k]));
                 unsigned char value = judged == 1 ? 255 : judged == 2 ? 128 : 0;
                 if (value > row[x - box_x0]) row[x - box_x0] = value;
             }
@@ -258,11 +364,11 @@ int cvips_diff_analyse(VipsImage *baseline, VipsImage *current, double threshold
     int height = ah < bh ? ah : bh;
     long long rest = (long long) (aw > bw ? aw : bw) * (ah > bh ? ah : bh) - (long long) width * height;
     long long raw = identity ? counted + near
-                             : plain_count(a, aw, b, bw, width, height, &rule, ignore, ignore_count, &paging);
+                             : plain_count(a, aw, b, bw, width, height, &rule, ignore, ignore_count, &paging, threads);
     if (raw < 0) status = -1;
     result->raw = raw + rest;
     if (paging.count) diff_paging_release(&paging);
-    free(entries), free(rows), free(dx), free(low), free(found), free(kept_at), free(kept.bits);
+    free(entries), free(rows), free(dx), free(low), free(kept_at), free(one.kept[0].bits), free(one.kept[1].bits);
     if (status != 0) {
         free(result->mask);
         result->mask = NULL;

@@ -35,6 +35,27 @@ final class DiffAnalysisTests: XCTestCase {
         try Difference.compare(a, b, options: DifferenceOptions())
     }
 
+    /// On two threads (a pair that runs alone) the rows are shared out in
+    /// runs; every finding is the same as on one: counts, shifts, boxes,
+    /// the change's fingerprint and the mask, byte for byte.
+    func testTwoThreadsFindWhatOneFinds() throws {
+        let pairs = [(try page(scale: 4), try page(nudge: 1, scale: 4)),
+                     (try page(block: RGB(red: 220, green: 0, blue: 0)), try page(grow: 2, block: RGB(red: 0, green: 0, blue: 220))),
+                     (try page(), try page(grow: 3, nudge: 1, block: .black))]
+        for (index, (a, b)) in pairs.enumerated() {
+            let one = try Difference.compare(a, b, options: DifferenceOptions(), threads: 1)
+            let two = try Difference.compare(a, b, options: DifferenceOptions(), threads: 2)
+            XCTAssertEqual([one.pixels, one.raw, one.noise], [two.pixels, two.raw, two.noise], "pair \(index)")
+            XCTAssertEqual(one.shifts, two.shifts, "pair \(index)")
+            XCTAssertEqual(one.differingBox, two.differingBox, "pair \(index)")
+            XCTAssertEqual(one.changeBox, two.changeBox, "pair \(index)")
+            XCTAssertEqual(one.change, two.change, "pair \(index)")
+            XCTAssertGreaterThan(one.noise + one.pixels, 0, "pair \(index) differs")
+            let (maskOne, maskTwo) = (try one.maskPixels(), try two.maskPixels())
+            XCTAssertTrue(maskOne.withUnsafeBytes { l in maskTwo.withUnsafeBytes { r in l.elementsEqual(r) } }, "pair \(index)")
+        }
+    }
+
     /// Text drawn 0.25 px further right: pixelmatch counts its edges, but
     /// each differing pixel matches one a pixel away: noise, nothing real.
     func testSubPixelTextIsNoise() throws {

@@ -254,9 +254,11 @@ int cvips_diff_same_pixels(VipsImage *left, VipsImage *right);
 /// aligned as a text diff aligns lines (RowAlignment.c), what remains
 /// judged as pixelmatch judges it with the neighbour rule for noise
 /// (PixelMatch.c), over the common width. `ignore` holds ignore_count
-/// rectangles x, y, w, h in the current picture. 0, or -1.
+/// rectangles x, y, w, h in the current picture. With `threads` 2 and
+/// both pictures in memory, the judging passes share the rows between
+/// this thread and one more; the result is the same. 0, or -1.
 int cvips_diff_analyse(VipsImage *baseline, VipsImage *current, double threshold, int count_aa,
-                       const int *ignore, int ignore_count, cvips_shift *shifts, int max_shifts,
+                       const int *ignore, int ignore_count, cvips_shift *shifts, int max_shifts, int threads,
                        cvips_diff_result *result);
 int cvips_project(VipsImage *in, VipsImage **columns, VipsImage **rows);
 /// The full-size difference picture of `current` (3-band 8-bit, in memory

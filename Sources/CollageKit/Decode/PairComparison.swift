@@ -124,7 +124,7 @@ struct PairComparison: Sendable {
         let settings = settings.applying(to: pair.relative)  // --rules
         let sides = [opened.current, opened.baseline].compactMap { $0?.header }
         func compared(_ status: PairStatus, _ pixels: Int = 0, _ percent: Double = 0, size: String? = nil,
-                      _ difference: Difference? = nil, after: FullPicture? = nil) -> PairOutcome {
+                      _ difference: Difference? = nil, after: FullPicture? = nil, drawn: Bool = true) -> PairOutcome {
             var compared = ComparedPair(path: pair.current, baseline: pair.baseline, relative: pair.relative,
                                         status: status, pixels: pixels, percent: percent, size: size)
             compared.shape = ImageShape(width: sides.map(\.displayedWidth).max() ?? 1,
@@ -133,12 +133,12 @@ struct PairComparison: Sendable {
             compared.change = status == .changed ? difference?.change : nil
             compared.region = difference.flatMap { Self.region(status, $0) }
             compared.fails = settings.failOn.contains(status)
-            if status != .unchanged { compared.differencePicture = picture(difference, after) }
+            if status != .unchanged, drawn { compared.differencePicture = picture(difference, after) }
             return .compared(compared)
         }
         /// `--diff-images`: the difference picture, or for an added or
         /// removed pair its picture's size all marked.
-        func picture(_ difference: Difference?, _ after: FullPicture?) -> PathName? {
+        @Sendable func picture(_ difference: Difference?, _ after: FullPicture?) -> PathName? {
             guard let pictures else { return nil }
             return pictures(pair.relative) { descriptor in
                 if let difference, let after {
@@ -170,15 +170,30 @@ struct PairComparison: Sendable {
             return .failed(pair, decoded.compactMap { if case .failure(let failure) = $0 { failure } else { nil } })
         }
         do {
-            let difference = try Difference.compare(before, after, options: settings.difference)
+            let alone = runsAlone(pixels: max(before.width * before.height, after.width * after.height))
+            let difference = try Difference.compare(before, after, options: settings.difference, threads: alone ? 2 : 1)
             let size = difference.sameSize ? nil : "\(before.width)x\(before.height) -> \(after.width)x\(after.height)"
             let status = Self.status(of: difference, tolerance: settings.tolerance)
             if ![.unchanged, .noise].contains(status), matchesAlternative(pair, after, settings) { return compared(.unchanged) }
-            let outcome = compared(status, difference.pixels, difference.percent, size: size, difference, after: after)
-            if keepsCells, status != .unchanged, case .compared(let pair) = outcome {
-                kept.keep(keeping?(pair, before, after, difference) ?? KeptCell(difference: difference), for: pair.relative)
+            let keeps = keepsCells && status != .unchanged
+            // The difference picture and the cell's panels each read both pictures: at once when it runs alone.
+            let atOnce = keeps && alone && pictures != nil && keeping != nil
+            let outcome = compared(status, difference.pixels, difference.percent, size: size, difference, after: after,
+                                   drawn: !atOnce)
+            guard keeps, case .compared(var pair) = outcome else { return outcome }
+            var cell: KeptCell?
+            if atOnce {
+                let made = Locked<(PathName?, KeptCell?)>((nil, nil)), shown = pair
+                DispatchQueue.concurrentPerform(iterations: 2) { task in
+                    if task == 0 { let path = picture(difference, after); made.withLock { $0.0 = path } }
+                    else { let panels = keeping?(shown, before, after, difference); made.withLock { $0.1 = panels } }
+                }
+                (pair.differencePicture, cell) = made.withLock { $0 }
+            } else {
+                cell = keeping?(pair, before, after, difference)
             }
-            return outcome
+            kept.keep(cell ?? KeptCell(difference: difference), for: pair.relative)
+            return .compared(pair)
         } catch {
             return .failed(pair, [DecodeFailure(path: pair.current, message: "cannot compare: \(error)")])
         }
@@ -201,6 +216,10 @@ struct PairComparison: Sendable {
         }
         return false
     }
+
+    /// Whether a pair whose larger picture has `pixels` runs alone, a core to spare: with jobs, its pictures
+    /// and comparison (8 bytes a pixel) hold half the decode budget or more (`discAbove` is 9/16 of it).
+    func runsAlone(pixels: Int) -> Bool { bothSidesAtOnce && pixels > discAbove / 9 }
 
     /// Whether a pair of pictures of `pixels` in all is kept on disc (`discAbove`).
     func keptOnDisc(pixels: Int) -> Bool { pixels > discAbove / 3 }
