@@ -32,15 +32,27 @@ static void reading(const Aligner *s, int a, int b) {
     diff_paging_touch(s->paging, (size_t) a * s->a_stride + (size_t) b * s->b_stride);
 }
 
+static inline uint64_t hash_step(uint64_t hash, const unsigned char *at) {
+    uint64_t word;
+    memcpy(&word, at, 8);
+    hash = (hash ^ word) * 0xFF51AFD7ED558CCDull;
+    return hash ^ (hash >> 29);
+}
+
+/* A row's fingerprint: four words at a time into four hashes (each step
+ * waits on its multiply, so four chains keep the core busy), then folded
+ * into one. Only equal rows must have equal fingerprints (rows of equal
+ * fingerprints are compared), so any good mix does. */
 static uint64_t row_hash(const unsigned char *row, size_t bytes) {
-    uint64_t hash = 0x9E3779B97F4A7C15ull ^ bytes;
+    uint64_t h[4] = {0x9E3779B97F4A7C15ull ^ bytes, 0xC2B2AE3D27D4EB4Full, 0x165667B19E3779F9ull, 0x27D4EB2F165667C5ull};
     size_t i = 0;
-    for (; i + 8 <= bytes; i += 8) {
-        uint64_t word;
-        memcpy(&word, row + i, 8);
-        hash = (hash ^ word) * 0xFF51AFD7ED558CCDull;
-        hash ^= hash >> 29;
+    for (; i + 32 <= bytes; i += 32) {
+        h[0] = hash_step(h[0], row + i), h[1] = hash_step(h[1], row + i + 8);
+        h[2] = hash_step(h[2], row + i + 16), h[3] = hash_step(h[3], row + i + 24);
     }
+    for (; i + 8 <= bytes; i += 8) h[0] = hash_step(h[0], row + i);
+    uint64_t hash = h[0];
+    for (int lane = 1; lane < 4; lane++) hash = (hash ^ h[lane]) * 0xFF51AFD7ED558CCDull, hash ^= hash >> 29;
     for (; i < bytes; i++) hash = (hash ^ row[i]) * 0x100000001B3ull;
     return hash ^ (hash >> 31);
 }

@@ -127,7 +127,7 @@ final class DiffSheets: SheetSource {
             Vips.memoryPressure(tight: false)
             return Publishers.Sequence<[Cut], Never>(sequence: cut())
         }
-        .flatMap(maxPublishers: .max(1)) { [self] cut in
+        .flatMap(maxPublishers: .max(2)) { [self] cut in
             Deferred {
                 Future<CutSheet, Never> { promise in
                     nonisolated(unsafe) let promise = promise  // called once, on the shell's queue
