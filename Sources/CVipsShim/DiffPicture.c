@@ -165,7 +165,14 @@ static void marked_row(Marked *m, int y, unsigned char *index) {
     }
     int shade = m->moved && m->moved[y] ? TINTS : 0, inside = y < m->current_height ? m->current_width : 0;
     const unsigned char *pixel = m->rows + (size_t) y * m->current_width * 3;
-    for (int x = 0; x < inside && x < width; x++, pixel += 3) index[x] = (unsigned char) (shade + faded(&m->lumas, pixel) - 191);
+    /* A page is runs of one colour: a pixel like the one before takes its index. */
+    uint32_t before = 0xFFFFFFFFu;
+    unsigned char same = 0;
+    for (int x = 0; x < inside && x < width; x++, pixel += 3) {
+        uint32_t colour = (uint32_t) pixel[0] | (uint32_t) pixel[1] << 8 | (uint32_t) pixel[2] << 16;
+        if (colour != before) before = colour, same = (unsigned char) (shade + faded(&m->lumas, pixel) - 191);
+        index[x] = same;
+    }
     if (inside < width) memset(index + inside, shade + GREYS - 1, (size_t) (width - inside));  /* white */
     if (y < m->current_height) diff_paging_touch(&m->paging, (size_t) m->current_width * 3);
     if (m->mask && y >= m->box_y && y < m->box_y + m->box_height) {
@@ -271,6 +278,16 @@ static int shrinker_open(Shrinker *s, int w, int h, int out_w, int out_h, int ba
     return 0;
 }
 
+/* n / d rounded down, from its product with 1 / d (a multiply, where a
+ * division costs tens of cycles), put right when the product's rounding
+ * made it one off. */
+static inline unsigned int rounded_quotient(unsigned int n, unsigned int d, double inverse) {
+    unsigned int q = (unsigned int) ((double) n * inverse);
+    if ((unsigned long long) q * d > n) q--;
+    else if ((unsigned long long) (q + 1) * d <= n) q++;
+    return q;
+}
+
 /* Row r of the region (r = 0, 1, ... in order), w pixels of `bands` bytes. */
 static void shrinker_row(Shrinker *s, int r, const unsigned char *row) {
     int bands = s->bands;
@@ -284,14 +301,26 @@ static void shrinker_row(Shrinker *s, int r, const unsigned char *row) {
     for (size_t i = 0; i < length; i++) sums[i] += bytes[i];
     if (r + 1 < s->h && s->line[r + 1] == s->line[r]) return;
     unsigned char *to = s->pixels + (size_t) s->line[r] * s->out_w * bands;
+    unsigned int rows = (unsigned int) (r + 1 - s->from), count = 0;
+    double inverse = 0;
     for (int b = 0; b < s->out_w; b++) {
         int left = s->edges[b], right = s->edges[b + 1];
-        unsigned int count = (unsigned int) ((right - left) * (r + 1 - s->from));
-        for (int band = 0; band < bands; band++) {
-            unsigned int total = 0;
-            for (int x = left; x < right; x++) total += sums[(size_t) x * bands + band];
-            to[bands * b + band] = (unsigned char) ((total + count / 2) / count);
+        if ((unsigned int) (right - left) * rows != count) {  /* boxes are of one or two widths */
+            count = (unsigned int) (right - left) * rows;
+            inverse = 1.0 / count;
         }
+        unsigned int totals[4] = {0, 0, 0, 0};
+        if (bands == 3) {
+            for (int x = left; x < right; x++) {
+                const unsigned int *sum = sums + (size_t) x * 3;
+                totals[0] += sum[0], totals[1] += sum[1], totals[2] += sum[2];
+            }
+        } else {
+            for (int x = left; x < right; x++)
+                for (int band = 0; band < bands; band++) totals[band] += sums[(size_t) x * bands + band];
+        }
+        for (int band = 0; band < bands; band++)
+            to[bands * b + band] = (unsigned char) rounded_quotient(totals[band] + count / 2, count, inverse);
     }
     memset(sums, 0, length * sizeof(unsigned int));
     s->from = r + 1;

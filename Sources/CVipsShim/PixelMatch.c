@@ -40,7 +40,33 @@ static inline double brightness_delta(const unsigned char *p, const unsigned cha
     return dr * 0.29889531 + dg * 0.58662247 + db * 0.11448223;
 }
 
+/* The three rows of (x1, y1)'s 3x3 neighbourhood, each from column x1 - 1,
+ * when all nine pixels are inside the view and read unclamped (the common
+ * case, away from the edges): 1, else 0 (diff_pixel reads them then). */
+static inline int neighbourhood(const DiffView *view, int x1, int y1, const unsigned char *rows[3]) {
+    if (x1 < 1 || y1 < 1 || x1 >= view->width - 1 || y1 >= view->height - 1) return 0;
+    for (int i = 0; i < 3; i++) {
+        int column = x1 - 1 - (view->dx ? view->dx[y1 - 1 + i] : 0);
+        if (column < 0 || column + 2 >= view->source_width) return 0;
+        rows[i] = view->rows[y1 - 1 + i] + (size_t) column * 3;
+    }
+    return 1;
+}
+
 static int many_siblings(const DiffView *view, int x1, int y1) {
+    const unsigned char *near[3];
+    if (neighbourhood(view, x1, y1, near)) {  /* the loop below, with the rows at hand */
+        const unsigned char *centre = near[1] + 3;
+        int zeroes = 0;
+        for (int i = 0; i < 3; i++) {
+            for (int j = 0; j < 3; j++) {
+                if (i == 1 && j == 1) continue;
+                zeroes += same(centre, near[j] + 3 * i);
+                if (zeroes > 2) return 1;
+            }
+        }
+        return 0;
+    }
     int x0 = x1 > 0 ? x1 - 1 : 0, y0 = y1 > 0 ? y1 - 1 : 0;
     int x2 = x1 < view->width - 1 ? x1 + 1 : view->width - 1, y2 = y1 < view->height - 1 ? y1 + 1 : view->height - 1;
     const unsigned char *centre = diff_pixel(view, y1, x1);
@@ -55,13 +81,41 @@ static int many_siblings(const DiffView *view, int x1, int y1) {
     return 0;
 }
 
+/* Whether the brightest and darkest neighbours (the first found) make
+ * (x1, y1) of `view` an anti-aliased pixel. */
+static int anti_aliased_at(const DiffView *a, const DiffView *b, double min, double max, int min_x, int min_y,
+                           int max_x, int max_y) {
+    if (min == 0 || max == 0) return 0;
+    return (many_siblings(a, min_x, min_y) && many_siblings(b, min_x, min_y)) ||
+           (many_siblings(a, max_x, max_y) && many_siblings(b, max_x, max_y));
+}
+
 static int anti_aliased(const DiffView *view, const DiffView *a, const DiffView *b, int x1, int y1) {
+    double min = 0, max = 0;
+    int min_x = 0, min_y = 0, max_x = 0, max_y = 0;
+    const unsigned char *near[3];
+    if (neighbourhood(view, x1, y1, near)) {  /* the loop below, with the rows at hand */
+        const unsigned char *centre = near[1] + 3;
+        int zeroes = 0;
+        for (int i = 0; i < 3; i++) {
+            for (int j = 0; j < 3; j++) {
+                if (i == 1 && j == 1) continue;
+                double delta = brightness_delta(centre, near[j] + 3 * i);
+                if (delta == 0) {
+                    if (++zeroes > 2) return 0;
+                } else if (delta < min) {
+                    min = delta, min_x = x1 - 1 + i, min_y = y1 - 1 + j;
+                } else if (delta > max) {
+                    max = delta, max_x = x1 - 1 + i, max_y = y1 - 1 + j;
+                }
+            }
+        }
+        return anti_aliased_at(a, b, min, max, min_x, min_y, max_x, max_y);
+    }
     int x0 = x1 > 0 ? x1 - 1 : 0, y0 = y1 > 0 ? y1 - 1 : 0;
     int x2 = x1 < view->width - 1 ? x1 + 1 : view->width - 1, y2 = y1 < view->height - 1 ? y1 + 1 : view->height - 1;
     const unsigned char *centre = diff_pixel(view, y1, x1);
     int zeroes = x1 == x0 || x1 == x2 || y1 == y0 || y1 == y2 ? 1 : 0;
-    double min = 0, max = 0;
-    int min_x = 0, min_y = 0, max_x = 0, max_y = 0;
     for (int x = x0; x <= x2; x++) {
         for (int y = y0; y <= y2; y++) {
             if (x == x1 && y == y1) continue;
@@ -75,9 +129,7 @@ static int anti_aliased(const DiffView *view, const DiffView *a, const DiffView 
             }
         }
     }
-    if (min == 0 || max == 0) return 0;
-    return (many_siblings(a, min_x, min_y) && many_siblings(b, min_x, min_y)) ||
-           (many_siblings(a, max_x, max_y) && many_siblings(b, max_x, max_y));
+    return anti_aliased_at(a, b, min, max, min_x, min_y, max_x, max_y);
 }
 
 /* The weighted YIQ of a pixel: distances between these are pixelmatch's. */

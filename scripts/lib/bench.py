@@ -378,6 +378,7 @@ class Row:
         self.size = spec.get("size", "1200x800")
         self.pages = int(evaluate(spec["pages"], names)) if "pages" in spec else None
         self.note_file = spec.get("note")  # a file the run leaves in $OUT: its first line goes to the notes
+        self.after = spec.get("after")  # a command run after the measured one, not timed (it may write the note)
         self.not_run = None
         self.results = []  # (status, wall, user, sys, rss KiB, note, bytes left in $OUT)
 
@@ -445,8 +446,13 @@ def run_row(row, rnd, env_base, tsv, loads):
     loads.append(float(loadavg().split()[0]))
     status, wall, user, sys_, rss = measured(row.command, env, log)
     note = ""
+    if status == 0 and row.after:
+        with open(log + ".after.err", "wb") as err:
+            child = spawn(["bash", "-c", row.after], env=env, stdout=err, stderr=err)
+            if child.wait() != 0:
+                status, note = 125, f"after: exit {child.returncode}: {first_error(log + '.after.err')}"
     if status != 0:
-        note = f"exit {status}: {first_error(log + '.err')}"
+        note = note or f"exit {status}: {first_error(log + '.err')}"
     else:
         jpgs = sorted(n for n in os.listdir(out) if n.endswith(".jpg"))
         if len(jpgs) != row.outputs:
@@ -543,7 +549,7 @@ def commands(case):
         if r.spec["id"] in seen:
             continue
         seen.add(r.spec["id"])
-        lines.append(f"- {r.base_label}: `{r.command}`")
+        lines.append(f"- {r.base_label}: `{r.command}`" + (f"; then, not timed, `{r.after}`" if r.after else ""))
     for var, (_, text, count) in case.folders.get(case.values[0], {}).items():
         if case.var:
             text = f"for each {case.var} in {' '.join(map(str, case.values))}: " + text.format(count=f"${case.var}")
