@@ -165,10 +165,17 @@ static void marked_row(Marked *m, int y, unsigned char *index) {
     }
     int shade = m->moved && m->moved[y] ? TINTS : 0, inside = y < m->current_height ? m->current_width : 0;
     const unsigned char *pixel = m->rows + (size_t) y * m->current_width * 3;
-    /* A page is runs of one colour: a pixel like the one before takes its index. */
+    /* A page is runs of one colour: a row of one colour is one index (a
+     * row is its first pixel repeated when it equals itself moved by one
+     * pixel), and in other rows a pixel like the one before takes its index. */
+    int shown = inside < width ? inside : width;
+    if (shown > 1 && memcmp(pixel, pixel + 3, (size_t) (shown - 1) * 3) == 0) {
+        memset(index, shade + faded(&m->lumas, pixel) - 191, (size_t) shown);
+        shown = 0;
+    }
     uint32_t before = 0xFFFFFFFFu;
     unsigned char same = 0;
-    for (int x = 0; x < inside && x < width; x++, pixel += 3) {
+    for (int x = 0; x < shown; x++, pixel += 3) {
         uint32_t colour = (uint32_t) pixel[0] | (uint32_t) pixel[1] << 8 | (uint32_t) pixel[2] << 16;
         if (colour != before) before = colour, same = (unsigned char) (shade + faded(&m->lumas, pixel) - 191);
         index[x] = same;
