@@ -310,11 +310,13 @@ static void shrinker_row(Shrinker *s, int r, const unsigned char *row) {
     unsigned char *to = s->pixels + (size_t) s->line[r] * s->out_w * bands;
     unsigned int rows = (unsigned int) (r + 1 - s->from), count = 0;
     double inverse = 0;
+    int shift = -1;  /* count is 1 << shift (a shrink by a little: boxes of 1 or 2), else -1 */
     for (int b = 0; b < s->out_w; b++) {
         int left = s->edges[b], right = s->edges[b + 1];
         if ((unsigned int) (right - left) * rows != count) {  /* boxes are of one or two widths */
             count = (unsigned int) (right - left) * rows;
             inverse = 1.0 / count;
+            shift = (count & (count - 1)) == 0 ? __builtin_ctz(count) : -1;
         }
         unsigned int totals[4] = {0, 0, 0, 0};
         if (bands == 3) {
@@ -326,8 +328,13 @@ static void shrinker_row(Shrinker *s, int r, const unsigned char *row) {
             for (int x = left; x < right; x++)
                 for (int band = 0; band < bands; band++) totals[band] += sums[(size_t) x * bands + band];
         }
-        for (int band = 0; band < bands; band++)
-            to[bands * b + band] = (unsigned char) rounded_quotient(totals[band] + count / 2, count, inverse);
+        if (shift >= 0) {
+            for (int band = 0; band < bands; band++)
+                to[bands * b + band] = (unsigned char) ((totals[band] + count / 2) >> shift);
+        } else {
+            for (int band = 0; band < bands; band++)
+                to[bands * b + band] = (unsigned char) rounded_quotient(totals[band] + count / 2, count, inverse);
+        }
     }
     memset(sums, 0, length * sizeof(unsigned int));
     s->from = r + 1;

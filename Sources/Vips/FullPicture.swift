@@ -79,7 +79,7 @@ public final class FullPicture: @unchecked Sendable {  // a libvips memory image
     /// The part `region` of the picture (outside it, white), shrunk to fit
     /// inside `width` x `height` (never enlarged).
     public func fitted(region: PixelRect, width: Int, height: Int) throws -> PixelBuffer {
-        try ImageFile.materialise(ImageFile.normalised(part(region, fitting: width, height), background: .white))
+        try ImageFile.materialise(Self.normalised(part(region, fitting: width, height)))
     }
 
     /// 8 MiB: what is made in memory to be shrunk in one pass.
@@ -91,7 +91,19 @@ public final class FullPicture: @unchecked Sendable {  // a libvips memory image
         if shrunk.width > width || shrunk.height > height {  // a rounding pixel
             shrunk = try shrunk.cropped(x: 0, y: 0, width: min(width, shrunk.width), height: min(height, shrunk.height))
         }
-        return try ImageFile.materialise(ImageFile.normalised(shrunk, background: .white))
+        return try ImageFile.materialise(normalised(shrunk))
+    }
+
+    /// A part or a shrink made here, normalised (`ImageFile.normalised`):
+    /// as it is when it is 8-bit sRGB of three bands with no profile, as
+    /// what this class holds always is (the operations would each return
+    /// the same pixels, and cost a cell's drawing more than its pixels do).
+    static func normalised(_ image: Image) throws -> Image {
+        if image.bands == 3, image.format == VIPS_FORMAT_UCHAR, image.interpretation == VIPS_INTERPRETATION_sRGB,
+           vips_image_get_typeof(image.pointer, "icc-profile-data") == 0 {
+            return image
+        }
+        return try ImageFile.normalised(image, background: .white)
     }
 
     /// `image` shrunk to fit inside `width` x `height` (it is larger): in C
