@@ -40,96 +40,90 @@ static inline double brightness_delta(const unsigned char *p, const unsigned cha
     return dr * 0.29889531 + dg * 0.58662247 + db * 0.11448223;
 }
 
-/* The three rows of (x1, y1)'s 3x3 neighbourhood, each from column x1 - 1,
- * when all nine pixels are inside the view and read unclamped (the common
- * case, away from the edges): 1, else 0 (diff_pixel reads them then). */
-static inline int neighbourhood(const DiffView *view, int x1, int y1, const unsigned char *rows[3]) {
-    if (x1 < 1 || y1 < 1 || x1 >= view->width - 1 || y1 >= view->height - 1) return 0;
+/* A pixel's 3x3 neighbourhood, clipped to the view: columns x0-x2, rows
+ * y0-y2. Away from the edges, where no read is clamped (the common case),
+ * its three rows are at hand from column x1 - 1 (`rows`); else each pixel
+ * is read through diff_pixel. */
+typedef struct {
+    int x0, x1, x2, y0, y1, y2;
+    const unsigned char *rows[3];  /* rows[0] NULL: read through diff_pixel */
+} Around;
+
+static inline void around(const DiffView *view, int x1, int y1, Around *n) {
+    *n = (Around) {x1 > 0 ? x1 - 1 : 0, x1, x1 < view->width - 1 ? x1 + 1 : view->width - 1,
+                   y1 > 0 ? y1 - 1 : 0, y1, y1 < view->height - 1 ? y1 + 1 : view->height - 1, {NULL, NULL, NULL}};
+    if (n->x0 != x1 - 1 || n->x2 != x1 + 1 || n->y0 != y1 - 1 || n->y2 != y1 + 1) return;
+    const unsigned char *rows[3];
     for (int i = 0; i < 3; i++) {
         int column = x1 - 1 - (view->dx ? view->dx[y1 - 1 + i] : 0);
-        if (column < 0 || column + 2 >= view->source_width) return 0;
+        if (column < 0 || column + 2 >= view->source_width) return;
         rows[i] = view->rows[y1 - 1 + i] + (size_t) column * 3;
     }
-    return 1;
+    memcpy(n->rows, rows, sizeof rows);
 }
 
-static int many_siblings(const DiffView *view, int x1, int y1) {
-    const unsigned char *near[3];
-    if (neighbourhood(view, x1, y1, near)) {  /* the loop below, with the rows at hand */
-        const unsigned char *centre = near[1] + 3;
-        int zeroes = 0;
-        for (int i = 0; i < 3; i++) {
-            for (int j = 0; j < 3; j++) {
-                if (i == 1 && j == 1) continue;
-                zeroes += same(centre, near[j] + 3 * i);
-                if (zeroes > 2) return 1;
-            }
-        }
-        return 0;
-    }
-    int x0 = x1 > 0 ? x1 - 1 : 0, y0 = y1 > 0 ? y1 - 1 : 0;
-    int x2 = x1 < view->width - 1 ? x1 + 1 : view->width - 1, y2 = y1 < view->height - 1 ? y1 + 1 : view->height - 1;
-    const unsigned char *centre = diff_pixel(view, y1, x1);
-    int zeroes = x1 == x0 || x1 == x2 || y1 == y0 || y1 == y2 ? 1 : 0;
-    for (int x = x0; x <= x2; x++) {
-        for (int y = y0; y <= y2; y++) {
-            if (x == x1 && y == y1) continue;
-            zeroes += same(centre, diff_pixel(view, y, x));
+/* Inlined where `fast` is a constant: each loop below is made twice, once
+ * reading the rows at hand (fast, n->rows set), once through diff_pixel. */
+#define INLINE static inline __attribute__((always_inline))
+
+INLINE const unsigned char *around_pixel(const DiffView *view, const Around *n, int x, int y, int fast) {
+    return fast ? n->rows[y - n->y1 + 1] + 3 * (x - n->x1 + 1) : diff_pixel(view, y, x);
+}
+
+/* At an edge the neighbours outside count as one of the same brightness. */
+static inline int edge_zeroes(const Around *n) {
+    return n->x1 == n->x0 || n->x1 == n->x2 || n->y1 == n->y0 || n->y1 == n->y2 ? 1 : 0;
+}
+
+INLINE int siblings(const DiffView *view, const Around *n, int fast) {
+    const unsigned char *centre = around_pixel(view, n, n->x1, n->y1, fast);
+    int zeroes = edge_zeroes(n);
+    for (int x = n->x0; x <= n->x2; x++) {
+        for (int y = n->y0; y <= n->y2; y++) {
+            if (x == n->x1 && y == n->y1) continue;
+            zeroes += same(centre, around_pixel(view, n, x, y, fast));
             if (zeroes > 2) return 1;
         }
     }
     return 0;
 }
 
-/* Whether the brightest and darkest neighbours (the first found) make
- * (x1, y1) of `view` an anti-aliased pixel. */
-static int anti_aliased_at(const DiffView *a, const DiffView *b, double min, double max, int min_x, int min_y,
-                           int max_x, int max_y) {
-    if (min == 0 || max == 0) return 0;
-    return (many_siblings(a, min_x, min_y) && many_siblings(b, min_x, min_y)) ||
-           (many_siblings(a, max_x, max_y) && many_siblings(b, max_x, max_y));
+static int many_siblings(const DiffView *view, int x1, int y1) {
+    Around n;
+    around(view, x1, y1, &n);
+    return n.rows[0] ? siblings(view, &n, 1) : siblings(view, &n, 0);
 }
 
-static int anti_aliased(const DiffView *view, const DiffView *a, const DiffView *b, int x1, int y1) {
+/* The darkest and brightest neighbours (the first found, columns outer):
+ * 0 when more than two neighbours are of the centre's brightness. */
+INLINE int extremes(const DiffView *view, const Around *n, int fast, int *min_x, int *min_y, int *max_x, int *max_y) {
+    const unsigned char *centre = around_pixel(view, n, n->x1, n->y1, fast);
+    int zeroes = edge_zeroes(n);
     double min = 0, max = 0;
-    int min_x = 0, min_y = 0, max_x = 0, max_y = 0;
-    const unsigned char *near[3];
-    if (neighbourhood(view, x1, y1, near)) {  /* the loop below, with the rows at hand */
-        const unsigned char *centre = near[1] + 3;
-        int zeroes = 0;
-        for (int i = 0; i < 3; i++) {
-            for (int j = 0; j < 3; j++) {
-                if (i == 1 && j == 1) continue;
-                double delta = brightness_delta(centre, near[j] + 3 * i);
-                if (delta == 0) {
-                    if (++zeroes > 2) return 0;
-                } else if (delta < min) {
-                    min = delta, min_x = x1 - 1 + i, min_y = y1 - 1 + j;
-                } else if (delta > max) {
-                    max = delta, max_x = x1 - 1 + i, max_y = y1 - 1 + j;
-                }
-            }
-        }
-        return anti_aliased_at(a, b, min, max, min_x, min_y, max_x, max_y);
-    }
-    int x0 = x1 > 0 ? x1 - 1 : 0, y0 = y1 > 0 ? y1 - 1 : 0;
-    int x2 = x1 < view->width - 1 ? x1 + 1 : view->width - 1, y2 = y1 < view->height - 1 ? y1 + 1 : view->height - 1;
-    const unsigned char *centre = diff_pixel(view, y1, x1);
-    int zeroes = x1 == x0 || x1 == x2 || y1 == y0 || y1 == y2 ? 1 : 0;
-    for (int x = x0; x <= x2; x++) {
-        for (int y = y0; y <= y2; y++) {
-            if (x == x1 && y == y1) continue;
-            double delta = brightness_delta(centre, diff_pixel(view, y, x));
+    for (int x = n->x0; x <= n->x2; x++) {
+        for (int y = n->y0; y <= n->y2; y++) {
+            if (x == n->x1 && y == n->y1) continue;
+            double delta = brightness_delta(centre, around_pixel(view, n, x, y, fast));
             if (delta == 0) {
                 if (++zeroes > 2) return 0;
             } else if (delta < min) {
-                min = delta, min_x = x, min_y = y;
+                min = delta, *min_x = x, *min_y = y;
             } else if (delta > max) {
-                max = delta, max_x = x, max_y = y;
+                max = delta, *max_x = x, *max_y = y;
             }
         }
     }
-    return anti_aliased_at(a, b, min, max, min_x, min_y, max_x, max_y);
+    return min != 0 && max != 0;
+}
+
+static int anti_aliased(const DiffView *view, const DiffView *a, const DiffView *b, int x1, int y1) {
+    Around n;
+    around(view, x1, y1, &n);
+    int min_x = 0, min_y = 0, max_x = 0, max_y = 0;
+    if (!(n.rows[0] ? extremes(view, &n, 1, &min_x, &min_y, &max_x, &max_y)
+                    : extremes(view, &n, 0, &min_x, &min_y, &max_x, &max_y))) return 0;
+    return (many_siblings(a, min_x, min_y) && many_siblings(b, min_x, min_y)) ||
+           (many_siblings(a, max_x, max_y) && many_siblings(b, max_x, max_y));
 }
 
 /* The weighted YIQ of a pixel: distances between these are pixelmatch's. */
