@@ -375,6 +375,13 @@ cav_video *cav_open(int fd, double seconds, long long max_bytes, char *error, si
     cav_info *info = &video->info;
     info->width = stream->codecpar->width;
     info->height = stream->codecpar->height;
+    // The container's sample aspect first (as players take it), else the stream's.
+    AVRational aspect = stream->sample_aspect_ratio.num > 0 && stream->sample_aspect_ratio.den > 0
+        ? stream->sample_aspect_ratio : stream->codecpar->sample_aspect_ratio;
+    if (aspect.num > 0 && aspect.den > 0) {
+        info->sample_aspect_num = aspect.num;
+        info->sample_aspect_den = aspect.den;
+    }
     const uint8_t *matrix = F.av_stream_get_side_data(stream, AV_PKT_DATA_DISPLAYMATRIX, NULL);
     if (matrix) {
         double angle = -F.av_display_rotation_get((const int32_t *) matrix);  // clockwise
@@ -576,10 +583,16 @@ static void frame_colour(const cav_video *video, const AVFrame *frame, cav_colou
 // 16-bit R'G'B' (full range): its own matrix and range (BT.601, BT.709,
 // BT.2020; limited or full) honoured. swscale's defaults would take every
 // stream as BT.601 limited: HD's greens and reds shifted, full-range
-// video washed out.
+// video washed out. Anamorphic samples are stretched to their shape: the
+// width may be up to the frame's width as shown.
 int cav_keep(cav_video *video, int width, int height, char *error, size_t error_size) {
     const AVFrame *frame = video->last;
-    if (!frame->data[0] || width < 1 || height < 1 || width > frame->width || height > frame->height) {
+    long long shown = frame->width;
+    if (video->info.sample_aspect_num > video->info.sample_aspect_den && video->info.sample_aspect_den > 0) {
+        shown = ((long long) frame->width * video->info.sample_aspect_num + video->info.sample_aspect_den - 1)
+            / video->info.sample_aspect_den;
+    }
+    if (!frame->data[0] || width < 1 || height < 1 || width > shown || height > frame->height) {
         snprintf(error, error_size, "no frame to keep at %dx%d", width, height);
         return -1;
     }

@@ -66,8 +66,8 @@ extension MediaFile {
         let info = try openFilm(descriptor, frames: 1).info
         guard info.width > 0, info.height > 0 else { throw VipsError(.load, "its video stream has no frame size") }
         let quarter = info.orientation >= 5
-        return FilmFacts(duration: info.duration, width: quarter ? info.height : info.width,
-                         height: quarter ? info.width : info.height, frameRate: info.frameRate, codec: info.codec,
+        return FilmFacts(duration: info.duration, width: quarter ? info.height : info.shownWidth,
+                         height: quarter ? info.shownWidth : info.height, frameRate: info.frameRate, codec: info.codec,
                          bitRate: info.bitRate, audioCodec: info.audioCodec, audioChannels: info.audioChannels)
     }
 

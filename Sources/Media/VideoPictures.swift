@@ -21,8 +21,9 @@ enum VideoPictures {
         if overflow || pixels > maxPixels {
             throw VipsError(.tooLarge, "video frames of \(info.width)x\(info.height) are over --max-pixels \(maxPixels)")
         }
-        var header = ImageHeader(width: info.width, height: info.height, orientation: info.orientation, format: "video",
-                                 bands: 3)
+        // Its shape as shown: anamorphic samples stretched (`VideoInfo.shownWidth`).
+        var header = ImageHeader(width: info.shownWidth, height: info.height, orientation: info.orientation,
+                                 format: "video", bands: 3)
         header.media = .video(VideoFacts(duration: info.duration, decoderBytes: decoderBytes(info)))
         // Its rating and label, where a photo manager wrote them into the file (a sidecar still wins).
         header.take(embedded: video.xmp(limit: XMPPacket.maxBytes).map(XMPProperties.parse))

@@ -161,10 +161,12 @@ extension VideoFile {
 
     /// The size a frame is shrunk to: covering `coverWidth` x
     /// `coverHeight` twice over where the frame is larger, never larger
-    /// than the frame.
+    /// than the frame as shown (anamorphic samples stretched to their
+    /// shape: `VideoInfo.shownWidth`).
     func posterSize(coverWidth: Int, coverHeight: Int) -> (width: Int, height: Int) {
-        let scale = min(1, 2 * max(Double(coverWidth) / Double(info.width), Double(coverHeight) / Double(info.height)))
-        return (min(info.width, max(1, Int((Double(info.width) * scale).rounded(.up)))),
+        let shown = info.shownWidth
+        let scale = min(1, 2 * max(Double(coverWidth) / Double(shown), Double(coverHeight) / Double(info.height)))
+        return (min(shown, max(1, Int((Double(shown) * scale).rounded(.up)))),
                 min(info.height, max(1, Int((Double(info.height) * scale).rounded(.up)))))
     }
 }

@@ -137,6 +137,8 @@ public struct VideoInfo: Sendable, Equatable {
     /// The coded frame size, before rotation.
     public let width: Int
     public let height: Int
+    /// A sample's width to its height as shown (1 but for anamorphic video).
+    public let sampleAspect: Double
     /// Clockwise degrees to show it upright: 0, 90, 180, 270.
     public let rotation: Int
     /// Seconds; 0 when the container does not say.
@@ -162,6 +164,9 @@ public struct VideoInfo: Sendable, Equatable {
     init(_ raw: cav_info) {
         width = Int(raw.width)
         height = Int(raw.height)
+        let aspect = Double(raw.sample_aspect_num) / Double(max(1, raw.sample_aspect_den))
+        // A stream that says nothing, or something absurd, is shown 1:1.
+        sampleAspect = raw.sample_aspect_num > 0 && raw.sample_aspect_den > 0 && (0.1...10).contains(aspect) ? aspect : 1
         rotation = Int(raw.rotation)
         duration = raw.duration.isFinite ? max(0, raw.duration) : 0
         referenceFrames = max(1, Int(raw.reference_frames))
@@ -173,6 +178,10 @@ public struct VideoInfo: Sendable, Equatable {
         audioCodec = withUnsafeBytes(of: raw.audio_codec) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
         audioChannels = max(0, Int(raw.audio_channels))
     }
+
+    /// The frame's width as shown, before rotation: its coded width
+    /// stretched by its sample aspect (a DVD's 720x576 at 64:45: 1024).
+    public var shownWidth: Int { max(1, Int((Double(width) * sampleAspect).rounded())) }
 
     /// The rotation as an EXIF orientation (1, 6, 3, 8).
     public var orientation: Int {

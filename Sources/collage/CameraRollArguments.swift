@@ -11,7 +11,7 @@ struct CameraRollArguments: ParsableArguments {
 
     @Option(help: ArgumentHelp("Make each video (or each video in a folder) its own sheet of N frames spread over "
                                + "it, each the best of a few near its time, captioned with its time under a header "
-                               + "of the film's facts (implies --video; name the sheets with {stem} or {n} in -o).",
+                               + "of the film's facts (implies --video; name the sheets with {stem}, {name} or {n} in -o).",
                                valueName: "N"))
     var frames: Int?
 
@@ -24,7 +24,7 @@ struct CameraRollArguments: ParsableArguments {
     var every: Double?
 
     @Option(help: ArgumentHelp("With --frames or --every: write WebVTT cues, one per frame, pointing at its tile "
-                               + "(sheet-0001.jpg#xywh=X,Y,W,H), as players read seek-bar sprites ({stem}: the video's name).",
+                               + "(sheet-0001.jpg#xywh=X,Y,W,H), as players read seek-bar sprites, paths relative to PATH ({stem}, {name}: the video's name).",
                                valueName: "PATH"),
             completion: .file())
     var vtt: String?

@@ -29,7 +29,7 @@ struct CollageOptions: ParsableArguments {
     @Flag(help: "Cut the whole input into contact sheets of up to --max images each, instead of stopping at the cap.")
     var sheets = false
 
-    @Option(name: .customLong("size"), help: ArgumentHelp("The canvas size in pixels, e.g. 2400x1600 (default: 1200x800). WIDTHx, such as 1200x, "
+    @Option(name: .customLong("size"), help: ArgumentHelp("The canvas size in pixels, e.g. 2400x1600 (default: 1200x800; a film's sheet 1200x). WIDTHx, such as 1200x, "
                                + "makes each sheet as tall as its content: justified rows about WIDTH/4 high, "
                                + "grid cells of 4:3, the seed grid 3:2; titles, captions and gaps included.",
                                valueName: "WxH"),

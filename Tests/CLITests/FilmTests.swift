@@ -108,9 +108,10 @@ final class FilmTests: CLITestCase {
         XCTAssertEqual(written.sorted(), ["a.png", "b.png", "c.png", "d.png"], "each video by one shard")
     }
 
-    /// A 16:9 film on the default 1200x800 sheet: each frame whole, its
-    /// white top band and green bottom band shown (a burnt-in time code or
-    /// subtitles there are not cropped); `--fit cover` still fills and crops.
+    /// A 16:9 film on a 1200x800 sheet (`--size` gives both sides, so its
+    /// cells are not the film's shape): each frame whole, its white top band
+    /// and green bottom band shown (a burnt-in time code or subtitles there
+    /// are not cropped); `--fit cover` still fills and crops.
     func testAWideFilmsFramesAreShownWholeUnlessCoverIsAsked() throws {
         try TestMedia.run("ffmpeg", ["-v", "error", "-y", "-f", "lavfi", "-i", "color=c=0xC02020:s=640x360:r=25:d=6",
                                      "-vf", "drawbox=x=0:y=0:w=640:h=24:c=white:t=fill,"
@@ -118,7 +119,7 @@ final class FilmTests: CLITestCase {
                                         + "drawbox=x=300:y=150:w=40:h=60:c=blue:t=fill,format=yuv420p",
                                      "-c:v", "libx264", path("wide.mp4")])
         for fit in [nil, "cover"] {
-            let result = try collage(["wide.mp4", "--frames", "12", "--json", "-o", "sheet.png"]
+            let result = try collage(["wide.mp4", "--frames", "12", "--size", "1200x800", "--json", "-o", "sheet.png"]
                                      + (fit.map { ["--fit", $0] } ?? []))
             XCTAssertEqual(result.status, 0, result.summary)
             let all = assertValidEventStream(result, "wide")

@@ -57,7 +57,10 @@ final class FilmTextTests: XCTestCase {
         XCTAssertEqual(FilmCues.relative(PathName("thumbs/a.jpg"), to: PathName("cues")), PathName("../thumbs/a.jpg"))
         XCTAssertEqual(FilmCues.relative(PathName("a.jpg"), to: PathName(".")), PathName("a.jpg"))
         XCTAssertEqual(FilmCues.relative(PathName("/srv/a.jpg"), to: PathName("/srv")), PathName("a.jpg"))
-        XCTAssertEqual(FilmCues.relative(PathName("/srv/a.jpg"), to: PathName("/var/www")), PathName("/srv/a.jpg"))
+        XCTAssertEqual(FilmCues.relative(PathName("/srv/a.jpg"), to: PathName("/var/www")), PathName("../../srv/a.jpg"))
+        XCTAssertEqual(FilmCues.relative(PathName("/no/such/x/../sheets/a.jpg"), to: PathName("/no/such/vtt/./deep")),
+                       PathName("../../sheets/a.jpg"))
+        XCTAssertEqual(FilmCues.urlPath(PathName("my film #2/50% a.jpg")), "my%20film%20%232/50%25%20a.jpg")
         XCTAssertEqual(FilmCues.path(template: PathName("v/{stem}.vtt"), video: PathName("in/film.mkv")), PathName("v/film.vtt"))
     }
 }

@@ -49,6 +49,10 @@ typedef struct {
     long long bit_rate;
     char audio_codec[32];
     int audio_channels;
+    /// The shape of one sample (a pixel) as shown, width to height: 1:1
+    /// but for anamorphic video (a DVD's 720x576 at 64:45 is 16:9); 0:1
+    /// when the stream does not say.
+    int sample_aspect_num, sample_aspect_den;
 } cav_info;
 
 /// Opens the video open on `fd` and its best video stream's decoder (one

@@ -4,6 +4,13 @@ extension Configuration {
     /// The most frames one film's sheet may have.
     public static let maxFilmFrames = 1000
 
+    /// `--size`, or its default: the seed's 1200x800, and for a film's
+    /// sheets 1200 wide and as tall as its rows (cells of the film's shape
+    /// leave no band of background inside them on a canvas of fixed height).
+    var canvasSize: CanvasSize {
+        size ?? (frames != nil || every != nil ? CanvasSize(width: CanvasSize.default.width, height: nil) : .default)
+    }
+
     /// `--frames N` and `--scenes`: N in range, the output named per
     /// video, and none of the options that cut a run otherwise.
     func validateFilm() throws(ConfigurationError) {
@@ -24,8 +31,8 @@ extension Configuration {
         }
         if let vtt {
             if vtt.bytes.isEmpty { throw ConfigurationError("--vtt needs a path") }
-            if !FolderOutputs.contains(vtt.bytes, Array("{stem}".utf8)), !Self.oneFile(inputs) {
-                throw ConfigurationError("--vtt writes cues per video: name each with {stem} in its PATH")
+            if !Self.namesEachVideo(vtt), !Self.oneFile(inputs) {
+                throw ConfigurationError("--vtt writes cues per video: name each with {stem} or {name} in its PATH")
             }
         }
         let option = frames != nil ? "--frames" : "--every"
@@ -37,12 +44,16 @@ extension Configuration {
         if let conflict = conflicts.first(where: \.0) {
             throw ConfigurationError("\(option) makes sheets of each video: it cannot be used with \(conflict.1)")
         }
-        let named = every != nil ? FolderOutputs.contains(outputPath.bytes, Array("{stem}".utf8))
-            : FilmOutputs.hasPlaceholder(outputPath)
+        let named = every != nil ? Self.namesEachVideo(outputPath) : FilmOutputs.hasPlaceholder(outputPath)
         if !named, !Self.oneFile(inputs) {
-            throw ConfigurationError("\(option) writes sheets per video: name them with {stem}\(every != nil ? "" : " or {n}") in --output, "
-                                     + "such as -o 'sheets/{stem}.jpg'")
+            throw ConfigurationError("\(option) writes sheets per video: name them with {stem}, {name}"
+                                     + "\(every != nil ? "" : " or {n}") in --output, such as -o 'sheets/{stem}.jpg'")
         }
+    }
+
+    /// Whether PATH holds a field of the video's own name (`{stem}`, `{name}`).
+    private static func namesEachVideo(_ path: PathName) -> Bool {
+        FolderOutputs.contains(path.bytes, Array("{stem}".utf8)) || FolderOutputs.contains(path.bytes, Array("{name}".utf8))
     }
 
     /// One INPUT that is not a folder: its sheet may take `-o` as it is.

@@ -75,7 +75,7 @@ extension Configuration {
         configuration.minRating = minRating
         configuration.maxImages = cap
         configuration.sheets = sheets
-        let size = size ?? .default
+        let size = canvasSize
         configuration.canvasWidth = size.width
         configuration.canvasHeight = size.height ?? CanvasSize.nominalHeight(width: size.width)
         configuration.naturalHeight = size.height == nil

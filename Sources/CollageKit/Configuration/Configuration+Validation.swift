@@ -87,7 +87,7 @@ extension Configuration {
         let configuration = try collageConfiguration(shard: nil, exclusions: [])
         try validatePDF(naming)
         if let problem = configuration.layoutProblem { throw usage(problem) }
-        let size = size ?? .default
+        let size = canvasSize
         if suffix == ".webp", Swift.max(size.width, size.height ?? 0) > 16383 {
             throw usage("WebP images are at most 16383 pixels a side; --size \(size.optionText) is larger")
         }

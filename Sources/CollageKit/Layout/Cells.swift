@@ -93,6 +93,12 @@ struct Cells: Equatable, Sendable {
             let scale = min(Double(room.width) / Double(shape.width), Double(room.height) / Double(shape.height))
             let width = min(room.width, max(1, Int((Double(shape.width) * scale).rounded())))
             let height = min(room.height, max(1, Int((Double(shape.height) * scale).rounded())))
+            // Within a pixel of its room's shape (a film's frame in a cell
+            // of that shape, rounded): it fills the room, a pixel cropped
+            // rather than a pixel's band of background left beside it.
+            if room.width - width <= 1 && room.height - height <= 1 {
+                return Frame(image: room, cell: cell, crop: .centre, caption: caption)
+            }
             let image = TileRect(x: room.x + (room.width - width) / 2, y: room.y + (room.height - height) / 2,
                                  width: width, height: height)
             return Frame(image: image, cell: cell, crop: .centre, caption: caption)

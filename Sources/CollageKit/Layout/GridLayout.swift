@@ -70,9 +70,9 @@ struct GridLayout: SheetLayout {
     }
 }
 
-/// The default: the seed grid for a sheet of up to six images, the near-4:3
-/// grid above (a contact sheet of twelve on 2400x1600 is 4x3 cells of
-/// 600x533, not 6x2 slivers of 400x800).
+/// The default: the seed grid for a sheet of up to six images (not a
+/// film's), the near-4:3 grid above (a contact sheet of twelve on
+/// 2400x1600 is 4x3 cells of 600x533, not 6x2 slivers of 400x800).
 struct AutoLayout: SheetLayout {
     var options: LayoutOptions
 
@@ -83,12 +83,16 @@ struct AutoLayout: SheetLayout {
     var placesByCount: Bool { options.fit == .cover }
 
     func frames(for shapes: [ImageShape], on canvas: Canvas) -> [Frame] {
-        shapes.count <= 6 ? SeedLayout(options: options).frames(for: shapes, on: canvas)
-                          : GridLayout(options: options).frames(for: shapes, on: canvas)
+        layout(count: shapes.count).frames(for: shapes, on: canvas)
     }
 
     func naturalHeight(for shapes: [ImageShape], width: Int) -> Int {
-        shapes.count <= 6 ? SeedLayout(options: options).naturalHeight(for: shapes, width: width)
-                          : GridLayout(options: options).naturalHeight(for: shapes, width: width)
+        layout(count: shapes.count).naturalHeight(for: shapes, width: width)
+    }
+
+    /// The seed's grid for up to six photos; a film's sheet is always the
+    /// grid of cells of its shape (the seed's tiles are 3:2 whatever the film).
+    private func layout(count: Int) -> any SheetLayout {
+        count <= 6 && !options.aimsBelowCaptions ? SeedLayout(options: options) : GridLayout(options: options)
     }
 }

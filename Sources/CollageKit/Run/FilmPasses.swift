@@ -36,7 +36,9 @@ final class FilmPasses: PassSource {
             let output = FilmOutputs.output(template: configuration.output, video: video, number: number,
                                             sheets: configuration.film?.every != nil)
             if let other = walk.withLock({ $0.outputs[output] }) {
-                report(.failed(path: video, error: "its sheet '\(output)' would replace the one of '\(other)'; use {stem} or {n} in --output"))
+                let hint = FilmOutputs.clashHint(template: configuration.output, video: video, other: other,
+                                                 sheets: configuration.film?.every != nil)
+                report(.failed(path: video, error: "its sheet '\(output)' would replace the one of '\(other)'; \(hint)"))
                 continue
             }
             walk.withLock { $0.outputs[output] = video }
