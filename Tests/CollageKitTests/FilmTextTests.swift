@@ -54,13 +54,17 @@ final class FilmTextTests: XCTestCase {
             f-0002.jpg#xywh=0,0,320,180
 
             """)
-        XCTAssertEqual(FilmCues.relative(PathName("thumbs/a.jpg"), to: PathName("cues")), PathName("../thumbs/a.jpg"))
-        XCTAssertEqual(FilmCues.relative(PathName("a.jpg"), to: PathName(".")), PathName("a.jpg"))
-        XCTAssertEqual(FilmCues.relative(PathName("/srv/a.jpg"), to: PathName("/srv")), PathName("a.jpg"))
-        XCTAssertEqual(FilmCues.relative(PathName("/srv/a.jpg"), to: PathName("/var/www")), PathName("../../srv/a.jpg"))
-        XCTAssertEqual(FilmCues.relative(PathName("/no/such/x/../sheets/a.jpg"), to: PathName("/no/such/vtt/./deep")),
-                       PathName("../../sheets/a.jpg"))
-        XCTAssertEqual(FilmCues.urlPath(PathName("my film #2/50% a.jpg")), "my%20film%20%232/50%25%20a.jpg")
+        // Relative to the VTT's folder, whatever the two paths are; percent-encoded.
+        for (sheet, vtt, link) in [("thumbs/a.jpg", "cues/f.vtt", "../thumbs/a.jpg"), ("a.jpg", "f.vtt", "a.jpg"),
+                                   ("/no/such/srv/a.jpg", "/no/such/srv/f.vtt", "a.jpg"),
+                                   ("/no/such/srv/a.jpg", "/no/such/var/www/f.vtt", "../../srv/a.jpg"),
+                                   ("/no/such/x/../sheets/my film #2.jpg", "/no/such/vtt/./deep/f.vtt",
+                                    "../../sheets/my%20film%20%232.jpg")] {
+            var cues = FilmCues()
+            cues.cues = [FilmCues.Cue(time: 0, sheet: PathName(sheet), rect: TileRect(x: 0, y: 0, width: 1, height: 1))]
+            let text = String(decoding: cues.text(duration: 1, at: PathName(vtt)), as: UTF8.self)
+            XCTAssertTrue(text.contains("\n\(link)#xywh=0,0,1,1\n"), "\(sheet) from \(vtt): \(text)")
+        }
         XCTAssertEqual(FilmCues.path(template: PathName("v/{stem}.vtt"), video: PathName("in/film.mkv")), PathName("v/film.vtt"))
     }
 }
