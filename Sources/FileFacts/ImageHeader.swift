@@ -44,6 +44,9 @@ public struct ImageHeader: Sendable, Equatable {
     /// Why the file's own XMP packet's rating and label were not used (not
     /// XML, a rating out of range); nil when all was well or it has none.
     public var xmpProblem: String? = nil
+    /// Whether the file has an XMP packet of its own (what its face
+    /// regions are read from: without one, there is nothing to read again).
+    public var hasXMP = false
     /// The camera and its settings (EXIF, or a RAW photo's own); nil when it says none.
     public var camera: CameraFacts? {
         get { rare?.camera }

@@ -35,7 +35,9 @@ public enum ImageFile {
         header.takenAt = image.takenAt
         header.shrunkDecodeBytes = structure.shrunkDecodeBytes
         header.heifLayout = format == "heif" ? structure.heifLayout : nil
-        header.take(embedded: image.xmpTags)
+        let xmp = image.xmpTags
+        header.take(embedded: xmp)
+        header.hasXMP = xmp != nil
         header.camera = image.cameraFacts
         return header
     }

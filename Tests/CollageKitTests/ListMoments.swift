@@ -17,9 +17,15 @@ enum ListMoments {
         let dated = ordered.allSatisfy { $0.time != nil }
         var groups: [[PickCandidate]] = []
         var same = SameLookIndex()
+        var previous: (photo: PickCandidate, group: Int)?
         for (position, photo) in ordered.enumerated() where !photo.score.blank {
             var chosen: (group: Int, distance: Int)?
-            for group in groups.indices.suffix(Moments.recent).reversed() {
+            // In sequence a second or less after the photo before, the same scene: its moment.
+            if dated, let previous, photo.time! - previous.photo.time! <= Moments.sequence,
+               !Moments.sceneChanged(previous.photo.fingerprint, photo.fingerprint) {
+                chosen = (previous.group, 0)
+            }
+            for group in groups.indices.suffix(Moments.recent).reversed() where chosen == nil || chosen!.distance > 0 {
                 for member in groups[group].suffix(16) {
                     let distance = Fingerprint.distance(member.fingerprint, photo.fingerprint)
                     let near: Bool
@@ -34,6 +40,7 @@ enum ListMoments {
             if chosen == nil { chosen = same.nearest(photo.fingerprint, within: Moments.sameDistance) }
             if let chosen { groups[chosen.group].append(photo) } else { groups.append([photo]) }
             same.insert(photo.fingerprint, group: chosen?.group ?? groups.count - 1)
+            previous = (photo, chosen?.group ?? groups.count - 1)
         }
         let position = Dictionary(uniqueKeysWithValues: ordered.enumerated().map { ($0.element.index, $0.offset) })
         return groups.map { members in
@@ -46,9 +53,8 @@ enum ListMoments {
         }
     }
 
-    /// The pick: with a cap, `cap` moments spread over the span, never a
-    /// clearly blurred one while a sharp one is left; without, every moment
-    /// that has a best. In time order.
+    /// The pick: with a cap, `cap` moments spread over the span; without,
+    /// every moment that has a best; never a clearly blurred one. In time order.
     static func choose(_ candidates: [PickCandidate], cap: Int?) -> PickOutcome {
         var outcome = PickOutcome()
         let byIndex = Dictionary(uniqueKeysWithValues: candidates.map { ($0.index, $0) })
@@ -56,16 +62,13 @@ enum ListMoments {
         let moments = group(candidates)
         let shown = moments.filter { $0.best != nil }
         outcome.rejected = moments.filter { $0.best == nil }.flatMap(\.members).sorted()
-        let cap = cap ?? shown.count
         let sharp = shown.filter { !byIndex[$0.best!]!.score.clearlyBlurred }
-        let blurred = shown.filter { byIndex[$0.best!]!.score.clearlyBlurred }
-        var picked = spread(sharp, count: cap)
-        if picked.count < cap { picked += spread(blurred, count: cap - picked.count) }
+        var picked = spread(sharp, count: cap ?? sharp.count)
         picked.sort { ($0.key, $0.members[0]) < ($1.key, $1.members[0]) }
         outcome.picked = picked
         let taken = Set(picked.map { $0.members[0] })
         let left = shown.filter { !taken.contains($0.members[0]) }
-        outcome.beyondCap = left.flatMap(\.members).sorted()
+        outcome.beyondCap = left.filter { !byIndex[$0.best!]!.score.clearlyBlurred }.flatMap(\.members).sorted()
         outcome.blurred = left.filter { byIndex[$0.best!]!.score.clearlyBlurred }.flatMap(\.members).sorted()
         // A rejected frame stacked into a moment shown is stood for, not left out.
         return outcome

@@ -79,10 +79,56 @@ final class PickMomentTests: XCTestCase {
         XCTAssertEqual(Moments.choose(photos.reversed(), cap: 6), outcome, "the order given does not matter")
     }
 
-    func testBlurredOnesFillOnlyWhatSharpOnesCannot() {
+    /// A clearly blurred moment is never picked, cap or no cap: said as left out blurred.
+    func testABlurredMomentIsLeftOutCapOrNoCap() {
         let photos = [photo(0, at: 0, look(1)), photo(1, at: 100, look(2), blurred), photo(2, at: 200, look(3))]
         XCTAssertEqual(Moments.choose(photos, cap: 2).picked.map(\.best), [0, 2])
-        XCTAssertEqual(Moments.choose(photos, cap: 3).picked.map(\.best), [0, 1, 2])
+        for cap in [3, 6, nil] {
+            let outcome = Moments.choose(photos, cap: cap)
+            XCTAssertEqual(outcome.picked.map(\.best), [0, 2])
+            XCTAssertEqual(outcome.blurred, [1])
+            XCTAssertEqual(outcome.beyondCap, [])
+        }
+        let choice = Moments.choose(MomentPhotos(times: photos.map { $0.time! }, prints: photos.map(\.fingerprint),
+                                                 scores: photos.map { PackedScore($0.score) }), cap: nil)
+        XCTAssertEqual(PickPass.told(choice, photos: 3),
+                       "pick: 2 moments of 3 photos: 0 stacked into their moment's best, 1 left out blurred")
+        // A blurred frame of a burst is stood for by its sharp best, not left out.
+        let burst = [photo(0, at: 0, look(1), blurred), photo(1, at: 1, look(1, off: 3))]
+        XCTAssertEqual(Moments.choose(burst, cap: nil).picked.map(\.members), [[0, 1]])
+        XCTAssertEqual(Moments.choose(burst, cap: nil).blurred, [])
+    }
+
+    /// Photos a second or less apart in sequence are one moment however
+    /// far their fingerprints move (a moving subject, a pan), unless even
+    /// the coarsest layout changed (another scene); the sequence is each
+    /// photo to the one before, however long it runs.
+    func testASequenceASecondOrLessApartIsOneMomentUnlessTheSceneChanged() {
+        // Each frame 24 bits from the one before, none of them coarse: a subject moving, the frame panning.
+        let loose = (1..<64).filter { Fingerprint.coarse & (1 << UInt64($0)) == 0 }
+        func moved(_ scene: Int, _ step: Int) -> UInt64 {
+            (0..<24).reduce(look(scene)) { $0 ^ (1 << UInt64(loose[(12 * step + $1) % loose.count])) }
+        }
+        for step in 1..<7 {
+            XCTAssertGreaterThan(Fingerprint.distance(moved(1, step - 1), moved(1, step)), Moments.burstDistance)
+            XCTAssertEqual(Fingerprint.coarseDistance(moved(1, step - 1), moved(1, step)), 0)
+        }
+        let milliseconds: [Int64] = [0, 200, 400, 600, 800, 1_700, 2_600]
+        let burst = milliseconds.indices.map {
+            PickCandidate(index: $0, time: 50_000 + milliseconds[$0], fingerprint: moved(1, $0), score: sharp)
+        }
+        XCTAssertEqual(Moments.group(burst).map(\.members), [Array(0..<7)])
+        XCTAssertEqual(Moments.group(burst), ListMoments.group(burst))
+        // Another scene in the same second, its coarse layout changed: its own moment, and the burst goes on after it.
+        let other = look(9) ^ (Fingerprint.coarse & 0x0000_0000_0F0F_0F0F)
+        XCTAssertGreaterThan(Fingerprint.coarseDistance(look(1), other), Moments.sceneCoarseDistance)
+        let cut = burst + [PickCandidate(index: 7, time: 50_900, fingerprint: other, score: sharp)]
+        XCTAssertEqual(Moments.group(cut).map(\.members).sorted { $0[0] < $1[0] }, [[0, 1, 2, 3, 4, 5, 6], [7]])
+        XCTAssertEqual(Moments.group(cut), ListMoments.group(cut))
+        // Two seconds apart, the same move is two moments.
+        let apart = [PickCandidate(index: 0, time: 0, fingerprint: moved(1, 0), score: sharp),
+                     PickCandidate(index: 1, time: 2_000, fingerprint: moved(1, 1), score: sharp)]
+        XCTAssertEqual(Moments.group(apart).count, 2)
     }
 
     func testWithoutDatesNeighboursInTheInputAreTheBurst() {

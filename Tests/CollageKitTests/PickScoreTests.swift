@@ -86,10 +86,48 @@ final class PickScoreTests: XCTestCase {
             XCTAssertFalse(sharp.clearlyBlurred, "scene \(seed): \(sharp.sharpness)")
             XCTAssertFalse(darker.clearlyBlurred, "scene \(seed) darker: \(darker.sharpness)")
             XCTAssertEqual(sharp.sharpness, darker.sharpness, accuracy: 0.08, "contrast does not make it sharper")
-            XCTAssertTrue(motion.clearlyBlurred, "scene \(seed) moved: \(motion.sharpness)")
-            XCTAssertTrue(focus.clearlyBlurred, "scene \(seed) defocused: \(focus.sharpness)")
+            // A 9-pixel motion of a painted scene can score as a sharp real photo of a shallow depth of
+            // field does (0.59-0.71 keeping 0.80-0.85; the meadow of samples/ 0.51 keeping 0.74): it
+            // ranks below its sharp frame, but it is not left out for it.
+            XCTAssertLessThan(motion.sharpness, sharp.sharpness - 0.1, "scene \(seed) moved")
+            XCTAssertTrue(focus.clearlyBlurred, "scene \(seed) defocused: \(focus.sharpness) keeping \(focus.detailKept)")
             XCTAssertTrue(sharp.ranks(before: motion))
             XCTAssertTrue(sharp.ranks(before: focus))
+        }
+    }
+
+    /// The photos of samples/ (1024 pixels across) as the pick looks at
+    /// them: sharp, and a soft portrait's way (the frame blurred but its
+    /// middle), never clearly blurred; defocused over the whole frame by a
+    /// blur of sigma 14, always.
+    func testRealPhotosSharpSoftAroundASharpSubjectAndDefocused() throws {
+        let folder = try TemporaryDirectory()
+        let samples = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("samples").path
+        func score(_ path: String) throws -> PickScore {
+            let file = try OpenFile.open(PathName(path)).get()
+            return try withExtendedLifetime(file) {
+                let header = try ImageFile.header(descriptor: file.descriptor)
+                return try PickLook.look(descriptor: file.descriptor, header: header, maxBuffer: 1 << 30).score
+            }
+        }
+        for name in ["aqua", "dune", "greenmeadow", "raindrops", "twowings", "storm-rotated", "blinds-portrait"] {
+            let sharp = samples + "/\(name).jpg", defocused = folder("\(name)-14.jpg").description
+            let soft = folder("\(name)-soft.jpg").description, middle = folder("\(name)-middle.v").description
+            try TestMedia.run("vips", ["gaussblur", sharp, defocused, "14"])
+            try TestMedia.run("vips", ["gaussblur", sharp, folder("\(name)-8.v").description, "8"])
+            let file = try OpenFile.open(PathName(sharp)).get()
+            let (width, height) = try withExtendedLifetime(file) {
+                let header = try ImageFile.header(descriptor: file.descriptor)
+                return (header.width, header.height)
+            }
+            try TestMedia.run("vips", ["crop", sharp, middle, "\(width / 3)", "\(height / 3)", "\(width / 3)", "\(height / 3)"])
+            try TestMedia.run("vips", ["insert", folder("\(name)-8.v").description, middle, soft,
+                                       "\(width / 3)", "\(height / 3)"])
+            let (a, b, c) = (try score(sharp), try score(soft), try score(defocused))
+            XCTAssertFalse(a.clearlyBlurred, "\(name): \(a.sharpness) keeping \(a.detailKept)")
+            XCTAssertFalse(b.clearlyBlurred, "\(name) soft around: \(b.sharpness) keeping \(b.detailKept)")
+            XCTAssertTrue(c.clearlyBlurred, "\(name) defocused: \(c.sharpness) keeping \(c.detailKept)")
         }
     }
 

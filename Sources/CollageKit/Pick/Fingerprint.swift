@@ -39,6 +39,15 @@ enum Fingerprint {
     /// How many bits two fingerprints differ in (0 the same look, about 32 unrelated).
     static func distance(_ a: UInt64, _ b: UInt64) -> Int { (a ^ b).nonzeroBitCount }
 
+    /// The 15 bits of the 4x4 lowest frequencies (but the mean): the
+    /// frame's coarsest layout, which a moving subject or a pan hardly
+    /// changes and another scene changes by about half.
+    /// (Bit v * 8 + u is frequency (u, v): the low four bits of the low four bytes, but bit 0.)
+    static let coarse: UInt64 = 0x0F0F_0F0E
+
+    /// How many of the coarse bits two fingerprints differ in (of 15).
+    static func coarseDistance(_ a: UInt64, _ b: UInt64) -> Int { ((a ^ b) & coarse).nonzeroBitCount }
+
     /// cos((2x + 1) u π / 64) for the 8 lowest u.
     private static let cosines: [Double] = (0..<(8 * side)).map { index in
         let u = Double(index / side), x = Double(index % side)

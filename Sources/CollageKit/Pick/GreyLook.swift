@@ -21,27 +21,32 @@ struct GreyLook: Sendable {
         let width = pixels.width, height = pixels.height, bands = pixels.bands
         let colours = bands >= 3 ? 3 : 1
         var grey = [Float](repeating: 0, count: width * height)
-        var sums = [Double](repeating: 0, count: colours), squares = [Double](repeating: 0, count: colours)
+        // Sums of whole levels, exact; the grey written through its buffer, not a captured array checked at each write.
+        var sums = (UInt64(0), UInt64(0), UInt64(0)), squares = (UInt64(0), UInt64(0), UInt64(0))
         pixels.withUnsafeBytes { raw in
             let bytes = raw.bindMemory(to: UInt8.self)
-            for index in 0..<(width * height) {
-                let offset = index * bands
-                if colours == 3 {
-                    let r = Float(bytes[offset]), g = Float(bytes[offset + 1]), b = Float(bytes[offset + 2])
-                    grey[index] = 0.299 * r + 0.587 * g + 0.114 * b
-                    sums[0] += Double(r); sums[1] += Double(g); sums[2] += Double(b)
-                    squares[0] += Double(r * r); squares[1] += Double(g * g); squares[2] += Double(b * b)
-                } else {
-                    let v = Float(bytes[offset])
-                    grey[index] = v
-                    sums[0] += Double(v); squares[0] += Double(v * v)
+            grey.withUnsafeMutableBufferPointer { grey in
+                for index in 0..<(width * height) {
+                    let offset = index * bands
+                    if colours == 3 {
+                        let r = bytes[offset], g = bytes[offset + 1], b = bytes[offset + 2]
+                        grey[index] = 0.299 * Float(r) + 0.587 * Float(g) + 0.114 * Float(b)
+                        sums.0 &+= UInt64(r); sums.1 &+= UInt64(g); sums.2 &+= UInt64(b)
+                        squares.0 &+= UInt64(r) * UInt64(r); squares.1 &+= UInt64(g) * UInt64(g)
+                        squares.2 &+= UInt64(b) * UInt64(b)
+                    } else {
+                        let v = bytes[offset]
+                        grey[index] = Float(v)
+                        sums.0 &+= UInt64(v); squares.0 &+= UInt64(v) * UInt64(v)
+                    }
                 }
             }
         }
+        let bandSums = [sums.0, sums.1, sums.2], bandSquares = [squares.0, squares.1, squares.2]
         let total = Double(width * height)
         let flat = (0..<colours).allSatisfy { band in
-            let mean = sums[band] / total
-            return max(0, squares[band] / total - mean * mean) < FlagKind.flatDeviation * FlagKind.flatDeviation
+            let mean = Double(bandSums[band]) / total
+            return max(0, Double(bandSquares[band]) / total - mean * mean) < FlagKind.flatDeviation * FlagKind.flatDeviation
         }
         self.init(width: width, height: height, grey: grey, flat: flat)
     }

@@ -52,10 +52,16 @@ extension Moments {
         var before = [Int32](repeating: -1, count: photos.count)
         var last: [Int32] = [], sizes: [Int32] = []
         var same = SameLookIndex()
+        // The photo before in time order (blank ones are in no moment).
+        var previous: Int32 = -1
         for (position, slot) in order.enumerated() where !photos.scores[Int(slot)].blank {
             let print = photos.prints[Int(slot)], time = photos.times[Int(slot)]
             var chosen: (group: Int, distance: Int)?
-            for group in (max(0, last.count - recent)..<last.count).reversed() {
+            // Taken in sequence a second or less after the photo before: its moment, unless the scene changed.
+            let inSequence = dated && previous >= 0 && time - photos.times[Int(previous)] <= sequence
+                && !sceneChanged(photos.prints[Int(previous)], print)
+            if inSequence { chosen = (Int(moment[Int(previous)]), 0) }
+            for group in (max(0, last.count - recent)..<last.count).reversed() where !inSequence {
                 var member = last[group], seen = 0
                 while member >= 0 && seen < 16 {
                     let distance = Fingerprint.distance(photos.prints[Int(member)], print)
@@ -73,6 +79,7 @@ extension Moments {
             (moment[Int(slot)], before[Int(slot)], last[group]) = (Int32(group), last[group], slot)
             sizes[group] += 1
             same.insert(print, group: group)
+            previous = slot
         }
         before = []
         last = []

@@ -29,7 +29,8 @@ struct PickOutcome: Sendable, Equatable {
     var rejected: [Int] = []
     /// Moments left out by the cap (their members).
     var beyondCap: [Int] = []
-    /// Of those, moments whose best was clearly blurred.
+    /// Moments left out because their best was clearly blurred (their
+    /// members), cap or no cap.
     var blurred: [Int] = []
 }
 
@@ -47,6 +48,22 @@ enum Moments {
     static let sameDistance = 8
     /// How many recent moments a photo is compared with.
     static let recent = 32
+    /// Photos at most this far apart (milliseconds) in time order are one
+    /// moment unless the scene changed (`sceneChanged`): a burst of a
+    /// moving subject, a pan, something passing through the frame.
+    static let sequence: Int64 = 1_000
+    /// The largest distance of the coarse fingerprints (`Fingerprint.coarseDistance`) within one scene.
+    static let sceneCoarseDistance = 4
+
+    /// Whether the scene itself changed between two photos taken in
+    /// sequence: their fingerprints are beyond a burst's distance and even
+    /// their coarsest layout differs. (Measured on real footage at five
+    /// frames a second: a moving subject or a quick pan moves the
+    /// fingerprint up to 26 bits but the coarse one at most 4 of its 15;
+    /// a cut to another shot moves the coarse one 7 to 9.)
+    static func sceneChanged(_ a: UInt64, _ b: UInt64) -> Bool {
+        Fingerprint.distance(a, b) > burstDistance && Fingerprint.coarseDistance(a, b) > sceneCoarseDistance
+    }
 
     /// The moments of `candidates` (blank photos belong to none), in time order.
     static func group(_ candidates: [PickCandidate]) -> [PickMoment] {
@@ -55,9 +72,9 @@ enum Moments {
         return (0..<table.count).map { moment(table, $0, index) }
     }
 
-    /// The pick: with a cap, `cap` moments spread over the span, never a
-    /// clearly blurred one while a sharp one is left; without, every moment
-    /// that has a best. In time order.
+    /// The pick: with a cap, `cap` moments spread over the span; without,
+    /// every moment that has a best. Never a moment whose best is clearly
+    /// blurred. In time order.
     static func choose(_ candidates: [PickCandidate], cap: Int?) -> PickOutcome {
         let (photos, index) = arrays(candidates)
         let choice = choose(photos, cap: cap)
@@ -70,8 +87,8 @@ enum Moments {
         for moment in 0..<table.count where !picked[moment] {
             let members = table.members(of: moment).map { index[Int($0)] }
             guard table.best[moment] >= 0 else { outcome.rejected += members; continue }
-            outcome.beyondCap += members
             if photos.scores[Int(table.best[moment])].score.clearlyBlurred { outcome.blurred += members }
+            else { outcome.beyondCap += members }
         }
         // A rejected frame stacked into a moment shown is stood for, not left out.
         (outcome.rejected, outcome.beyondCap, outcome.blurred) =
@@ -98,8 +115,8 @@ struct MomentChoice: Sendable {
     let moments: MomentTable
     /// The moments shown, in time order.
     let picked: [Int32]
-    /// Photos left out blank, or rated -1 (in moments of no best), or
-    /// with moments the cap left out, of which those whose best was clearly blurred.
+    /// Photos left out blank, or rated -1 (in moments of no best), or with
+    /// moments whose best was clearly blurred, or with moments the cap left out.
     var blank = 0, rejected = 0, beyondCap = 0, blurred = 0
     /// Photos stacked into the moments shown.
     var stacked: Int { picked.reduce(0) { $0 + moments.size(of: Int($1)) - 1 } }
@@ -111,10 +128,9 @@ extension Moments {
         let moments = table(photos)
         func blurred(_ moment: Int32) -> Bool { photos.scores[Int(moments.best[Int(moment)])].score.clearlyBlurred }
         let shown = (0..<Int32(moments.count)).filter { moments.best[Int($0)] >= 0 }
-        let cap = cap ?? shown.count
-        let sharp = shown.filter { !blurred($0) }, soft = shown.filter { blurred($0) }
-        var picked = spread(sharp, count: cap, keys: moments.keys)
-        if picked.count < cap { picked += spread(soft, count: cap - picked.count, keys: moments.keys) }
+        // A clearly blurred moment is no one's to see: never picked, cap or no cap.
+        let sharp = shown.filter { !blurred($0) }
+        var picked = spread(sharp, count: cap ?? sharp.count, keys: moments.keys)
         picked.sort { (moments.keys[Int($0)], moments.members(of: Int($0)).first!)
                           < (moments.keys[Int($1)], moments.members(of: Int($1)).first!) }
         var choice = MomentChoice(moments: moments, picked: picked)
@@ -124,8 +140,7 @@ extension Moments {
         for moment in 0..<moments.count where !taken[moment] {
             let size = moments.size(of: moment)
             if moments.best[moment] < 0 { choice.rejected += size; continue }
-            choice.beyondCap += size
-            if blurred(Int32(moment)) { choice.blurred += size }
+            if blurred(Int32(moment)) { choice.blurred += size } else { choice.beyondCap += size }
         }
         return choice
     }

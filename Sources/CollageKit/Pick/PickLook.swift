@@ -37,10 +37,12 @@ enum PickLook {
                                                 rating: header.rating, pixels: header.width * header.height))
     }
 
-    /// The face regions of an image's XMP, upright (none for a RAW photo or a video).
+    /// The face regions of an image's XMP, upright (none for a RAW photo or
+    /// a video, nor for an image whose header found no XMP packet: the
+    /// image is not opened again for nothing).
     private static func faces(descriptor: Int32, header: ImageHeader)
         -> [(left: Double, top: Double, right: Double, bottom: Double)] {
-        guard header.media == nil else { return [] }
+        guard header.media == nil, header.hasXMP else { return [] }
         return ImageFile.faceRegions(descriptor: descriptor).map { ($0.left, $0.top, $0.right, $0.bottom) }
     }
 }

@@ -54,10 +54,8 @@ struct PickPass: Sendable {
     /// `-v`'s line: how many were stacked, and how many left out and why.
     static func told(_ choice: MomentChoice, photos: Int) -> String {
         var parts = ["\(choice.stacked) stacked into their moment's best"]
-        if choice.beyondCap > 0 {
-            let blurred = choice.blurred == 0 ? "" : " (\(choice.blurred) of them blurred)"
-            parts.append("\(choice.beyondCap) left out beyond the cap\(blurred)")
-        }
+        if choice.beyondCap > 0 { parts.append("\(choice.beyondCap) left out beyond the cap") }
+        if choice.blurred > 0 { parts.append("\(choice.blurred) left out blurred") }
         if choice.blank > 0 { parts.append("\(choice.blank) left out blank") }
         if choice.rejected > 0 { parts.append("\(choice.rejected) left out rated -1") }
         return "pick: \(choice.picked.count) moments of \(photos) photos: " + parts.joined(separator: ", ")
