@@ -232,19 +232,19 @@ static void drop_chance_runs(Aligner *s, int a_height, int b_height, int width, 
         count++;
         i = end;
     }
-    /* A run of flat rows only matches anywhere: it is kept at the offset
-     * of the run of content before it (0 at the top) or after it, where a
-     * band's room is, else unmatched (white rows of a repetitive page
-     * equal far away, which would carry the rows between them along). */
+    /* A run of flat rows only matches anywhere: at another offset than
+     * the run of content before it (0 at the top), it is unmatched when
+     * its rows are equal at that offset too, where staying put explains
+     * them as well (the white rows between the lines of a repetitive
+     * page, equal far away, would carry the rows between them along). */
     int before = 0;
     for (int t = 0; t < count; t++) {
         if (runs[4 * t + 3] == 1) before = runs[4 * t + 2];
-        if (runs[4 * t + 3] != 0) continue;
-        int after = before;
-        for (int u = t + 1; u < count; u++) {
-            if (runs[4 * u + 3] == 1) { after = runs[4 * u + 2]; break; }
-        }
-        if (runs[4 * t + 2] != before && runs[4 * t + 2] != after) {
+        if (runs[4 * t + 3] != 0 || runs[4 * t + 2] == before) continue;
+        int put = 1;
+        for (int r = runs[4 * t]; put && r < runs[4 * t + 1]; r++)
+            put = r + before >= 0 && r + before < b_height && equal_rows(s, r, r + before);
+        if (put) {
             for (int r = runs[4 * t]; r < runs[4 * t + 1]; r++) s->match[r] = -1;
         }
     }
