@@ -90,7 +90,7 @@ final class DiffRenderedPageTests: CLITestCase {
     }
 
     /// The rendered pages, once for the class: folder/{default,hintnone,nosub}/NAME.png.
-    private static var rendered: String?
+    nonisolated(unsafe) private static var rendered: String?
 
     override class func tearDown() {
         if let rendered { _ = try? FileManager.default.removeItem(atPath: rendered) }
@@ -146,12 +146,12 @@ final class DiffRenderedPageTests: CLITestCase {
         let folder = try render()
         makeFolder(base); makeFolder(shots)
         for (name, before, after) in list {
-            write(try XCTUnwrap(contents(folder + "/" + before)), to: "\(base)/\(name).png")
-            write(try XCTUnwrap(contents(folder + "/" + after)), to: "\(shots)/\(name).png")
+            write(try XCTUnwrap(fileContents(folder + "/" + before)), to: "\(base)/\(name).png")
+            write(try XCTUnwrap(fileContents(folder + "/" + after)), to: "\(shots)/\(name).png")
         }
     }
 
-    private func contents(_ absolute: String) -> [UInt8]? {
+    private func fileContents(_ absolute: String) -> [UInt8]? {
         FileManager.default.contents(atPath: absolute).map { [UInt8]($0) }
     }
 
@@ -209,11 +209,11 @@ final class DiffRenderedPageTests: CLITestCase {
         let result = try collage(["--diff", "base", "shots", "--json", "--dry-run", "-o", "d.png",
                                   "--fail-on", "changed,resized,added,removed"])
         XCTAssertEqual(result.status, 0, result.summary)
-        let pairs = compared(result)
-        XCTAssertEqual(pairs.count, list.count)
+        let found = compared(result)
+        XCTAssertEqual(found.count, list.count)
         var noise = 0
         for (name, _, _) in list {
-            let pair = try XCTUnwrap(pairs[name], name)
+            let pair = try XCTUnwrap(found[name], name)
             let status = pair["status"] as? String ?? ""
             XCTAssertEqual(pair["pixels"] as? Int, 0, "\(name): \(pair)")
             let shifts = pair["shift"] as? [[String: Any]] ?? []
