@@ -281,8 +281,14 @@ typedef struct {
 } Region;
 
 /* Past this many regions (a picture of countless specks) no region is
- * judged as a whole: its pixels stay what they are one by one. */
-enum { MOST_REGIONS = 1 << 18 };
+ * judged as a whole: its pixels stay what they are one by one. A region
+ * costs 80 bytes: at most 0.625 bytes a pixel, within what the pair's
+ * comparison is counted for (a page of text rendered a fraction of a
+ * pixel aside starts about one region in 280 pixels). */
+static int most_regions(long long pixels) {
+    long long most = pixels / 128;
+    return most < 4096 ? 4096 : most > INT_MAX / 2 ? INT_MAX / 2 : (int) most;
+}
 
 typedef struct {
     int count, width;
@@ -294,7 +300,7 @@ typedef struct {
     DiffPaging *paging;
     size_t pair_row;
     Region *regions;
-    int used, capacity;
+    int used, capacity, most;
     int *runs;  /* this row's and the previous row's runs: x0, x1, label, for each, 3 * (width + 1) a row */
     int at[2];  /* how many runs each holds */
 } Regions;
@@ -345,7 +351,7 @@ static int region_runs(Regions *r, int k, int side, int joining, int *next) {
             if (label < 0) {
                 label = (*next)++;
                 if (joining) {
-                    if (label >= MOST_REGIONS) return -1;
+                    if (label >= r->most) return -1;
                     if (label >= r->capacity) {
                         int capacity = r->capacity ? 2 * r->capacity : 1024;
                         Region *grown = realloc(r->regions, sizeof(Region) * (size_t) capacity);
@@ -536,7 +542,7 @@ int cvips_diff_analyse(VipsImage *baseline, VipsImage *current, double threshold
      * were not counted, and those it held explained are no longer noise. */
     Regions regions = {.count = count, .width = width, .low = low, .high = high, .kept_at = kept_at,
                        .kept = one.kept, .parts = parts, .va = va, .vb = vb, .paging = &paging,
-                       .pair_row = pair_row};
+                       .pair_row = pair_row, .most = most_regions((long long) count * width)};
     long long added = 0, unexplained = 0;
     int status = box_x1 >= 0 ? regions_judge(&regions, 0.1 * threshold, &added, &unexplained) : 0;
     result->pixels = counted + added;

@@ -227,9 +227,11 @@ final class DiffRenderedPageTests: CLITestCase {
                 XCTAssertLessThanOrEqual(abs(shift["dy"] as? Int ?? 99), 1, "\(name): \(pair)")
                 XCTAssertEqual(shift["dx"] as? Int ?? 0, 0, "\(name): \(pair)")
             }
-            noise += status == "noise" ? 1 : 0
+            noise += status == "noise" && !name.hasSuffix("-nosub") ? 1 : 0
         }
-        XCTAssertGreaterThanOrEqual(noise, list.count - 4, "pixels over the threshold differ on nearly every one")
+        // Pixels over the threshold differ on nearly every one moved or
+        // re-hinted (a move straight down can leave none over it: unchanged).
+        XCTAssertGreaterThanOrEqual(noise, list.count / 6 * 5 - 3, "\(found.mapValues { $0["status"] ?? "" })")
         // The defaults: the moves and the re-hinting pass (noise does not fail).
         try pairs(list.filter { !$0.0.hasSuffix("-nosub") }, base: "moved-base", shots: "moved")
         let defaults = try collage(["--diff", "moved-base", "moved", "--dry-run", "-o", "d.png"])
