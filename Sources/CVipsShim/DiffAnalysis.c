@@ -310,6 +310,12 @@ static inline int found_at(const Regions *r, int k, int x) {
     return judgement(&r->kept[r->parts == 2 && mine(k, 1, 2)], r->kept_at[k] + (size_t) (x - r->low[k]));
 }
 
+/* Pixel x of a row whose judgements start at bit pair `start` + x. */
+static inline int found_in(const unsigned char *bits, size_t start, int x) {
+    size_t at = start + (size_t) x;
+    return bits[at / 4] >> (at % 4 * 2) & 3;
+}
+
 static int region_root(Region *regions, int i) {
     while (regions[i].parent != i) {
         regions[i].parent = regions[regions[i].parent].parent;
@@ -338,10 +344,18 @@ static int region_runs(Regions *r, int k, int side, int joining, int *next) {
     int *runs = r->runs + (size_t) side * 3 * (r->width + 1), *above = r->runs + (size_t) (1 - side) * 3 * (r->width + 1);
     int n = 0, above_count = r->at[1 - side], j = 0;
     if (r->high[k] >= 0) {
-        for (int x = r->low[k]; x <= r->high[k]; x++) {
-            if (!found_at(r, k, x)) continue;
+        /* Row k's judgements, read in place: pixel x at bit pair `start` + x;
+         * a byte of four that are all 0 is passed at once. */
+        const unsigned char *bits = r->kept[r->parts == 2 && mine(k, 1, 2)].bits;
+        size_t start = r->kept_at[k] - (size_t) r->low[k];
+        for (int x = r->low[k], high = r->high[k]; x <= high; x++) {
+            if ((start + (size_t) x) % 4 == 0) {
+                while (x + 3 <= high && bits[(start + (size_t) x) / 4] == 0) x += 4;
+                if (x > high) break;
+            }
+            if (!found_in(bits, start, x)) continue;
             int x0 = x;
-            while (x + 1 <= r->high[k] && found_at(r, k, x + 1)) x++;
+            while (x + 1 <= high && found_in(bits, start, x + 1)) x++;
             int label = -1;
             while (j < above_count && above[3 * j + 1] < x0 - 1) j++;
             for (int t = j; t < above_count && above[3 * t] <= x + 1; t++) {
@@ -373,12 +387,15 @@ static int region_runs(Regions *r, int k, int side, int joining, int *next) {
 /* The region's sums for row k's runs (slot `side`). */
 static void region_sums(Regions *r, int k, int side) {
     const int *runs = r->runs + (size_t) side * 3 * (r->width + 1);
-    if (r->at[side] > 0) diff_paging_touch(r->paging, r->pair_row);
+    if (r->at[side] == 0) return;
+    diff_paging_touch(r->paging, r->pair_row);
+    const unsigned char *bits = r->kept[r->parts == 2 && mine(k, 1, 2)].bits;
+    size_t start = r->kept_at[k] - (size_t) r->low[k];
     for (int t = 0; t < r->at[side]; t++) {
         Region *region = r->regions + region_root(r->regions, runs[3 * t + 2]);
         for (int x = runs[3 * t]; x <= runs[3 * t + 1]; x++) {
             const unsigned char *p = diff_pixel(&r->va, k, x), *q = diff_pixel(&r->vb, k, x);
-            int found = found_at(r, k, x);
+            int found = found_in(bits, start, x);
             region->pixels++, region->counted += found == 1, region->explained += found == 2;
             for (int c = 0; c < 3; c++) {
                 int d = (int) q[c] - p[c];
@@ -468,10 +485,12 @@ static void regions_mask_row(Regions *r, int k, int side, int *next, unsigned ch
     }
     region_runs(r, k, side, 0, next);
     const int *runs = r->runs + (size_t) side * 3 * (r->width + 1);
+    const unsigned char *bits = r->kept[r->parts == 2 && mine(k, 1, 2)].bits;
+    size_t start = r->kept_at[k] - (size_t) r->low[k];
     for (int t = 0; t < r->at[side]; t++) {
         int changed = r->regions[region_root(r->regions, runs[3 * t + 2])].changed;
         for (int x = runs[3 * t]; x <= runs[3 * t + 1]; x++) {
-            int judged = found_at(r, k, x);
+            int judged = found_in(bits, start, x);
             unsigned char value = judged == 1 || changed ? 255 : judged == 2 ? 128 : 0;
             if (value > row[x - box_x0]) row[x - box_x0] = value;
         }
