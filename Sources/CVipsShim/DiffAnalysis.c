@@ -391,6 +391,18 @@ static void region_sums(Regions *r, int k, int side) {
     diff_paging_touch(r->paging, r->pair_row);
     const unsigned char *bits = r->kept[r->parts == 2 && mine(k, 1, 2)].bits;
     size_t start = r->kept_at[k] - (size_t) r->low[k];
+    /* The rows above and below, for the interior test: a pixel inside a
+     * run whose three neighbours above and below are all found (the
+     * columns x - 1 to x + 1 within their spans). */
+    const unsigned char *near_bits[2] = {NULL, NULL};
+    size_t near_start[2] = {0, 0};
+    int near_low[2] = {0, 0}, near_high[2] = {-1, -1};
+    for (int i = 0; i < 2; i++) {
+        int row = k - 1 + 2 * i;
+        if (row < 0 || row >= r->count || r->high[row] < 0) continue;
+        near_bits[i] = r->kept[r->parts == 2 && mine(row, 1, 2)].bits;
+        near_start[i] = r->kept_at[row] - (size_t) r->low[row], near_low[i] = r->low[row], near_high[i] = r->high[row];
+    }
     for (int t = 0; t < r->at[side]; t++) {
         Region *region = r->regions + region_root(r->regions, runs[3 * t + 2]);
         for (int x = runs[3 * t]; x <= runs[3 * t + 1]; x++) {
@@ -401,9 +413,14 @@ static void region_sums(Regions *r, int k, int side) {
                 int d = (int) q[c] - p[c];
                 region->base[c] += p[c], region->diff[c] += d, region->spread += d < 0 ? -d : d;
             }
-            if (region->interior == 0 && x > runs[3 * t] && x < runs[3 * t + 1] && found_at(r, k - 1, x - 1) &&
-                found_at(r, k - 1, x) && found_at(r, k - 1, x + 1) && found_at(r, k + 1, x - 1) &&
-                found_at(r, k + 1, x) && found_at(r, k + 1, x + 1)) region->interior = 1;
+            if (region->interior || x <= runs[3 * t] || x >= runs[3 * t + 1]) continue;
+            int inside = 1;
+            for (int i = 0; i < 2 && inside; i++) {
+                inside = near_bits[i] && x - 1 >= near_low[i] && x + 1 <= near_high[i] &&
+                         found_in(near_bits[i], near_start[i], x - 1) && found_in(near_bits[i], near_start[i], x) &&
+                         found_in(near_bits[i], near_start[i], x + 1);
+            }
+            region->interior = inside;
         }
     }
 }
