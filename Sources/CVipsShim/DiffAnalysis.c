@@ -2,6 +2,7 @@
 #include "DiffViews.h"
 #include "RowAlignment.h"
 #include <limits.h>
+#include <math.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
@@ -49,7 +50,9 @@ int cvips_diff_same_pixels(VipsImage *left, VipsImage *right) {
 }
 
 /* What pass 1 found at each pixel of the spans it kept, two bits a pixel
- * (0 the same, 1 counted, 2 explained), one span after another. */
+ * (0 the same, 1 counted, 2 explained, 3 faint: other bytes, but under the
+ * threshold), one span after another. */
+enum { FAINT = 3 };
 typedef struct {
     unsigned char *bits;
     size_t used, capacity;  /* in pixels */
@@ -237,9 +240,9 @@ static void pass_one(void *context, int part, int parts) {
              x = diff_next_differing(&one->va, &one->vb, k, x + 1, width)) {
             if (ignored(one->ignore, one->ignore_count, x, entry->b)) continue;
             int judged = diff_judge(&one->va, &one->vb, k, x, &one->rule);
-            if (judged == DIFF_SAME) continue;
+            /* Other bytes under the threshold: faint, judged with its region. */
             counted += judged == DIFF_COUNTED, near += judged == DIFF_NEAR, aa += judged == DIFF_ANTI_ALIASED;
-            found[x] = judged == DIFF_COUNTED ? 1 : 2;
+            found[x] = judged == DIFF_SAME ? FAINT : judged == DIFF_COUNTED ? 1 : 2;
             if (x < low) low = x;
             high = x;
         }
@@ -258,6 +261,257 @@ static void pass_one(void *context, int part, int parts) {
     free(found);
     one->counted[part] = counted, one->near[part] = near, one->aa[part] = aa;
     one->box[part][0] = x0, one->box[part][1] = x1, one->box[part][2] = y0, one->box[part][3] = y1;
+}
+
+/* Regions: the differing pixels of the aligned rows (counted, explained or
+ * faint), joined where they touch (any of eight neighbours), each judged
+ * as a whole as well as pixel by pixel. A region whose colour moved
+ * consistently (most of its pixels moved the same way: a fill, a border
+ * or a text colour changed, often by less than the threshold at every
+ * pixel) is a change, every pixel of it counted; text rasterised a
+ * fraction of a pixel aside, re-hinted or anti-aliased otherwise keeps
+ * its ink, lighter here and darker there, and stays what its pixels are.
+ * Labelled row by row (runs of differing pixels, a union-find over the
+ * runs that start a region); the mask pass labels the same runs again in
+ * the same order, so no label is kept a pixel. */
+typedef struct {
+    int parent, interior, changed;
+    long long pixels, counted, explained;
+    long long base[3], diff[3], spread;  /* sums: the baseline's colour, current - baseline, |current - baseline| */
+} Region;
+
+/* Past this many regions (a picture of countless specks) no region is
+ * judged as a whole: its pixels stay what they are one by one. A region
+ * costs 80 bytes: at most 0.625 bytes a pixel, within what the pair's
+ * comparison is counted for (a page of text rendered a fraction of a
+ * pixel aside starts about one region in 280 pixels). */
+static int most_regions(long long pixels) {
+    long long most = pixels / 128;
+    return most < 4096 ? 4096 : most > INT_MAX / 2 ? INT_MAX / 2 : (int) most;
+}
+
+typedef struct {
+    int count, width;
+    const int *low, *high;
+    const size_t *kept_at;
+    const Judgements *kept;
+    int parts;
+    DiffView va, vb;
+    DiffPaging *paging;
+    size_t pair_row;
+    Region *regions;
+    int used, capacity, most;
+    int *runs;  /* this row's and the previous row's runs: x0, x1, label, for each, 3 * (width + 1) a row */
+    int at[2];  /* how many runs each holds */
+} Regions;
+
+static inline int found_at(const Regions *r, int k, int x) {
+    if (k < 0 || k >= r->count || r->high[k] < 0 || x < r->low[k] || x > r->high[k]) return 0;
+    return judgement(&r->kept[r->parts == 2 && mine(k, 1, 2)], r->kept_at[k] + (size_t) (x - r->low[k]));
+}
+
+/* Pixel x of a row whose judgements start at bit pair `start` + x. */
+static inline int found_in(const unsigned char *bits, size_t start, int x) {
+    size_t at = start + (size_t) x;
+    return bits[at / 4] >> (at % 4 * 2) & 3;
+}
+
+static int region_root(Region *regions, int i) {
+    while (regions[i].parent != i) {
+        regions[i].parent = regions[regions[i].parent].parent;
+        i = regions[i].parent;
+    }
+    return i;
+}
+
+static int region_join(Region *regions, int a, int b) {
+    a = region_root(regions, a), b = region_root(regions, b);
+    if (a == b) return a;
+    if (b < a) { int t = a; a = b; b = t; }
+    Region *into = regions + a, *from = regions + b;
+    from->parent = a;
+    into->interior += from->interior;
+    into->pixels += from->pixels, into->counted += from->counted, into->explained += from->explained;
+    for (int c = 0; c < 3; c++) into->base[c] += from->base[c], into->diff[c] += from->diff[c];
+    into->spread += from->spread;
+    return a;
+}
+
+/* Row k's runs (into slot `side` of r->runs), each labelled: the label of
+ * a run of the previous row it touches (joining them when `joining`),
+ * else a new one (*next, counted up). -1 when a new region cannot be had. */
+static int region_runs(Regions *r, int k, int side, int joining, int *next) {
+    int *runs = r->runs + (size_t) side * 3 * (r->width + 1), *above = r->runs + (size_t) (1 - side) * 3 * (r->width + 1);
+    int n = 0, above_count = r->at[1 - side], j = 0;
+    if (r->high[k] >= 0) {
+        /* Row k's judgements, read in place: pixel x at bit pair `start` + x;
+         * a byte of four that are all 0 is passed at once. */
+        const unsigned char *bits = r->kept[r->parts == 2 && mine(k, 1, 2)].bits;
+        size_t start = r->kept_at[k] - (size_t) r->low[k];
+        for (int x = r->low[k], high = r->high[k]; x <= high; x++) {
+            if ((start + (size_t) x) % 4 == 0) {
+                while (x + 3 <= high && bits[(start + (size_t) x) / 4] == 0) x += 4;
+                if (x > high) break;
+            }
+            if (!found_in(bits, start, x)) continue;
+            int x0 = x;
+            while (x + 1 <= high && found_in(bits, start, x + 1)) x++;
+            int label = -1;
+            while (j < above_count && above[3 * j + 1] < x0 - 1) j++;
+            for (int t = j; t < above_count && above[3 * t] <= x + 1; t++) {
+                if (label < 0) label = joining ? region_root(r->regions, above[3 * t + 2]) : above[3 * t + 2];
+                else if (joining) label = region_join(r->regions, label, above[3 * t + 2]);
+            }
+            if (label < 0) {
+                label = (*next)++;
+                if (joining) {
+                    if (label >= r->most) return -1;
+                    if (label >= r->capacity) {
+                        int capacity = r->capacity ? 2 * r->capacity : 1024;
+                        Region *grown = realloc(r->regions, sizeof(Region) * (size_t) capacity);
+                        if (!grown) return -1;
+                        r->regions = grown, r->capacity = capacity;
+                    }
+                    r->regions[label] = (Region) {.parent = label};
+                    r->used = label + 1;
+                }
+            }
+            runs[3 * n] = x0, runs[3 * n + 1] = x, runs[3 * n + 2] = label;
+            n++;
+        }
+    }
+    r->at[side] = n;
+    return 0;
+}
+
+/* The region's sums for row k's runs (slot `side`). */
+static void region_sums(Regions *r, int k, int side) {
+    const int *runs = r->runs + (size_t) side * 3 * (r->width + 1);
+    if (r->at[side] == 0) return;
+    diff_paging_touch(r->paging, r->pair_row);
+    const unsigned char *bits = r->kept[r->parts == 2 && mine(k, 1, 2)].bits;
+    size_t start = r->kept_at[k] - (size_t) r->low[k];
+    /* The rows above and below, for the interior test: a pixel inside a
+     * run whose three neighbours above and below are all found (the
+     * columns x - 1 to x + 1 within their spans). */
+    const unsigned char *near_bits[2] = {NULL, NULL};
+    size_t near_start[2] = {0, 0};
+    int near_low[2] = {0, 0}, near_high[2] = {-1, -1};
+    for (int i = 0; i < 2; i++) {
+        int row = k - 1 + 2 * i;
+        if (row < 0 || row >= r->count || r->high[row] < 0) continue;
+        near_bits[i] = r->kept[r->parts == 2 && mine(row, 1, 2)].bits;
+        near_start[i] = r->kept_at[row] - (size_t) r->low[row], near_low[i] = r->low[row], near_high[i] = r->high[row];
+    }
+    for (int t = 0; t < r->at[side]; t++) {
+        Region *region = r->regions + region_root(r->regions, runs[3 * t + 2]);
+        for (int x = runs[3 * t]; x <= runs[3 * t + 1]; x++) {
+            const unsigned char *p = diff_pixel(&r->va, k, x), *q = diff_pixel(&r->vb, k, x);
+            int found = found_in(bits, start, x);
+            region->pixels++, region->counted += found == 1, region->explained += found == 2;
+            for (int c = 0; c < 3; c++) {
+                int d = (int) q[c] - p[c];
+                region->base[c] += p[c], region->diff[c] += d, region->spread += d < 0 ? -d : d;
+            }
+            if (region->interior || x <= runs[3 * t] || x >= runs[3 * t + 1]) continue;
+            int inside = 1;
+            for (int i = 0; i < 2 && inside; i++) {
+                inside = near_bits[i] && x - 1 >= near_low[i] && x + 1 <= near_high[i] &&
+                         found_in(near_bits[i], near_start[i], x - 1) && found_in(near_bits[i], near_start[i], x) &&
+                         found_in(near_bits[i], near_start[i], x + 1);
+            }
+            region->interior = inside;
+        }
+    }
+}
+
+static double srgb_linear(double c) {
+    c /= 255;
+    return c <= 0.04045 ? c / 12.92 : pow((c + 0.055) / 1.055, 2.4);
+}
+
+/* An sRGB colour (0-255, fractions allowed) in OKLab. */
+static void oklab(const double rgb[3], double out[3]) {
+    double r = srgb_linear(rgb[0]), g = srgb_linear(rgb[1]), b = srgb_linear(rgb[2]);
+    double l = cbrt(0.4122214708 * r + 0.5363325363 * g + 0.0514459929 * b);
+    double m = cbrt(0.2119034982 * r + 0.6806995451 * g + 0.1073969566 * b);
+    double s = cbrt(0.0883024619 * r + 0.2817188376 * g + 0.6299787005 * b);
+    out[0] = 0.2104542553 * l + 0.7936177850 * m - 0.0040720468 * s;
+    out[1] = 1.9779984951 * l - 2.4285922050 * m + 0.4505937099 * s;
+    out[2] = 0.0259040371 * l + 0.7827717662 * m - 0.8086757660 * s;
+}
+
+/* Whether a region's colour moved as a whole: an area (24 pixels or more,
+ * one of them with all its eight neighbours in it: not a one-pixel line,
+ * which a sub-pixel move of a straight edge makes), whose pixels moved
+ * the same way (the sum of the moves at least 0.8 of the sum of their
+ * sizes, channel by channel), by a visible step: its mean colours before
+ * and after at least `step` apart in OKLab. */
+static int region_changed(const Region *region, double step) {
+    if (region->pixels < 24 || region->interior == 0 || region->spread == 0) return 0;
+    long long moved = 0;
+    for (int c = 0; c < 3; c++) moved += region->diff[c] < 0 ? -region->diff[c] : region->diff[c];
+    if ((double) moved < 0.8 * (double) region->spread) return 0;
+    double before[3], after[3], lab_before[3], lab_after[3];
+    for (int c = 0; c < 3; c++) {
+        before[c] = (double) region->base[c] / (double) region->pixels;
+        after[c] = (double) (region->base[c] + region->diff[c]) / (double) region->pixels;
+    }
+    oklab(before, lab_before), oklab(after, lab_after);
+    double d0 = lab_after[0] - lab_before[0], d1 = lab_after[1] - lab_before[1], d2 = lab_after[2] - lab_before[2];
+    return d0 * d0 + d1 * d1 + d2 * d2 >= step * step;
+}
+
+/* Labels the regions and judges each (r->regions then holds them, or
+ * NULL when none is judged). The pixels and explained pixels the changed
+ * regions add and take away. 0, or -1 out of memory. */
+static int regions_judge(Regions *r, double step, long long *added, long long *unexplained) {
+    *added = 0, *unexplained = 0;
+    r->runs = malloc(sizeof(int) * 6 * ((size_t) r->width + 1));
+    if (!r->runs) return -1;
+    r->at[0] = r->at[1] = 0;
+    int next = 0, side = 0;
+    for (int k = 0; k < r->count; k++, side = 1 - side) {
+        if (region_runs(r, k, side, 1, &next) != 0) {  /* too many, or no memory: none judged */
+            free(r->regions), r->regions = NULL, r->used = 0;
+            return 0;
+        }
+        region_sums(r, k, side);
+    }
+    for (int i = 0; i < r->used; i++) {
+        Region *region = r->regions + i;
+        if (region->parent != i || !region_changed(region, step)) continue;
+        region->changed = 1;
+        *added += region->pixels - region->counted, *unexplained += region->explained;
+    }
+    r->at[0] = r->at[1] = 0;
+    return 0;
+}
+
+/* The mask's bytes for row k (`row`, from column box_x0): 255 counted or
+ * in a changed region, 128 explained, 0 else; its runs labelled again as
+ * regions_judge labelled them (`next`, `side`). */
+static void regions_mask_row(Regions *r, int k, int side, int *next, unsigned char *row, int box_x0) {
+    if (!r->regions) {
+        for (int x = r->low[k]; x <= r->high[k]; x++) {
+            int judged = found_at(r, k, x);
+            unsigned char value = judged == 1 ? 255 : judged == 2 ? 128 : 0;
+            if (value > row[x - box_x0]) row[x - box_x0] = value;
+        }
+        return;
+    }
+    region_runs(r, k, side, 0, next);
+    const int *runs = r->runs + (size_t) side * 3 * (r->width + 1);
+    const unsigned char *bits = r->kept[r->parts == 2 && mine(k, 1, 2)].bits;
+    size_t start = r->kept_at[k] - (size_t) r->low[k];
+    for (int t = 0; t < r->at[side]; t++) {
+        int changed = r->regions[region_root(r->regions, runs[3 * t + 2])].changed;
+        for (int x = runs[3 * t]; x <= runs[3 * t + 1]; x++) {
+            int judged = found_in(bits, start, x);
+            unsigned char value = judged == 1 || changed ? 255 : judged == 2 ? 128 : 0;
+            if (value > row[x - box_x0]) row[x - box_x0] = value;
+        }
+    }
 }
 
 int cvips_diff_analyse(VipsImage *baseline, VipsImage *current, double threshold, int count_aa,
@@ -320,31 +574,58 @@ int cvips_diff_analyse(VipsImage *baseline, VipsImage *current, double threshold
         if (paging.count) diff_paging_release(&paging);
         return -1;
     }
-    result->pixels = counted;
-    result->noise = near + aa;
-    /* Pass 2: the mask over the box, 255 counted, 128 explained. */
-    int status = 0;
-    if (box_x1 >= 0) {
+    /* The regions, judged as a whole: a changed one adds its pixels that
+     * were not counted, and those it held explained are no longer noise. */
+    Regions regions = {.count = count, .width = width, .low = low, .high = high, .kept_at = kept_at,
+                       .kept = one.kept, .parts = parts, .va = va, .vb = vb, .paging = &paging,
+                       .pair_row = pair_row, .most = most_regions((long long) count * width)};
+    long long added = 0, unexplained = 0;
+    int status = box_x1 >= 0 ? regions_judge(&regions, 0.1 * threshold, &added, &unexplained) : 0;
+    result->pixels = counted + added;
+    result->noise = near + aa - unexplained;
+    /* Pass 2: the mask over the box, 255 counted, 128 explained, then cut
+     * to the box of what it marks (faint pixels of regions that did not
+     * change are not marked). */
+    if (box_x1 >= 0 && status == 0) {
         int mw = box_x1 - box_x0 + 1, mh = box_y1 - box_y0 + 1;
         unsigned char *mask = calloc((size_t) mw * mh, 1);
         if (!mask) status = -1;
-        for (int k = 0; mask && k < count; k++) {
+        int next = 0, side = 0, x0 = mw, x1 = -1, y0 = mh, y1 = -1;
+        for (int k = 0; mask && k < count; k++, side = 1 - side) {
             /* Rows without a difference may lie outside the box: skipped
                before any pointer into the mask is formed. */
-            if (high[k] < 0) continue;
-            unsigned char *row = mask + (size_t) (entries[k].b - box_y0) * mw;
-            for (int x = low[k]; x <= high[k]; x++) {
-                int judged = judgement(&one.kept[parts == 2 && mine(k, 1, 2)], kept_at[k] + (size_t) (x - low[k]));
-                unsigned char value = judged == 1 ? 255 : judged == 2 ? 128 : 0;
-                if (value > row[x - box_x0]) row[x - box_x0] = value;
+            if (high[k] < 0) {
+                if (regions.regions) regions.at[side] = 0;
+                continue;
+            }
+            int y = entries[k].b - box_y0;
+            unsigned char *row = mask + (size_t) y * mw;
+            regions_mask_row(&regions, k, side, &next, row, box_x0);
+            for (int x = low[k] - box_x0; x <= high[k] - box_x0; x++) {
+                if (!row[x]) continue;
+                if (x < x0) x0 = x;
+                if (x > x1) x1 = x;
+                if (y < y0) y0 = y;
+                if (y > y1) y1 = y;
             }
         }
-        result->mask = mask;
-        const unsigned char *data[2] = {a, b};
-        if (mask && counted > 0)
-            result->change_hash = change_hash(mask, mw, mh, box_x0, box_y0, baseline, current, data, &paging, result);
-        result->box_x = box_x0, result->box_y = box_y0, result->box_width = mw, result->box_height = mh;
+        if (mask && x1 < 0) {
+            free(mask);
+        } else if (mask) {
+            int width_cut = x1 - x0 + 1, height_cut = y1 - y0 + 1;
+            if (width_cut != mw || height_cut != mh) {  /* moved up in place: each row to an earlier place */
+                for (int y = 0; y < height_cut; y++)
+                    memmove(mask + (size_t) y * width_cut, mask + (size_t) (y0 + y) * mw + x0, (size_t) width_cut);
+                box_x0 += x0, box_y0 += y0, mw = width_cut, mh = height_cut;
+            }
+            result->mask = mask;
+            const unsigned char *data[2] = {a, b};
+            if (result->pixels > 0)
+                result->change_hash = change_hash(mask, mw, mh, box_x0, box_y0, baseline, current, data, &paging, result);
+            result->box_x = box_x0, result->box_y = box_y0, result->box_width = mw, result->box_height = mh;
+        }
     }
+    free(regions.regions), free(regions.runs);
     /* The bands that moved: runs of rows of one offset that is not 0. */
     for (int k = 0; k < count;) {
         int end = k + 1, kind = entries[k].kind;

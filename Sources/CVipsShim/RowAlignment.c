@@ -188,36 +188,67 @@ static int alike(const Aligner *s, int a_height, int b_height, int i, int j, int
     return 1;
 }
 
-/* A run of matched rows at an offset 2 or more from the one before it
- * (the last run that is not all flat rows: flat rows match anywhere),
- * with a few rows that are not flat, each of which is alike but for noise
- * at that earlier offset, did not move: its rows happen to equal rows
- * elsewhere (the descender of the same word in the next heading, on a
- * page rendered a fraction of a pixel aside, where no row is equal at its
- * place). Such runs are unmatched, so that their rows are paired at the
- * offset around them. A move of one pixel is always taken: the noise rule
- * reaches one pixel, so its rows are alike at both offsets. */
+/* A run of matched rows at another offset than the one before it (the
+ * last run that is not all flat rows: flat rows match anywhere), whose
+ * rows that are not flat are each alike but for noise at that earlier
+ * offset, did not move: the move explains it no better than staying put.
+ * Its rows happen to equal rows elsewhere: on a page rendered a fraction
+ * of a pixel aside no row is equal at its place, and a line can equal a
+ * look-alike line (a table of contents, the rows of a table) two lines
+ * away, or the descender of the same word in the next heading. Such runs
+ * are unmatched, so that their rows are paired at the offset around them,
+ * however long they are (a real move fails at its first row of content).
+ * A move of one pixel is taken when more than three rows of content moved
+ * (the noise rule reaches one pixel, so such rows are alike at both
+ * offsets: a band of them is the page moved a whole pixel), not when one
+ * to three rows equal rows one away by chance (a re-hinted line). */
 static void drop_chance_runs(Aligner *s, int a_height, int b_height, int width, double threshold) {
     DiffRule rule = {35215.0 * threshold * threshold, 0, 1};
-    int around = 0;
+    /* Each run: its first row, its end, its offset, and whether it holds a
+     * row that is not flat (-1: dropped). */
+    int *runs = malloc(sizeof(int) * 4 * (size_t) (a_height > 0 ? a_height : 1)), count = 0, around = 0;
+    if (!runs) return;  /* kept as matched: a shift too many at worst */
     for (int i = 0; i < a_height;) {
         if (s->match[i] < 0) { i++; continue; }
-        int end = i + 1, offset = s->match[i] - i, informative = 0;
+        int end = i + 1, offset = s->match[i] - i, informative = 0, content = 0;
         while (end < a_height && s->match[end] == s->match[end - 1] + 1) end++;
-        int chance = abs(offset - around) >= 2;
-        for (int r = i; chance && r < end; r++) {
+        int step = abs(offset - around), chance = step >= 1;
+        for (int r = i; r < end && (chance || !content); r++) {
             reading(s, 1, 0);
             if (flat(s->a + (size_t) r * s->a_stride, width)) continue;
-            if (++informative >= 32 || r + around < 0 || r + around >= b_height ||
-                !alike(s, a_height, b_height, r, r + around, width, &rule)) chance = 0;
+            content = 1;
+            if (!chance) break;
+            informative++;
+            if ((step == 1 && informative > 3) || r + around < 0 ||
+                r + around >= b_height || !alike(s, a_height, b_height, r, r + around, width, &rule)) chance = 0;
         }
-        if (chance && informative > 0) {
+        if (chance && content) {
             for (int r = i; r < end; r++) s->match[r] = -1;
-        } else if (informative > 0) {
+            content = -1;
+        } else if (content) {
             around = offset;
         }
+        runs[4 * count] = i, runs[4 * count + 1] = end, runs[4 * count + 2] = offset, runs[4 * count + 3] = content;
+        count++;
         i = end;
     }
+    /* A run of flat rows only matches anywhere: at another offset than
+     * the run of content before it (0 at the top), it is unmatched when
+     * its rows are equal at that offset too, where staying put explains
+     * them as well (the white rows between the lines of a repetitive
+     * page, equal far away, would carry the rows between them along). */
+    int before = 0;
+    for (int t = 0; t < count; t++) {
+        if (runs[4 * t + 3] == 1) before = runs[4 * t + 2];
+        if (runs[4 * t + 3] != 0 || runs[4 * t + 2] == before) continue;
+        int put = 1;
+        for (int r = runs[4 * t]; put && r < runs[4 * t + 1]; r++)
+            put = r + before >= 0 && r + before < b_height && equal_rows(s, r, r + before);
+        if (put) {
+            for (int r = runs[4 * t]; r < runs[4 * t + 1]; r++) s->match[r] = -1;
+        }
+    }
+    free(runs);
 }
 
 int diff_align(const unsigned char *a, int a_width, int a_height, const unsigned char *b, int b_width, int b_height,

@@ -50,6 +50,11 @@ public struct Shift: Sendable, Equatable {
 ///   picture (and the other's pixel one in this one), is `noise`; the
 ///   rest is `pixels`, the real change; with `countAntiAliased` every
 ///   differing pixel is real;
+/// - then each region of pixels of other bytes (touching, under the
+///   threshold or not) is judged as a whole: one whose colour moved the
+///   same way over an area, by a visible step in OKLab, is a change, every
+///   pixel of it in `pixels`, even where none is over the threshold (a
+///   panel's fill, a theme's colours); text re-rasterised keeps its ink;
 /// - pictures of different sizes are compared on their aligned common
 ///   part (the common width);
 /// - `raw` is pixelmatch's count for the pictures as they are (its
@@ -57,7 +62,7 @@ public struct Shift: Sendable, Equatable {
 ///   the rest of the larger picture;
 /// - `ignore` rectangles (in the current picture) are left out of all.
 public struct Difference: Sendable {
-    /// Pixels that really changed.
+    /// Pixels that really changed: one by one, or in a region whose colour moved.
     public let pixels: Int
     /// What pixelmatch counts for the same pair and threshold.
     public let raw: Int

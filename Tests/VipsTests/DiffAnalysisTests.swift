@@ -180,4 +180,61 @@ final class DiffAnalysisTests: XCTestCase {
         XCTAssertEqual(difference.pixels, 0)
         XCTAssertTrue(difference.shifts.contains { $0.dx == 3 && $0.dy == 0 }, "\(difference.shifts)")
     }
+
+    /// A 200x120 panel on a white page whose fill goes from pale green to
+    /// pale blue and whose 1-px border darkens a little: no pixel is over
+    /// the threshold (pixelmatch counts none), but the area's colour moved
+    /// as a whole: every pixel of it is counted, where it is.
+    func testAPanelRecolouredUnderTheThresholdIsCounted() throws {
+        func page(fill: RGB, border: RGB) throws -> FullPicture {
+            try FullPicture(PixelBuffer(width: 320, height: 240) { x, y in
+                guard (60..<260).contains(x), (50..<170).contains(y) else { return .white }
+                return x == 60 || x == 259 || y == 50 || y == 169 ? border : fill
+            })
+        }
+        let difference = try compare(page(fill: RGB(red: 238, green: 248, blue: 238), border: RGB(red: 200, green: 210, blue: 200)),
+                                     page(fill: RGB(red: 238, green: 242, blue: 251), border: RGB(red: 196, green: 204, blue: 214)))
+        XCTAssertEqual(difference.raw, 0, "pixelmatch sees nothing")
+        XCTAssertEqual(difference.pixels, 200 * 120)
+        XCTAssertEqual(difference.changeBox, PixelRect(x: 60, y: 50, width: 200, height: 120))
+        // One level of grey over the same panel is no visible step: unchanged.
+        let faint = try compare(page(fill: RGB(red: 238, green: 248, blue: 238), border: RGB(red: 200, green: 210, blue: 200)),
+                                page(fill: RGB(red: 237, green: 247, blue: 237), border: RGB(red: 200, green: 210, blue: 200)))
+        XCTAssertEqual([faint.pixels, faint.noise], [0, 0])
+    }
+
+    /// A filled box drawn a quarter of a pixel to the right: its left edge
+    /// a column lighter, the column past its right edge a little darker,
+    /// each a line that moved the same way; an edge moved, not a colour:
+    /// nothing counted.
+    func testABoxMovedAFractionIsNotAColourChange() throws {
+        func page(_ offset: Double) throws -> FullPicture {
+            try FullPicture(PixelBuffer(width: 200, height: 100) { x, y in
+                guard (20..<60).contains(y) else { return .white }
+                let cover = max(0, min(1, Double(x) + 1 - (40 + offset))) - max(0, min(1, Double(x) + 1 - (140 + offset)))
+                let value = UInt8((255 - cover * (255 - 120)).rounded())
+                return RGB(red: value, green: value, blue: 255)
+            })
+        }
+        let difference = try compare(page(0), page(0.25))
+        XCTAssertEqual(difference.pixels, 0)
+        XCTAssertEqual(difference.shifts, [])
+    }
+
+    /// Ten look-alike lines (the same sentence), the page drawn a quarter
+    /// of a pixel to the right: no row is equal at its place, and the
+    /// white rows between the lines equal white rows anywhere; no line
+    /// moved to its look-alike, and nothing is counted.
+    func testLookAlikeLinesMovedAFractionAreNotMoves() throws {
+        func page(nudge: Int) throws -> FullPicture {
+            var pixels = PixelBuffer(width: 320 * 4, height: 240 * 4, fill: .white)
+            let text = try XCTUnwrap(try TextRenderer.line("1.2 Reading the options ........ 12", font: "DejaVu Sans",
+                                                           pixelSize: 13 * 4, maxWidth: 300 * 4))
+            for line in 0..<10 { pixels.draw(text, x: 40 + nudge, y: (20 + line * 18) * 4, clip: (0, 0, pixels.width, pixels.height)) }
+            return try FullPicture(try FullPicture(pixels).fitted(width: 320, height: 240))
+        }
+        let difference = try compare(page(nudge: 0), page(nudge: 1))
+        XCTAssertEqual(difference.shifts, [])
+        XCTAssertEqual(difference.pixels, 0)
+    }
 }

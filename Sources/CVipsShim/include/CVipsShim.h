@@ -210,9 +210,11 @@ typedef struct {
     /// area; the rest of the larger one counted whole).
     long long raw;
     /// The pixels that changed, after aligning moved bands, not explained
-    /// by anti-aliasing or by a matching pixel one away in the other.
+    /// by anti-aliasing or by a matching pixel one away in the other, and
+    /// every pixel of a region whose colour moved as a whole.
     long long pixels;
-    /// The differing pixels that anti-aliasing or a neighbour explains.
+    /// The differing pixels that anti-aliasing or a neighbour explains
+    /// (outside such regions).
     long long noise;
     /// Where `pixels` and `noise` are in the current picture; 0 wide: none.
     int box_x, box_y, box_width, box_height;

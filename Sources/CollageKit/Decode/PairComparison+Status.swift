@@ -2,7 +2,8 @@ import Vips
 
 extension PairComparison {
     /// What a pair both of whose sides were read is: `changed` when more
-    /// than the tolerance really changed; else `resized` when the sizes
+    /// than the tolerance really changed (one by one, or as a region whose
+    /// colour moved); else `resized` when the sizes
     /// differ, `shifted` when a band moved, `noise` when pixels differ
     /// that anti-aliasing or a neighbour explains; else `unchanged`.
     static func status(of difference: Difference, tolerance: Tolerance) -> PairStatus {

@@ -88,8 +88,10 @@ struct PairComparison: Sendable {
     /// What comparing holds while it runs: each side's decoder and its
     /// whole picture (3 bytes a pixel), and the comparison's own memory,
     /// counted at 2 bytes a pixel: the mask over the differing box (at most
-    /// a byte a pixel), the first pass's judgements (2 bits a pixel) and
-    /// the rows' alignment (a few words a row); what the pair's difference
+    /// a byte a pixel), the first pass's judgements (2 bits a pixel), the
+    /// regions judged as a whole (80 bytes each, one in 128 pixels at most:
+    /// 0.625 bytes a pixel) and the rows' alignment (a few words a row);
+    /// what the pair's difference
     /// picture and cell are made with is a row or a panel (DiffPicture.c).
     /// It was 10, from before the analysis was measured: with the kept
     /// cells held, two 1280x2000 pairs no longer fitted the default budget

@@ -123,7 +123,9 @@ public enum PairStatus: String, Sendable, CaseIterable, Comparable, Codable {
     /// Only below BASELINE: gone since.
     case removed
     /// Pixels differ, but each is explained by anti-aliasing or sub-pixel
-    /// placement (it matches a pixel one away in the other picture).
+    /// placement (it matches a pixel one away in the other picture): the
+    /// same content rasterised differently. An area whose colour changed
+    /// is never noise.
     case noise
     /// The same bytes, or no more than `--tolerance` pixels differ.
     case unchanged
