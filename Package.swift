@@ -90,7 +90,7 @@ let package = Package(
                 dependencies: ["CollageKit", "Locking", .product(name: "Logging", package: "swift-log")],
                 path: "Sources/CollageTerminal", swiftSettings: [.swiftLanguageMode(.v6)]),
         .executableTarget(name: "collage",
-                          dependencies: ["CollageKit", "CollageTerminal", "Locking",
+                          dependencies: ["CollageKit", "CollageTerminal",
                                          .product(name: "ArgumentParser", package: "swift-argument-parser"),
                                          .product(name: "Logging", package: "swift-log")],
                           path: "Sources/collage",

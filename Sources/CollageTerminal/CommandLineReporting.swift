@@ -1,4 +1,6 @@
 import CollageKit
+import Dispatch
+import Locking
 import Logging
 
 /// How the command line tells a run's events: with `--json`, one line per
@@ -27,6 +29,43 @@ public final class CommandLineReporting {
         } else {
             progress = nil
         }
+    }
+
+    /// Runs `resolved` through CollageKit's public door (`Collage.start`)
+    /// as the command line does, and blocks the calling thread until it has
+    /// ended: its events told as they come, in order, on a task of their
+    /// own (a plan's path last); SIGINT and SIGTERM cancel the session, one
+    /// that arrives while it starts as soon as it has. Returns the exit status.
+    public static func run(_ resolved: Configuration.Resolved, json: Bool, quiet: Bool, logger: Logger) -> ExitStatus {
+        let running = Locked<(session: CollageSession?, early: ExitStatus?)>((nil, nil))
+        let signals = CollageProcess.handleSignals { status in
+            let session = running.withLock { state -> CollageSession? in
+                if state.session == nil { state.early = status }
+                return state.session
+            }
+            session?.cancel(status)
+        }
+        let session = Collage.start(resolved, logger: logger)
+        if let early = running.withLock({ state -> ExitStatus? in
+            state.session = session
+            return state.early
+        }) {
+            session.cancel(early)
+        }
+        let configuration = resolved.configuration
+        let ended = DispatchSemaphore(value: 0)
+        let outcome = Locked<RunOutcome?>(nil)
+        Task.detached {
+            let reporting = CommandLineReporting(configuration: configuration, json: json, quiet: quiet, logger: logger)
+            for await event in session.events { reporting.handle(event) }
+            let last = await session.outcome()
+            reporting.finished(last.status)
+            outcome.withLock { $0 = last }
+            ended.signal()
+        }
+        ended.wait()
+        withExtendedLifetime(signals) {}
+        return outcome.withLock { $0 }?.status ?? .ioError
     }
 
     /// Tells one event, in the order the run sent them.

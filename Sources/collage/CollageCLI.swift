@@ -1,8 +1,6 @@
 import CollageKit
 import CollageTerminal
-import Dispatch
 import Glibc
-import Locking
 import Logging
 
 /// Options in, a run through CollageKit's public door (`Collage.start`),
@@ -21,23 +19,7 @@ enum CollageCLI {
         if resolved.request.makesManyCollages, let released = CollageProcess.releaseLibraryPages() {
             logger.debug("took \(released / 1024) KiB of library pages out of the resident set")
         }
-        let session = Collage.start(resolved, logger: logger)
-        let signals = CollageProcess.handleSignals { status in session.cancel(status) }
-        // The events are told in order on a task of their own; this thread
-        // waits for the last of them and the outcome.
-        let (configuration, json, quiet) = (resolved.configuration, options.json, options.quiet)
-        let ended = DispatchSemaphore(value: 0)
-        let outcome = Locked<RunOutcome?>(nil)
-        Task.detached {
-            let reporting = CommandLineReporting(configuration: configuration, json: json, quiet: quiet, logger: logger)
-            for await event in session.events { reporting.handle(event) }
-            let last = await session.outcome()
-            reporting.finished(last.status)
-            outcome.withLock { $0 = last }
-            ended.signal()
-        }
-        ended.wait()
-        withExtendedLifetime(signals) {}
-        return outcome.withLock { $0 }?.status ?? .ioError
+        let status = CommandLineReporting.run(resolved, json: options.json, quiet: options.quiet, logger: logger)
+        return status
     }
 }
