@@ -1,5 +1,6 @@
 import ArgumentParser
 import CollageKit
+import CollageTerminal
 import Dispatch
 import Glibc
 import Logging

@@ -1,5 +1,6 @@
 import ArgumentParser
 import CollageKit
+import CollageTerminal
 
 /// The command line's options: words parsed into a `Configuration`, which
 /// finds the usage errors itself, once, when the run resolves it.

@@ -1,4 +1,5 @@
 import CollageKit
+import CollageTerminal
 import XCTest
 
 /// A name that is not UTF-8 reaches the parser as U+FFFD; the front end's

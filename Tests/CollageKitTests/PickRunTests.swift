@@ -3,6 +3,7 @@ import CollageTestSupport
 import Glibc
 import XCTest
 @testable import CollageKit
+@testable import CollageTerminal
 @testable import Vips
 
 /// `--pick` on days made here from samples/ with vips and ExifTool: bursts

@@ -96,6 +96,21 @@ public enum Collage {
         CollageSession(configuration, logger: logger, observesEvents: true)
     }
 
+    /// Starts a configuration resolved already (``Configuration/resolve(environment:)``:
+    /// a plan read, `--exclude-from` files, `--shard auto` from the
+    /// environment given) on a thread of its own, and returns at once, as
+    /// ``start(_:logger:)`` does. The command line resolves first, so that a
+    /// usage error is said before anything starts, then runs through here.
+    ///
+    /// - Parameters:
+    ///   - resolved: What to read, what to make and where to write it, resolved.
+    ///   - logger: Where the run's diagnostics go.
+    /// - Returns: The running session.
+    public static func start(_ resolved: Configuration.Resolved,
+                             logger: Logger = Logger(label: "collage")) -> CollageSession {
+        CollageSession(.success(resolved), logger: logger, observesEvents: true)
+    }
+
     /// Starts libvips for this process, at most once; later calls return
     /// the first result. The first run starts it too (and ends with
     /// ``ExitStatus/ioError`` if it cannot), so this is optional; call it

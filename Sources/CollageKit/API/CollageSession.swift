@@ -52,13 +52,26 @@ public final class CollageSession: Sendable {
     /// nothing. `cancelled`: the task that asked was cancelled already, so
     /// the job is stopped before it starts (it then does nothing, and ends
     /// as stopped).
-    init(_ configuration: Configuration, logger: Logger, observesEvents: Bool, cancelled: Bool = false) {
+    convenience init(_ configuration: Configuration, logger: Logger, observesEvents: Bool, cancelled: Bool = false) {
+        let resolved: Result<Configuration.Resolved, ConfigurationError>
+        do throws(ConfigurationError) {
+            resolved = .success(try configuration.resolve())
+        } catch {
+            resolved = .failure(error)
+        }
+        self.init(resolved, logger: logger, observesEvents: observesEvents, cancelled: cancelled)
+    }
+
+    /// Makes the job of a configuration resolved already (or the usage
+    /// error its resolution found) and starts it.
+    init(_ resolution: Result<Configuration.Resolved, ConfigurationError>, logger: Logger, observesEvents: Bool,
+         cancelled: Bool = false) {
         let (stream, continuation) = AsyncStream.makeStream(of: PipelineEvent.self, bufferingPolicy: .unbounded)
         events = stream
         let resolved: Configuration.Resolved
-        do throws(ConfigurationError) {
-            resolved = try configuration.resolve()
-        } catch {
+        switch resolution {
+        case .success(let value): resolved = value
+        case .failure(let error):
             // What the command line calls a usage error, found before anything starts.
             let outcome = RunOutcome(status: error.status, message: error.message, summary: Summary())
             if observesEvents { continuation.yield(.finished(outcome)) }

@@ -1,7 +1,7 @@
 @preconcurrency import OpenCombine
 
 /// What the command line runs: one collage run, one per folder, or a watch.
-public protocol CollageJob: AnyObject, Sendable {
+protocol CollageJob: AnyObject, Sendable {
     /// The job's events, shared (see `EventHub`); subscribe before `run()`.
     var events: AnyPublisher<PipelineEvent, Never> { get }
     /// Runs to the end; blocks the calling thread.

@@ -211,6 +211,11 @@ enum PairOrder {
 }
 
 /// The words of `--diff`'s numbers, shared by captions, lines and reports.
+extension ComparedPair {
+    /// Its share of differing pixels as people read it: "0.01%", "<0.0001%".
+    public var percentText: String { DiffText.percent(percent) }
+}
+
 enum DiffText {
     /// "changed: 12 pixels differ (0.01%), size 10x10 -> 10x12, shift y 40 +2 px".
     static func describe(_ pair: ComparedPair) -> String {

@@ -77,6 +77,9 @@ public struct FilmFramePlaced: Sendable, Equatable {
     public let cell: Int
     /// Candidates near its time not taken: "near-black at 0:01", ...
     public let passedOver: [String]
+
+    /// Its time as its caption shows it: "0:42", "1:02:03".
+    public var clock: String { Captions.clock(time) }
 }
 
 /// Where a placed tile's pixels came from (RAW photos, videos) and what decided its crop.

@@ -7,23 +7,23 @@ extension Publishers {
     /// `queue`, from a dispatch timer that exists only while subscribed.
     /// A tick that fires while the subscriber has no demand is dropped, so
     /// a slow subscriber is never flooded.
-    public struct DispatchTimer: Publisher {
-        public typealias Output = DispatchTime
-        public typealias Failure = Never
+    struct DispatchTimer: Publisher {
+        typealias Output = DispatchTime
+        typealias Failure = Never
 
         /// The time between ticks.
-        public let interval: DispatchTimeInterval
+        let interval: DispatchTimeInterval
         /// The queue the ticks are delivered on.
-        public let queue: DispatchQueue
+        let queue: DispatchQueue
 
         /// A timer ticking every `interval` on `queue`, from its subscription on.
-        public init(interval: DispatchTimeInterval, queue: DispatchQueue) {
+        init(interval: DispatchTimeInterval, queue: DispatchQueue) {
             self.interval = interval
             self.queue = queue
         }
 
         /// Starts a timer of its own for `subscriber`; cancelling stops it.
-        public func receive<S: Subscriber>(subscriber: S) where S.Input == DispatchTime, S.Failure == Never {
+        func receive<S: Subscriber>(subscriber: S) where S.Input == DispatchTime, S.Failure == Never {
             let subscription = DispatchTimerSubscription(subscriber: subscriber, interval: interval, queue: queue)
             subscriber.receive(subscription: subscription)
         }

@@ -1,20 +1,20 @@
 /// What one value costs while `orderedParallelMap` has it.
-public struct WorkCost: Sendable, Equatable {
+struct WorkCost: Sendable, Equatable {
     /// What its transform holds while it runs (a decoder's buffers, say),
     /// counted against the memory budget from its start to its end.
-    public var running: Int
+    var running: Int
     /// What its result holds (a decoded tile, say), counted against the
     /// window from its start until it is emitted.
-    public var held: Int
+    var held: Int
 
     /// A cost of `running` bytes while the work runs, `held` after it while its result waits.
-    public init(running: Int, held: Int) {
+    init(running: Int, held: Int) {
         self.running = running
         self.held = held
     }
 
     /// Work that holds nothing the budget counts.
-    public static let free = WorkCost(running: 0, held: 0)
+    static let free = WorkCost(running: 0, held: 0)
 
     /// A running cost of a quarter of the budget or more: `OrderedWindow`
     /// starts such a value as soon as it sees it, so that it is done by its
@@ -23,21 +23,21 @@ public struct WorkCost: Sendable, Equatable {
 }
 
 /// How far `orderedParallelMap` may work, and on how much at once.
-public struct WindowLimits: Sendable, Equatable {
+struct WindowLimits: Sendable, Equatable {
     /// Transforms running at once.
-    public var jobs: Int
+    var jobs: Int
     /// The bytes the work started ahead of what downstream asked for may
     /// hold: the transforms work ahead of demand until the results started
     /// and not yet taken hold this much, so that a worker is not idle while
     /// a long transform, or downstream's own work, runs on another.
-    public var aheadBytes: Int
+    var aheadBytes: Int
     /// The most values in the window beyond what downstream asked for (each
     /// may hold a resource, an open file say, until it is transformed).
-    public var aheadCount: Int
+    var aheadCount: Int
 
     /// At most `jobs` at once, and results waiting ahead of demand up to
     /// `aheadBytes` and `aheadCount` (0: none beyond what was asked for).
-    public init(jobs: Int, aheadBytes: Int = 0, aheadCount: Int = 0) {
+    init(jobs: Int, aheadBytes: Int = 0, aheadCount: Int = 0) {
         precondition(jobs >= 1 && aheadBytes >= 0 && aheadCount >= 0)
         self.jobs = jobs
         self.aheadBytes = aheadBytes
@@ -45,7 +45,7 @@ public struct WindowLimits: Sendable, Equatable {
     }
 
     /// Nothing ahead of demand.
-    public static func demandOnly(jobs: Int) -> WindowLimits { WindowLimits(jobs: jobs) }
+    static func demandOnly(jobs: Int) -> WindowLimits { WindowLimits(jobs: jobs) }
 }
 
 /// The memory that `orderedParallelMap` reserves each value's running cost

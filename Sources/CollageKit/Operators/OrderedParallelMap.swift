@@ -20,7 +20,7 @@ extension Publisher where Self: SendableMetatype, Failure == Never, Output: Send
     }
 
     /// At most `maxConcurrent` at once, and nothing ahead of demand.
-    public func orderedParallelMap<Result: Sendable>(
+    func orderedParallelMap<Result: Sendable>(
         maxConcurrent: Int, workers: DispatchQueue, queue: DispatchQueue,
         _ transform: @escaping @Sendable (Output) -> Result
     ) -> Publishers.OrderedParallelMap<Self, Result> {
@@ -32,26 +32,26 @@ extension Publishers {
     /// The publisher of `orderedParallelMap`: `transform` runs on `workers`,
     /// at most `limits` at once and ahead, and its results are delivered on
     /// `queue` in the upstream's order.
-    public struct OrderedParallelMap<Upstream: Publisher & SendableMetatype, Output: Sendable>: Publisher
+    struct OrderedParallelMap<Upstream: Publisher & SendableMetatype, Output: Sendable>: Publisher
         where Upstream.Failure == Never, Upstream.Output: Sendable {
-        public typealias Failure = Never
+        typealias Failure = Never
 
         /// The publisher whose values are transformed.
-        public let upstream: Upstream
+        let upstream: Upstream
         /// How many run at once, and how much may be held ahead of demand.
-        public let limits: WindowLimits
+        let limits: WindowLimits
         let budget: (any WorkBudget)?
         /// Where `transform` runs (concurrent).
-        public let workers: DispatchQueue
+        let workers: DispatchQueue
         /// Where results are delivered, in order (serial).
-        public let queue: DispatchQueue
+        let queue: DispatchQueue
         /// What one value's transform will hold, counted against `limits` and the budget.
-        public let cost: @Sendable (Upstream.Output) -> WorkCost
+        let cost: @Sendable (Upstream.Output) -> WorkCost
         /// The work done to each value.
-        public let transform: @Sendable (Upstream.Output) -> Output
+        let transform: @Sendable (Upstream.Output) -> Output
 
         /// Subscribes `subscriber` to the ordered results; its demand bounds what starts.
-        public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Never {
+        func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Never {
             upstream.subscribe(Inner(downstream: AnySubscriber(subscriber), publisher: self))
         }
     }

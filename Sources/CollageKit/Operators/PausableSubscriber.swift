@@ -5,7 +5,7 @@ extension Publisher {
     /// A pausable sink: `receiveValue` returns whether it wants
     /// another value now; if it returns false the subscriber pauses, asks
     /// for nothing more, until `resume()` asks for one.
-    public func pausableSink(
+    func pausableSink(
         receiveCompletion: @escaping (Subscribers.Completion<Failure>) -> Void,
         receiveValue: @escaping (Output) -> Bool
     ) -> PausableSubscriber<Output, Failure> {
@@ -16,16 +16,16 @@ extension Publisher {
 }
 
 /// What the owner of a pausable sink can do with it, whatever it receives.
-public protocol Pausable: Cancellable {
+protocol Pausable: Cancellable {
     /// Asks for one more value after a pause; nothing if not paused.
     func resume()
 }
 
 /// A subscriber that applies backpressure one value at a time: it asks for
 /// one value, and after each one either asks for the next or pauses.
-public final class PausableSubscriber<Input, Failure: Error>: Subscriber, Pausable {
+final class PausableSubscriber<Input, Failure: Error>: Subscriber, Pausable {
     /// This subscriber's identity for OpenCombine.
-    public let combineIdentifier = CombineIdentifier()
+    let combineIdentifier = CombineIdentifier()
 
     private enum State {
         case awaitingSubscription
@@ -40,19 +40,19 @@ public final class PausableSubscriber<Input, Failure: Error>: Subscriber, Pausab
 
     /// `receiveValue` returns whether it wants another value at once (else
     /// the subscriber pauses until `resume()`); `receiveCompletion` hears the end.
-    public init(receiveValue: @escaping (Input) -> Bool,
+    init(receiveValue: @escaping (Input) -> Bool,
                 receiveCompletion: @escaping (Subscribers.Completion<Failure>) -> Void) {
         self.receiveValue = receiveValue
         self.receiveCompletion = receiveCompletion
     }
 
     /// Whether it is waiting for `resume()` before asking for more.
-    public var isPaused: Bool {
+    var isPaused: Bool {
         state.withLock { if case .paused = $0 { return true } else { return false } }
     }
 
     /// Keeps `subscription` and asks it for one value.
-    public func receive(subscription: Subscription) {
+    func receive(subscription: Subscription) {
         let accepted = state.withLock { state -> Bool in
             guard case .awaitingSubscription = state else { return false }
             state = .running(subscription)
@@ -63,7 +63,7 @@ public final class PausableSubscriber<Input, Failure: Error>: Subscriber, Pausab
     }
 
     /// Hands `value` on; asks for one more unless the handler paused.
-    public func receive(_ value: Input) -> Subscribers.Demand {
+    func receive(_ value: Input) -> Subscribers.Demand {
         // A value that was already under way when the subscriber was
         // cancelled (or finished) is not handed on.
         let live = state.withLock { state -> Bool in
@@ -83,7 +83,7 @@ public final class PausableSubscriber<Input, Failure: Error>: Subscriber, Pausab
     }
 
     /// Hands the end on, once.
-    public func receive(completion: Subscribers.Completion<Failure>) {
+    func receive(completion: Subscribers.Completion<Failure>) {
         let live = state.withLock { state -> Bool in
             if case .finished = state { return false }
             state = .finished
@@ -93,7 +93,7 @@ public final class PausableSubscriber<Input, Failure: Error>: Subscriber, Pausab
     }
 
     /// Asks for one more value, if paused.
-    public func resume() {
+    func resume() {
         let subscription = state.withLock { state -> Subscription? in
             guard case .paused(let subscription) = state else { return nil }
             state = .running(subscription)
@@ -103,7 +103,7 @@ public final class PausableSubscriber<Input, Failure: Error>: Subscriber, Pausab
     }
 
     /// Cancels the subscription; nothing more is received.
-    public func cancel() {
+    func cancel() {
         let subscription = state.withLock { state -> Subscription? in
             defer { state = .finished }
             switch state {

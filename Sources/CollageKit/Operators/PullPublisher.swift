@@ -11,7 +11,7 @@ import Locking
 /// Sendable, as `SharedWalk` is, which the run steps again after the cap).
 /// The subscription takes it out of its lock for the loop that emits and
 /// puts it back when demand runs out, so one thread at a time steps it.
-public protocol PullSource {
+protocol PullSource {
     /// What the source hands out, one at a time.
     associatedtype Element
     /// The next value, or nil when there are no more. Called only while a
@@ -23,20 +23,20 @@ extension Publishers {
     /// A publisher that emits only what was requested: every value comes
     /// from one call of its source's `next()`, made while the subscriber has
     /// demand. Nothing is read ahead, and cancelling stops the source.
-    public struct Pull<Source: PullSource>: Publisher {
-        public typealias Output = Source.Element
-        public typealias Failure = Never
+    struct Pull<Source: PullSource>: Publisher {
+        typealias Output = Source.Element
+        typealias Failure = Never
 
         private let makeSource: () -> sending Source
 
         /// `makeSource` runs once per subscription, when it first has demand;
         /// what it returns is that subscription's alone (see `PullSource`).
-        public init(_ makeSource: @escaping () -> sending Source) {
+        init(_ makeSource: @escaping () -> sending Source) {
             self.makeSource = makeSource
         }
 
         /// Gives `subscriber` a subscription with a source of its own, stepped only on demand.
-        public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Never {
+        func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Never {
             let subscription = PullSubscription(makeSource: makeSource, downstream: subscriber)
             subscriber.receive(subscription: subscription)
         }

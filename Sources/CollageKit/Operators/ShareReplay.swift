@@ -10,7 +10,7 @@ extension Publisher {
     /// everything, once, at the first subscriber, and is never cancelled by
     /// a subscriber's cancel: a subject upstream would drop what a slow
     /// subscriber could not take yet.
-    public func shareReplay(capacity: Int) -> Publishers.ShareReplay<Self> {
+    func shareReplay(capacity: Int) -> Publishers.ShareReplay<Self> {
         Publishers.ShareReplay(upstream: self, capacity: capacity)
     }
 }
@@ -18,9 +18,9 @@ extension Publisher {
 extension Publishers {
     /// The publisher of `shareReplay(capacity:)`: one subscription upstream,
     /// shared by every subscriber, each replayed the last `capacity` values.
-    public final class ShareReplay<Upstream: Publisher>: Publisher {
-        public typealias Output = Upstream.Output
-        public typealias Failure = Upstream.Failure
+    final class ShareReplay<Upstream: Publisher>: Publisher {
+        typealias Output = Upstream.Output
+        typealias Failure = Upstream.Failure
 
         private struct State {
             var replay: [Output] = []
@@ -40,7 +40,7 @@ extension Publishers {
         }
 
         /// Replays what is kept to `subscriber`, then shares what comes next.
-        public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+        func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let subscription = ReplaySubscription<Output, Failure>(downstream: AnySubscriber(subscriber)) { [weak self] in
                 self?.remove($0)
             }

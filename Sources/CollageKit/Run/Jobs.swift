@@ -5,16 +5,16 @@ import Logging
 /// a `SheetSource`'s sheets to disk). A new kind of run is a `PassSource`
 /// (where its passes come from, if it has several) or a `SheetSource`
 /// (where a pass's sheets come from), chosen here.
-public enum Jobs {
+enum Jobs {
     /// The job a resolved `Configuration` asks for.
-    public static func make(_ resolved: Configuration.Resolved, logger: Logger) -> CollageJob {
+    static func make(_ resolved: Configuration.Resolved, logger: Logger) -> CollageJob {
         make(resolved.configuration, perFolder: resolved.perFolder, watchEvery: resolved.watchEvery, logger: logger)
     }
 
     /// One collage (or its sheets), one per folder, or either watched: a
     /// first pass, then one every `watchEvery` seconds that redoes only
     /// what changed.
-    public static func make(_ configuration: CollageConfiguration, perFolder: Bool, watchEvery interval: Double?,
+    static func make(_ configuration: CollageConfiguration, perFolder: Bool, watchEvery interval: Double?,
                             logger: Logger) -> CollageJob {
         if configuration.diff != nil {
             let diff = diffConfiguration(configuration), instrumentation = RunInstrumentation()

@@ -1,3 +1,4 @@
+import CollageKit
 import Glibc
 
 /// A command line as the bytes it was given. A parser of arguments sees

@@ -1,3 +1,4 @@
+import CollageKit
 import Dispatch
 import Glibc
 
