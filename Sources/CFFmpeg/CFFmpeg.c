@@ -66,6 +66,7 @@ static struct {
     void *(*av_malloc)(size_t);
     void (*av_freep)(void *);
     AVBufferRef *(*av_buffer_create)(uint8_t *, size_t, void (*)(void *, uint8_t *), void *, int);
+    AVBufferRef *(*av_buffer_ref)(const AVBufferRef *);
     void (*av_buffer_unref)(AVBufferRef **);
     double (*av_display_rotation_get)(const int32_t *);
     void (*av_log_set_callback)(void (*)(void *, int, const char *, va_list));
@@ -125,7 +126,7 @@ static void load_once(void) {
     RESOLVE(codec, av_packet_alloc); RESOLVE(codec, av_packet_free); RESOLVE(codec, av_packet_unref);
     RESOLVE(util, av_frame_alloc); RESOLVE(util, av_frame_free); RESOLVE(util, av_frame_unref);
     RESOLVE(util, av_frame_ref); RESOLVE(util, av_frame_move_ref); RESOLVE(util, av_malloc); RESOLVE(util, av_freep);
-    RESOLVE(util, av_buffer_create); RESOLVE(util, av_buffer_unref);
+    RESOLVE(util, av_buffer_create); RESOLVE(util, av_buffer_unref); RESOLVE(util, av_buffer_ref);
     RESOLVE(util, av_display_rotation_get); RESOLVE(util, av_log_set_callback); RESOLVE(util, av_log_set_level);
     RESOLVE(util, av_strerror); RESOLVE(util, av_frame_get_side_data);
     RESOLVE(util, av_pix_fmt_desc_get);
@@ -163,6 +164,11 @@ struct cav_video {
     int kept_width, kept_height;
     cav_colour kept_colour;
     int stream, draining, keyframes_only;
+    // Keyframes alone: a keyframe's packet was sent alone and its picture
+    // is being drained; the pictures the decoder asked for since it was
+    // sent; and the one stand-in every picture after its first shares.
+    int alone, key_pictures;
+    AVFrame *stand_in;
     // The decoder's pictures alive now and at most (counted by get_picture).
     atomic_int pictures, peak_pictures;
     double time_base, start;
@@ -237,10 +243,54 @@ static void picture_freed(void *opaque, uint8_t *data) {
     free(picture);
 }
 
+// `frame` given the stand-in's planes (made on first use, or again when
+// the stream's size or format changes): 0, or -1 to allocate as usual.
+static int share_stand_in(cav_video *video, AVCodecContext *codec, AVFrame *frame, int flags) {
+    AVFrame *stand_in = video->stand_in;
+    if (stand_in && (stand_in->width != frame->width || stand_in->height != frame->height
+                     || stand_in->format != frame->format)) {
+        F.av_frame_free(&video->stand_in);
+        stand_in = NULL;
+    }
+    if (!stand_in) {
+        stand_in = F.av_frame_alloc();
+        if (!stand_in) return -1;
+        stand_in->width = frame->width;
+        stand_in->height = frame->height;
+        stand_in->format = frame->format;
+        if (F.avcodec_default_get_buffer2(codec, stand_in, flags) < 0) {
+            F.av_frame_free(&stand_in);
+            return -1;
+        }
+        video->stand_in = stand_in;
+    }
+    for (int i = 0; i < AV_NUM_DATA_POINTERS; i++) {
+        frame->data[i] = stand_in->data[i];
+        frame->linesize[i] = stand_in->linesize[i];
+        frame->buf[i] = stand_in->buf[i] ? F.av_buffer_ref(stand_in->buf[i]) : NULL;
+        if (stand_in->buf[i] && !frame->buf[i]) {
+            for (int j = 0; j < i; j++) F.av_buffer_unref(&frame->buf[j]);
+            return -1;
+        }
+    }
+    frame->extended_data = frame->data;
+    return 0;
+}
+
 // FFmpeg's own allocation, its first plane's buffer wrapped to count the
 // pictures the decoder holds at once (what a decode really costs).
+//
+// Keyframes alone, the first picture a keyframe's packet asks for is its
+// own; any after it are pictures its header names as references for the
+// frames that follow it (an HEVC CRA keyframe, x265's and phones' usual,
+// lists the previous group's pictures for its leading frames), which
+// FFmpeg makes up, full size and filled grey, when they are missing, as
+// they are after a flush: four or five 4K pictures (over 100 MB at 10
+// bits) for every keyframe, though a keyframe reads none of them and the
+// frames that would are never sent. They all share one stand-in picture.
 static int get_picture(AVCodecContext *codec, AVFrame *frame, int flags) {
     cav_video *video = codec->opaque;
+    if (video->keyframes_only && video->key_pictures++ > 0 && share_stand_in(video, codec, frame, flags) == 0) return 0;
     int result = F.avcodec_default_get_buffer2(codec, frame, flags);
     if (result < 0 || !frame->buf[0]) return result;
     counted_picture *picture = malloc(sizeof *picture);
@@ -262,6 +312,7 @@ static int get_picture(AVCodecContext *codec, AVFrame *frame, int flags) {
 void cav_close(cav_video *video) {
     if (!video) return;
     if (video->frame) F.av_frame_free(&video->frame);
+    if (video->stand_in) F.av_frame_free(&video->stand_in);
     free(video->kept);
     if (video->last) F.av_frame_free(&video->last);
     if (video->packet) F.av_packet_free(&video->packet);
@@ -435,6 +486,7 @@ int cav_seek(cav_video *video, double seconds) {
     if (result < 0) result = F.avformat_seek_file(video->format, video->stream, INT64_MIN, target, INT64_MAX, 0);
     F.avcodec_flush_buffers(video->codec);
     video->draining = 0;
+    video->alone = 0;
     return result < 0 ? -1 : 0;
 }
 
@@ -477,25 +529,76 @@ static int measure(const AVFrame *frame, cav_frame *out) {
     return 0;
 }
 
+// The decoder's next frame made the last one, measured: 1, or -1.
+static int give_frame(cav_video *video, cav_frame *out, char *error, size_t error_size) {
+    F.av_frame_unref(video->last);
+    F.av_frame_move_ref(video->last, video->frame);
+    int64_t stamp = video->last->best_effort_timestamp;
+    out->time = stamp != AV_NOPTS_VALUE ? stamp * video->time_base - video->start : 0;
+    if (measure(video->last, out) != 0) {
+        snprintf(error, error_size, "cannot convert a frame of pixel format %d", video->last->format);
+        return -1;
+    }
+    return 1;
+}
+
+// Keyframes alone: each keyframe's packet sent alone to a flushed decoder
+// and drained, the packets between them never sent (FFmpeg's skip_frame
+// would still keep the decoder's references, and for HEVC make up the
+// missing ones at every keyframe). The decoder holds the keyframe's
+// picture and the stand-in (`get_picture`); the last frame given is let go
+// before the next keyframe is decoded.
+static int next_keyframe(cav_video *video, cav_frame *out, char *error, size_t error_size) {
+    for (;;) {
+        if (interrupted(video)) {
+            snprintf(error, error_size, "decoding stopped: %s", video->stopped);
+            return -1;
+        }
+        if (video->alone) {
+            int result = F.avcodec_receive_frame(video->codec, video->frame);
+            if (result == 0) return give_frame(video, out, error, error_size);
+            video->alone = 0;
+            if (result != AVERROR_EOF && result != AVERROR(EAGAIN)) {
+                say_status(video, result, "cannot decode", error, error_size);
+                return -1;
+            }
+        }
+        if (video->draining) return 0;
+        int result = F.av_read_frame(video->format, video->packet);
+        if (result < 0) {
+            if (video->stopped) {
+                snprintf(error, error_size, "reading stopped: %s", video->stopped);
+                return -1;
+            }
+            video->draining = 1;
+            return 0;
+        }
+        if (video->packet->stream_index != video->stream || !(video->packet->flags & AV_PKT_FLAG_KEY)) {
+            F.av_packet_unref(video->packet);
+            continue;
+        }
+        F.av_frame_unref(video->last);
+        F.avcodec_flush_buffers(video->codec);
+        video->key_pictures = 0;
+        video->codec->skip_frame = AVDISCARD_DEFAULT;
+        result = F.avcodec_send_packet(video->codec, video->packet);
+        F.av_packet_unref(video->packet);
+        // A damaged keyframe is passed over, as players do; the bounds still hold.
+        if (result >= 0) F.avcodec_send_packet(video->codec, NULL);
+        video->alone = result >= 0;
+    }
+}
+
 int cav_next_frame(cav_video *video, double skip_until, cav_frame *out, char *error, size_t error_size) {
     last_log[0] = 0;
+    if (video->keyframes_only) return next_keyframe(video, out, error, error_size);
     for (;;) {
         if (interrupted(video)) {
             snprintf(error, error_size, "decoding stopped: %s", video->stopped);
             return -1;
         }
         int result = F.avcodec_receive_frame(video->codec, video->frame);
-        if (result == 0) {
-            F.av_frame_unref(video->last);
-            F.av_frame_move_ref(video->last, video->frame);
-            int64_t stamp = video->last->best_effort_timestamp;
-            out->time = stamp != AV_NOPTS_VALUE ? stamp * video->time_base - video->start : 0;
-            if (measure(video->last, out) != 0) {
-                snprintf(error, error_size, "cannot convert a frame of pixel format %d", video->last->format);
-                return -1;
-            }
-            return 1;
-        }
+        if (result == 0) return give_frame(video, out, error, error_size);
         if (result == AVERROR_EOF) return 0;
         if (result != AVERROR(EAGAIN)) {
             say_status(video, result, "cannot decode", error, error_size);
@@ -519,8 +622,7 @@ int cav_next_frame(cav_video *video, double skip_until, cav_frame *out, char *er
         }
         int64_t stamp = video->packet->pts != AV_NOPTS_VALUE ? video->packet->pts : video->packet->dts;
         double time = stamp != AV_NOPTS_VALUE ? stamp * video->time_base - video->start : -1;
-        video->codec->skip_frame = video->keyframes_only ? AVDISCARD_NONKEY
-            : time >= 0 && time < skip_until ? AVDISCARD_NONREF : AVDISCARD_DEFAULT;
+        video->codec->skip_frame = time >= 0 && time < skip_until ? AVDISCARD_NONREF : AVDISCARD_DEFAULT;
         result = F.avcodec_send_packet(video->codec, video->packet);
         F.av_packet_unref(video->packet);
         // A damaged packet is skipped, as players do; the bounds still hold.
@@ -528,7 +630,11 @@ int cav_next_frame(cav_video *video, double skip_until, cav_frame *out, char *er
     }
 }
 
-void cav_keyframes_only(cav_video *video, int on) { video->keyframes_only = on != 0; }
+void cav_keyframes_only(cav_video *video, int on) {
+    if ((on != 0) != video->keyframes_only) F.avcodec_flush_buffers(video->codec);
+    video->keyframes_only = on != 0;
+    video->alone = 0;
+}
 
 // A frame's matrix: the stream's own; unsaid, BT.709 for HD and larger,
 // BT.601 below (as players guess).
