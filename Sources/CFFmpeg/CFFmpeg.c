@@ -168,6 +168,8 @@ struct cav_video {
     // is being drained; the pictures the decoder asked for since it was
     // sent; and the one stand-in every picture after its first shares.
     int alone, key_pictures;
+    // A keyframe's packet read ahead (`cav_keyframe_time`), not yet sent.
+    int held;
     AVFrame *stand_in;
     // The decoder's pictures alive now and at most (counted by get_picture).
     atomic_int pictures, peak_pictures;
@@ -475,6 +477,17 @@ cav_video *cav_open(int fd, double seconds, long long max_bytes, char *error, si
 
 void cav_get_info(const cav_video *video, cav_info *info) { *info = video->info; }
 
+// After a seek (`result`, FFmpeg's): the decoder flushed, what was read
+// ahead let go. 0, or -1 when the seek failed.
+static int settle(cav_video *video, int result) {
+    F.avcodec_flush_buffers(video->codec);
+    if (video->held) F.av_packet_unref(video->packet);
+    video->held = 0;
+    video->draining = 0;
+    video->alone = 0;
+    return result < 0 ? -1 : 0;
+}
+
 int cav_seek(cav_video *video, double seconds) {
     int64_t target = (int64_t) ((seconds + video->start) / video->time_base);
     int result = -1;
@@ -484,10 +497,40 @@ int cav_seek(cav_video *video, double seconds) {
     if (seconds <= 0) result = F.avformat_seek_file(video->format, -1, 0, 0, 0, AVSEEK_FLAG_BYTE);
     if (result < 0) result = F.avformat_seek_file(video->format, video->stream, INT64_MIN, target, target, 0);
     if (result < 0) result = F.avformat_seek_file(video->format, video->stream, INT64_MIN, target, INT64_MAX, 0);
-    F.avcodec_flush_buffers(video->codec);
-    video->draining = 0;
-    video->alone = 0;
-    return result < 0 ? -1 : 0;
+    return settle(video, result);
+}
+
+int cav_keyframe_time(cav_video *video, int skip, double *time, double *decode_time, char *error, size_t error_size) {
+    if (skip && video->held) {
+        F.av_packet_unref(video->packet);
+        video->held = 0;
+    }
+    while (!video->held) {
+        if (video->draining) return 0;
+        if (interrupted(video)) {
+            snprintf(error, error_size, "reading stopped: %s", video->stopped);
+            return -1;
+        }
+        int result = F.av_read_frame(video->format, video->packet);
+        if (result < 0) {
+            if (video->stopped) {
+                snprintf(error, error_size, "reading stopped: %s", video->stopped);
+                return -1;
+            }
+            video->draining = 1;
+            return 0;
+        }
+        if (video->packet->stream_index == video->stream && (video->packet->flags & AV_PKT_FLAG_KEY)) {
+            video->held = 1;
+        } else {
+            F.av_packet_unref(video->packet);
+        }
+    }
+    int64_t stamp = video->packet->pts != AV_NOPTS_VALUE ? video->packet->pts : video->packet->dts;
+    *time = stamp != AV_NOPTS_VALUE ? stamp * video->time_base - video->start : 0;
+    int64_t decoded = video->packet->dts != AV_NOPTS_VALUE ? video->packet->dts : stamp;
+    *decode_time = decoded != AV_NOPTS_VALUE ? decoded * video->time_base - video->start : *time;
+    return 1;
 }
 
 // Luma mean and spread of a frame, from a 64x64 grey copy made by swscale
@@ -557,31 +600,18 @@ static int next_keyframe(cav_video *video, cav_frame *out, char *error, size_t e
         if (video->alone) {
             int result = F.avcodec_receive_frame(video->codec, video->frame);
             if (result == 0) return give_frame(video, out, error, error_size);
+            // Drained: next keyframe (a damaged one is passed over, as players do).
             video->alone = 0;
-            if (result != AVERROR_EOF && result != AVERROR(EAGAIN)) {
-                say_status(video, result, "cannot decode", error, error_size);
-                return -1;
-            }
         }
-        if (video->draining) return 0;
-        int result = F.av_read_frame(video->format, video->packet);
-        if (result < 0) {
-            if (video->stopped) {
-                snprintf(error, error_size, "reading stopped: %s", video->stopped);
-                return -1;
-            }
-            video->draining = 1;
-            return 0;
-        }
-        if (video->packet->stream_index != video->stream || !(video->packet->flags & AV_PKT_FLAG_KEY)) {
-            F.av_packet_unref(video->packet);
-            continue;
-        }
+        double time, decode_time;
+        int found = cav_keyframe_time(video, 0, &time, &decode_time, error, error_size);
+        if (found <= 0) return found;
+        video->held = 0;
         F.av_frame_unref(video->last);
         F.avcodec_flush_buffers(video->codec);
         video->key_pictures = 0;
         video->codec->skip_frame = AVDISCARD_DEFAULT;
-        result = F.avcodec_send_packet(video->codec, video->packet);
+        int result = F.avcodec_send_packet(video->codec, video->packet);
         F.av_packet_unref(video->packet);
         // A damaged keyframe is passed over, as players do; the bounds still hold.
         if (result >= 0) F.avcodec_send_packet(video->codec, NULL);
@@ -633,6 +663,8 @@ int cav_next_frame(cav_video *video, double skip_until, cav_frame *out, char *er
 void cav_keyframes_only(cav_video *video, int on) {
     if ((on != 0) != video->keyframes_only) F.avcodec_flush_buffers(video->codec);
     video->keyframes_only = on != 0;
+    if (video->held) F.av_packet_unref(video->packet);
+    video->held = 0;
     video->alone = 0;
 }
 

@@ -146,6 +146,7 @@ extension MediaFile {
         let starts = Array(stride(from: 0, to: times.count, by: size))
         let runs = starts.map { Array(times[$0..<min($0 + size, times.count)]) }
         let nexts = starts.map { $0 + size < times.count ? times[$0 + size] : nil }
+        let previouses = starts.map { $0 > 0 ? times[$0 - 1] : nil }
         let found = Locked([Result<FilmFrames, VipsError>?](repeating: nil, count: runs.count))
         DispatchQueue.concurrentPerform(iterations: runs.count) { index in
             let result = Result { () throws(VipsError) -> FilmFrames in
@@ -153,7 +154,8 @@ extension MediaFile {
                 if let handed = first.take(index) { video = handed } else {
                     video = try openFilm(descriptor, frames: runs[index].count)
                 }
-                return video.frames(at: runs[index], next: nexts[index], coverWidth: coverWidth, coverHeight: coverHeight)
+                return video.frames(at: runs[index], previous: previouses[index], next: nexts[index], coverWidth: coverWidth,
+                                    coverHeight: coverHeight)
             }
             found.withLock { $0[index] = result }
         }

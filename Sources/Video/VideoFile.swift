@@ -62,6 +62,20 @@ public final class VideoFile {
 
     func seek(to seconds: Double) -> Bool { cav_seek(handle, seconds) == 0 }
 
+    /// Keyframes alone: the keyframe `nextFrame` decodes next (`skip`: the
+    /// one after it), read from the container without decoding it: its
+    /// time, and the time it is decoded at (what a seek to it aims at);
+    /// nil at the end.
+    func keyframeTime(skip: Bool = false) throws(VideoError) -> (time: Double, decoded: Double)? {
+        var (time, decoded) = (0.0, 0.0)
+        var error = [CChar](repeating: 0, count: 256)
+        switch cav_keyframe_time(handle, skip ? 1 : 0, &time, &decoded, &error, error.count) {
+        case 1: return (time, decoded)
+        case 0: return nil
+        default: throw VideoError(Self.text(error))
+        }
+    }
+
     /// The next frame: its time and brightness; nil at the end.
     func nextFrame(skippingUntil seconds: Double) throws(VideoError) -> FrameLook? {
         var frame = cav_frame()

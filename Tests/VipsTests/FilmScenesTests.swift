@@ -59,11 +59,25 @@ final class FilmScenesTests: XCTestCase {
         XCTAssertEqual(shots.filter { $0 == 0 }.count, 1, "the long shot once: \(times)")
     }
 
-    func testAFilmOfFewerShotsGivesEachOnce() throws {
+    /// Three shots of 4, 1 and 2 s for 6 frames: each shot once, then the
+    /// rest over the longest (the 4 s shot three times, the 2 s one twice),
+    /// at distinct times, in order.
+    func testAFilmOfFewerShotsStillGivesNFramesEachShotFirst() throws {
         let path = folder.file("three.mp4")
-        try film(path, shots: 3)
+        try film(path, shots: 3, lengths: [4, 1, 2])
         let times = try scenes(path, 6)
-        XCTAssertEqual(times.map { Int($0 / 2) }, [0, 1, 2], "\(times)")
+        XCTAssertEqual(times.count, 6, "\(times)")
+        XCTAssertEqual(times, times.sorted())
+        XCTAssertEqual(Set(times).count, 6, "\(times)")
+        let starts = [0.0, 4, 5]
+        let shots = times.map { time in starts.lastIndex { $0 <= time }! }
+        XCTAssertEqual([0, 1, 2].map { shot in shots.filter { $0 == shot }.count }, [3, 1, 2], "\(times)")
+    }
+
+    func testFramesAreSharedOutEachShotOnceThenByLength() {
+        XCTAssertEqual(VideoFile.shares([4, 1, 2], count: 6), [3, 1, 2])
+        XCTAssertEqual(VideoFile.shares([5], count: 6), [6])
+        XCTAssertEqual(VideoFile.shares([1, 1, 1], count: 2), [1, 1, 1], "never fewer than one a shot")
     }
 
     func testAFadeKeepsAShotOneShapeFromAnother() {

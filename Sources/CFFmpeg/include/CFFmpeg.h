@@ -61,6 +61,14 @@ void cav_get_info(const cav_video *video, cav_info *info);
 /// Seeks to the keyframe at or before `seconds` (from the stream's start).
 int cav_seek(cav_video *video, double seconds);
 
+/// Keyframes alone (`cav_keyframes_only`): the time of the keyframe the
+/// next `cav_next_frame` decodes (`skip`: the one after it, the one read
+/// ahead let go undecoded), and the time of its decoding (before it when
+/// frames are reordered: what MP4's index seeks by), read ahead without
+/// decoding it. 1; 0 at the end; -1 past the bounds, with the reason in
+/// `error`.
+int cav_keyframe_time(cav_video *video, int skip, double *time, double *decode_time, char *error, size_t error_size);
+
 /// One decoded frame: its time, its brightness (the mean and the spread,
 /// standard deviation, of its luma, sampled 64x64, on 0-255) and its
 /// detail (the mean difference of neighbouring samples: low when blurred),
