@@ -19,7 +19,7 @@ public struct FilmFrames: Sendable {
     /// Why there is no frame for the next time (FFmpeg's reason), or nil.
     public let stopped: String?
     /// Times whose frame would have been the one before it again, left out:
-    /// a film decoded keyframes alone (`VideoInfo.decodesKeyframesOnly`)
+    /// a film decoded keyframes alone (`decodesKeyframesOnly`)
     /// whose keyframes are fewer than the times asked.
     public var repeated = 0
 
@@ -80,7 +80,7 @@ extension VideoFile {
     /// and a decode forward; when none of them shows (all near-black or
     /// flat), a few more times are tried over the whole neighbourhood,
     /// nearest first (`neighbourTries`), each a seek and a short decode,
-    /// until one shows. Keyframes alone (`VideoInfo.decodesKeyframesOnly`),
+    /// until one shows. Keyframes alone (`decodesKeyframesOnly`),
     /// its candidates are keyframes, nearest first, each decoded once
     /// (`keyframe`). Shrunk as `poster` shrinks its frame, to cover
     /// `coverWidth` x `coverHeight`. A film that gives no frame at a time
@@ -89,7 +89,7 @@ extension VideoFile {
     public func frames(at times: [Double], previous: Double? = nil, next: Double? = nil, coverWidth: Int,
                        coverHeight: Int) -> FilmFrames {
         let (width, height) = posterSize(coverWidth: coverWidth, coverHeight: coverHeight)
-        let keyframesOnly = info.decodesKeyframesOnly
+        let keyframesOnly = decodesKeyframesOnly
         decodeKeyframesOnly(keyframesOnly)
         var made: [FilmFrame] = []
         var repeated = 0

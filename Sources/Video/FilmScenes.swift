@@ -25,7 +25,7 @@ extension VideoFile {
     /// twice while another is not shown.
     public func sceneTimes(count: Int) throws(VideoError) -> [Double] {
         guard count > 0, info.duration > 0 else { return [] }
-        let keyframesOnly = info.decodesKeyframesOnly
+        let keyframesOnly = decodesKeyframesOnly
         decodeKeyframesOnly(keyframesOnly)
         let samples = min(Self.sceneSamples, max(16, 4 * count))
         var seen: [FrameLook] = []

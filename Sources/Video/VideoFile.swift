@@ -53,6 +53,16 @@ public final class VideoFile {
         return Array(UnsafeRawBufferPointer(start: packet, count: strnlen(packet, limit + 1)))
     }
 
+    /// The most a forward decode of this video may hold by its pictures'
+    /// estimate (`VideoInfo.forwardDecodeBytes`): the room the run's
+    /// budget has for it beside what else it holds, at most
+    /// `VideoInfo.fullDecodeLimit`. Above it, keyframes alone are decoded.
+    public var forwardLimit = VideoInfo.fullDecodeLimit
+
+    /// Whether this video is decoded keyframes alone: its forward decode
+    /// would not fit `forwardLimit`.
+    public var decodesKeyframesOnly: Bool { info.decodesKeyframesOnly(within: forwardLimit) }
+
     /// Bytes FFmpeg has read so far.
     public var bytesRead: Int { Int(cav_bytes_read(handle)) }
 
