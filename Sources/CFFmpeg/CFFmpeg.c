@@ -67,6 +67,7 @@ static struct {
     void (*av_freep)(void *);
     AVBufferRef *(*av_buffer_create)(uint8_t *, size_t, void (*)(void *, uint8_t *), void *, int);
     AVBufferRef *(*av_buffer_ref)(const AVBufferRef *);
+    AVBufferRef *(*av_buffer_allocz)(size_t);
     void (*av_buffer_unref)(AVBufferRef **);
     double (*av_display_rotation_get)(const int32_t *);
     void (*av_log_set_callback)(void (*)(void *, int, const char *, va_list));
@@ -126,7 +127,7 @@ static void load_once(void) {
     RESOLVE(codec, av_packet_alloc); RESOLVE(codec, av_packet_free); RESOLVE(codec, av_packet_unref);
     RESOLVE(util, av_frame_alloc); RESOLVE(util, av_frame_free); RESOLVE(util, av_frame_unref);
     RESOLVE(util, av_frame_ref); RESOLVE(util, av_frame_move_ref); RESOLVE(util, av_malloc); RESOLVE(util, av_freep);
-    RESOLVE(util, av_buffer_create); RESOLVE(util, av_buffer_unref); RESOLVE(util, av_buffer_ref);
+    RESOLVE(util, av_buffer_create); RESOLVE(util, av_buffer_unref); RESOLVE(util, av_buffer_ref); RESOLVE(util, av_buffer_allocz);
     RESOLVE(util, av_display_rotation_get); RESOLVE(util, av_log_set_callback); RESOLVE(util, av_log_set_level);
     RESOLVE(util, av_strerror); RESOLVE(util, av_frame_get_side_data);
     RESOLVE(util, av_pix_fmt_desc_get);
@@ -170,7 +171,7 @@ struct cav_video {
     int alone, key_pictures;
     // A keyframe's packet read ahead (`cav_keyframe_time`), not yet sent.
     int held;
-    AVFrame *stand_in;
+    AVBufferRef *stand_in;
     // The decoder's pictures alive now and at most (counted by get_picture).
     atomic_int pictures, peak_pictures;
     double time_base, start;
@@ -245,35 +246,37 @@ static void picture_freed(void *opaque, uint8_t *data) {
     free(picture);
 }
 
-// `frame` given the stand-in's planes (made on first use, or again when
-// the stream's size or format changes): 0, or -1 to allocate as usual.
+// `frame` given the stand-in's planes: 0, or -1 to allocate as usual. The
+// stand-in is one row, every row of every plane (a line size of 0), in the
+// middle of a zeroed buffer with room either side: FFmpeg fills a made-up
+// reference row by row with one grey value, and nothing reads it (a
+// keyframe refers to no other frame, and the frames that would are never
+// sent), so a row stands for a picture: a few kilobytes, not 25 MB at 4K.
+// (A damaged keyframe that did refer to it would read that grey row,
+// within the buffer: motion is clamped to a few samples past the edges.)
 static int share_stand_in(cav_video *video, AVCodecContext *codec, AVFrame *frame, int flags) {
-    AVFrame *stand_in = video->stand_in;
-    if (stand_in && (stand_in->width != frame->width || stand_in->height != frame->height
-                     || stand_in->format != frame->format)) {
-        F.av_frame_free(&video->stand_in);
-        stand_in = NULL;
+    (void) codec; (void) flags;
+    enum { margin = 4096 };
+    size_t row = (size_t) frame->width * 8 + 256;  // four planes' samples of up to 16 bits, and more
+    if (frame->width <= 0 || frame->width > (1 << 16)) return -1;
+    if (!video->stand_in || (size_t) video->stand_in->size < row + 2 * margin) {
+        F.av_buffer_unref(&video->stand_in);
+        video->stand_in = F.av_buffer_allocz(row + 2 * margin);
+        if (!video->stand_in) return -1;
     }
-    if (!stand_in) {
-        stand_in = F.av_frame_alloc();
-        if (!stand_in) return -1;
-        stand_in->width = frame->width;
-        stand_in->height = frame->height;
-        stand_in->format = frame->format;
-        if (F.avcodec_default_get_buffer2(codec, stand_in, flags) < 0) {
-            F.av_frame_free(&stand_in);
-            return -1;
+    const AVPixFmtDescriptor *format = F.av_pix_fmt_desc_get(frame->format);
+    int planes = 0;
+    if (format) {
+        for (int i = 0; i < format->nb_components; i++) {
+            if (format->comp[i].plane + 1 > planes) planes = format->comp[i].plane + 1;
         }
-        video->stand_in = stand_in;
     }
+    if (planes < 1 || planes > 4) return -1;
+    frame->buf[0] = F.av_buffer_ref(video->stand_in);
+    if (!frame->buf[0]) return -1;
     for (int i = 0; i < AV_NUM_DATA_POINTERS; i++) {
-        frame->data[i] = stand_in->data[i];
-        frame->linesize[i] = stand_in->linesize[i];
-        frame->buf[i] = stand_in->buf[i] ? F.av_buffer_ref(stand_in->buf[i]) : NULL;
-        if (stand_in->buf[i] && !frame->buf[i]) {
-            for (int j = 0; j < i; j++) F.av_buffer_unref(&frame->buf[j]);
-            return -1;
-        }
+        frame->data[i] = i < planes ? video->stand_in->data + margin : NULL;
+        frame->linesize[i] = 0;
     }
     frame->extended_data = frame->data;
     return 0;
@@ -314,7 +317,7 @@ static int get_picture(AVCodecContext *codec, AVFrame *frame, int flags) {
 void cav_close(cav_video *video) {
     if (!video) return;
     if (video->frame) F.av_frame_free(&video->frame);
-    if (video->stand_in) F.av_frame_free(&video->stand_in);
+    if (video->stand_in) F.av_buffer_unref(&video->stand_in);
     free(video->kept);
     if (video->last) F.av_frame_free(&video->last);
     if (video->packet) F.av_packet_free(&video->packet);

@@ -25,8 +25,10 @@ clip() {  # NAME RATE KEYINT TRANSFER ROTATE
     -vf "scale=out_color_matrix=bt2020:out_range=tv,format=yuv420p10le" \
     -c:v libx265 -preset ultrafast \
     -x265-params "log-level=error:keyint=$3:min-keyint=$3:bframes=3:colorprim=bt2020:transfer=$4:colormatrix=bt2020nc" \
-    -color_primaries bt2020 -color_trc "$4" -colorspace bt2020nc -color_range tv \
-    -metadata:s:v:0 rotate="$5" -movflags +faststart "$out.tmp.mp4"
+    -color_primaries bt2020 -color_trc "$4" -colorspace bt2020nc -color_range tv "$out.enc.mp4"
+  # The display matrix by a copy (FFmpeg 5.1 leaves `rotate` out while encoding).
+  ffmpeg -v error -y -i "$out.enc.mp4" -c copy -metadata:s:v:0 rotate="$5" -movflags +faststart "$out.tmp.mp4"
+  rm -f "$out.enc.mp4"
   mv "$out.tmp.mp4" "$out"
 }
 clip hlg-30fps-gop1.mp4 30 30 arib-std-b67 0
