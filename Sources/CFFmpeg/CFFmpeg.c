@@ -292,7 +292,7 @@ static int share_stand_in(cav_video *video, AVCodecContext *codec, AVFrame *fram
 // FFmpeg makes up, full size and filled grey, when they are missing, as
 // they are after a flush: four or five 4K pictures (over 100 MB at 10
 // bits) for every keyframe, though a keyframe reads none of them and the
-// frames that would are never sent. They all share one stand-in picture.
+// frames that would are never sent. They all share one stand-in row (`share_stand_in`).
 static int get_picture(AVCodecContext *codec, AVFrame *frame, int flags) {
     cav_video *video = codec->opaque;
     if (video->keyframes_only && video->key_pictures++ > 0 && share_stand_in(video, codec, frame, flags) == 0) return 0;
@@ -592,7 +592,7 @@ static int give_frame(cav_video *video, cav_frame *out, char *error, size_t erro
 // and drained, the packets between them never sent (FFmpeg's skip_frame
 // would still keep the decoder's references, and for HEVC make up the
 // missing ones at every keyframe). The decoder holds the keyframe's
-// picture and the stand-in (`get_picture`); the last frame given is let go
+// picture and the stand-in row (`get_picture`); the last frame given is let go
 // before the next keyframe is decoded.
 static int next_keyframe(cav_video *video, cav_frame *out, char *error, size_t error_size) {
     for (;;) {

@@ -78,8 +78,10 @@ extension VideoInfo {
     /// declares, the one being decoded, the one given and the one measured.
     public var forwardDecodeBytes: Int { decodedFrameBytes * (referenceFrames + 3) }
 
-    /// What decoding keyframes alone holds: the keyframe being decoded, the
-    /// stand-in for the references it names, and the last one given.
+    /// What decoding keyframes alone holds, counted as three pictures: the
+    /// keyframe being decoded, the motion tables FFmpeg makes for the
+    /// references it names (their pictures one stand-in row), and the
+    /// converted copy and its scaler.
     public var keyframeDecodeBytes: Int { decodedFrameBytes * 3 }
 
     /// Whether a decode within `limit` bytes reads keyframes alone: its

@@ -87,8 +87,8 @@ int cav_next_frame(cav_video *video, double skip_until, cav_frame *frame, char *
 
 /// Whether to decode keyframes alone: each keyframe's packet sent alone
 /// to a flushed decoder, the packets between never sent, so the decoder
-/// holds the keyframe's picture and one stand-in for the references its
-/// header names, not its whole reference set (a 4K 10-bit HEVC stream's
+/// holds the keyframe's picture and one stand-in row for the references
+/// its header names, not its whole reference set (a 4K 10-bit HEVC stream's
 /// is over 200 MB). FFmpeg's own skip_frame keeps that set and, for HEVC's
 /// CRA keyframes, makes up the missing references at every keyframe: 400
 /// MB for a phone's 4K HLG video keyed every second.
