@@ -126,6 +126,7 @@ extension MediaFile {
         let found: FilmFrames
         if parts <= 1 || video!.decodesKeyframesOnly {
             found = video!.frames(at: times, coverWidth: coverWidth, coverHeight: coverHeight)
+            video = nil  // its decoder let go before the tiles are made
         } else {
             // The first run decodes on the handle already open: one open a run.
             let first = FilmHandOver(video.take()!)
