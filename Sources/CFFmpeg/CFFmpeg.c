@@ -66,6 +66,8 @@ static struct {
     void *(*av_malloc)(size_t);
     void (*av_freep)(void *);
     AVBufferRef *(*av_buffer_create)(uint8_t *, size_t, void (*)(void *, uint8_t *), void *, int);
+    AVBufferRef *(*av_buffer_ref)(const AVBufferRef *);
+    AVBufferRef *(*av_buffer_allocz)(size_t);
     void (*av_buffer_unref)(AVBufferRef **);
     double (*av_display_rotation_get)(const int32_t *);
     void (*av_log_set_callback)(void (*)(void *, int, const char *, va_list));
@@ -125,7 +127,7 @@ static void load_once(void) {
     RESOLVE(codec, av_packet_alloc); RESOLVE(codec, av_packet_free); RESOLVE(codec, av_packet_unref);
     RESOLVE(util, av_frame_alloc); RESOLVE(util, av_frame_free); RESOLVE(util, av_frame_unref);
     RESOLVE(util, av_frame_ref); RESOLVE(util, av_frame_move_ref); RESOLVE(util, av_malloc); RESOLVE(util, av_freep);
-    RESOLVE(util, av_buffer_create); RESOLVE(util, av_buffer_unref);
+    RESOLVE(util, av_buffer_create); RESOLVE(util, av_buffer_unref); RESOLVE(util, av_buffer_ref); RESOLVE(util, av_buffer_allocz);
     RESOLVE(util, av_display_rotation_get); RESOLVE(util, av_log_set_callback); RESOLVE(util, av_log_set_level);
     RESOLVE(util, av_strerror); RESOLVE(util, av_frame_get_side_data);
     RESOLVE(util, av_pix_fmt_desc_get);
@@ -163,6 +165,13 @@ struct cav_video {
     int kept_width, kept_height;
     cav_colour kept_colour;
     int stream, draining, keyframes_only;
+    // Keyframes alone: a keyframe's packet was sent alone and its picture
+    // is being drained; the pictures the decoder asked for since it was
+    // sent; and the one stand-in every picture after its first shares.
+    int alone, key_pictures;
+    // A keyframe's packet read ahead (`cav_keyframe_time`), not yet sent.
+    int held;
+    AVBufferRef *stand_in;
     // The decoder's pictures alive now and at most (counted by get_picture).
     atomic_int pictures, peak_pictures;
     double time_base, start;
@@ -237,10 +246,56 @@ static void picture_freed(void *opaque, uint8_t *data) {
     free(picture);
 }
 
+// `frame` given the stand-in's planes: 0, or -1 to allocate as usual. The
+// stand-in is one row, every row of every plane (a line size of 0), in the
+// middle of a zeroed buffer with room either side: FFmpeg fills a made-up
+// reference row by row with one grey value, and nothing reads it (a
+// keyframe refers to no other frame, and the frames that would are never
+// sent), so a row stands for a picture: a few kilobytes, not 25 MB at 4K.
+// (A damaged keyframe that did refer to it would read that grey row,
+// within the buffer: motion is clamped to a few samples past the edges.)
+static int share_stand_in(cav_video *video, AVCodecContext *codec, AVFrame *frame, int flags) {
+    (void) codec; (void) flags;
+    enum { margin = 4096 };
+    size_t row = (size_t) frame->width * 8 + 256;  // four planes' samples of up to 16 bits, and more
+    if (frame->width <= 0 || frame->width > (1 << 16)) return -1;
+    if (!video->stand_in || (size_t) video->stand_in->size < row + 2 * margin) {
+        F.av_buffer_unref(&video->stand_in);
+        video->stand_in = F.av_buffer_allocz(row + 2 * margin);
+        if (!video->stand_in) return -1;
+    }
+    const AVPixFmtDescriptor *format = F.av_pix_fmt_desc_get(frame->format);
+    int planes = 0;
+    if (format) {
+        for (int i = 0; i < format->nb_components; i++) {
+            if (format->comp[i].plane + 1 > planes) planes = format->comp[i].plane + 1;
+        }
+    }
+    if (planes < 1 || planes > 4) return -1;
+    frame->buf[0] = F.av_buffer_ref(video->stand_in);
+    if (!frame->buf[0]) return -1;
+    for (int i = 0; i < AV_NUM_DATA_POINTERS; i++) {
+        frame->data[i] = i < planes ? video->stand_in->data + margin : NULL;
+        frame->linesize[i] = 0;
+    }
+    frame->extended_data = frame->data;
+    return 0;
+}
+
 // FFmpeg's own allocation, its first plane's buffer wrapped to count the
 // pictures the decoder holds at once (what a decode really costs).
+//
+// Keyframes alone, the first picture a keyframe's packet asks for is its
+// own; any after it are pictures its header names as references for the
+// frames that follow it (an HEVC CRA keyframe, x265's and phones' usual,
+// lists the previous group's pictures for its leading frames), which
+// FFmpeg makes up, full size and filled grey, when they are missing, as
+// they are after a flush: four or five 4K pictures (over 100 MB at 10
+// bits) for every keyframe, though a keyframe reads none of them and the
+// frames that would are never sent. They all share one stand-in row (`share_stand_in`).
 static int get_picture(AVCodecContext *codec, AVFrame *frame, int flags) {
     cav_video *video = codec->opaque;
+    if (video->keyframes_only && video->key_pictures++ > 0 && share_stand_in(video, codec, frame, flags) == 0) return 0;
     int result = F.avcodec_default_get_buffer2(codec, frame, flags);
     if (result < 0 || !frame->buf[0]) return result;
     counted_picture *picture = malloc(sizeof *picture);
@@ -262,6 +317,7 @@ static int get_picture(AVCodecContext *codec, AVFrame *frame, int flags) {
 void cav_close(cav_video *video) {
     if (!video) return;
     if (video->frame) F.av_frame_free(&video->frame);
+    if (video->stand_in) F.av_buffer_unref(&video->stand_in);
     free(video->kept);
     if (video->last) F.av_frame_free(&video->last);
     if (video->packet) F.av_packet_free(&video->packet);
@@ -431,6 +487,17 @@ cav_video *cav_open(int fd, double seconds, long long max_bytes, char *error, si
 
 void cav_get_info(const cav_video *video, cav_info *info) { *info = video->info; }
 
+// After a seek (`result`, FFmpeg's): the decoder flushed, what was read
+// ahead let go. 0, or -1 when the seek failed.
+static int settle(cav_video *video, int result) {
+    F.avcodec_flush_buffers(video->codec);
+    if (video->held) F.av_packet_unref(video->packet);
+    video->held = 0;
+    video->draining = 0;
+    video->alone = 0;
+    return result < 0 ? -1 : 0;
+}
+
 int cav_seek(cav_video *video, double seconds) {
     int64_t target = (int64_t) ((seconds + video->start) / video->time_base);
     int result = -1;
@@ -440,9 +507,40 @@ int cav_seek(cav_video *video, double seconds) {
     if (seconds <= 0) result = F.avformat_seek_file(video->format, -1, 0, 0, 0, AVSEEK_FLAG_BYTE);
     if (result < 0) result = F.avformat_seek_file(video->format, video->stream, INT64_MIN, target, target, 0);
     if (result < 0) result = F.avformat_seek_file(video->format, video->stream, INT64_MIN, target, INT64_MAX, 0);
-    F.avcodec_flush_buffers(video->codec);
-    video->draining = 0;
-    return result < 0 ? -1 : 0;
+    return settle(video, result);
+}
+
+int cav_keyframe_time(cav_video *video, int skip, double *time, double *decode_time, char *error, size_t error_size) {
+    if (skip && video->held) {
+        F.av_packet_unref(video->packet);
+        video->held = 0;
+    }
+    while (!video->held) {
+        if (video->draining) return 0;
+        if (interrupted(video)) {
+            snprintf(error, error_size, "reading stopped: %s", video->stopped);
+            return -1;
+        }
+        int result = F.av_read_frame(video->format, video->packet);
+        if (result < 0) {
+            if (video->stopped) {
+                snprintf(error, error_size, "reading stopped: %s", video->stopped);
+                return -1;
+            }
+            video->draining = 1;
+            return 0;
+        }
+        if (video->packet->stream_index == video->stream && (video->packet->flags & AV_PKT_FLAG_KEY)) {
+            video->held = 1;
+        } else {
+            F.av_packet_unref(video->packet);
+        }
+    }
+    int64_t stamp = video->packet->pts != AV_NOPTS_VALUE ? video->packet->pts : video->packet->dts;
+    *time = stamp != AV_NOPTS_VALUE ? stamp * video->time_base - video->start : 0;
+    int64_t decoded = video->packet->dts != AV_NOPTS_VALUE ? video->packet->dts : stamp;
+    *decode_time = decoded != AV_NOPTS_VALUE ? decoded * video->time_base - video->start : *time;
+    return 1;
 }
 
 // Luma mean and spread of a frame, from a 64x64 grey copy made by swscale
@@ -484,25 +582,63 @@ static int measure(const AVFrame *frame, cav_frame *out) {
     return 0;
 }
 
+// The decoder's next frame made the last one, measured: 1, or -1.
+static int give_frame(cav_video *video, cav_frame *out, char *error, size_t error_size) {
+    F.av_frame_unref(video->last);
+    F.av_frame_move_ref(video->last, video->frame);
+    int64_t stamp = video->last->best_effort_timestamp;
+    out->time = stamp != AV_NOPTS_VALUE ? stamp * video->time_base - video->start : 0;
+    if (measure(video->last, out) != 0) {
+        snprintf(error, error_size, "cannot convert a frame of pixel format %d", video->last->format);
+        return -1;
+    }
+    return 1;
+}
+
+// Keyframes alone: each keyframe's packet sent alone to a flushed decoder
+// and drained, the packets between them never sent (FFmpeg's skip_frame
+// would still keep the decoder's references, and for HEVC make up the
+// missing ones at every keyframe). The decoder holds the keyframe's
+// picture and the stand-in row (`get_picture`); the last frame given is let go
+// before the next keyframe is decoded.
+static int next_keyframe(cav_video *video, cav_frame *out, char *error, size_t error_size) {
+    for (;;) {
+        if (interrupted(video)) {
+            snprintf(error, error_size, "decoding stopped: %s", video->stopped);
+            return -1;
+        }
+        if (video->alone) {
+            int result = F.avcodec_receive_frame(video->codec, video->frame);
+            if (result == 0) return give_frame(video, out, error, error_size);
+            // Drained: next keyframe (a damaged one is passed over, as players do).
+            video->alone = 0;
+        }
+        double time, decode_time;
+        int found = cav_keyframe_time(video, 0, &time, &decode_time, error, error_size);
+        if (found <= 0) return found;
+        video->held = 0;
+        F.av_frame_unref(video->last);
+        F.avcodec_flush_buffers(video->codec);
+        video->key_pictures = 0;
+        video->codec->skip_frame = AVDISCARD_DEFAULT;
+        int result = F.avcodec_send_packet(video->codec, video->packet);
+        F.av_packet_unref(video->packet);
+        // A damaged keyframe is passed over, as players do; the bounds still hold.
+        if (result >= 0) F.avcodec_send_packet(video->codec, NULL);
+        video->alone = result >= 0;
+    }
+}
+
 int cav_next_frame(cav_video *video, double skip_until, cav_frame *out, char *error, size_t error_size) {
     last_log[0] = 0;
+    if (video->keyframes_only) return next_keyframe(video, out, error, error_size);
     for (;;) {
         if (interrupted(video)) {
             snprintf(error, error_size, "decoding stopped: %s", video->stopped);
             return -1;
         }
         int result = F.avcodec_receive_frame(video->codec, video->frame);
-        if (result == 0) {
-            F.av_frame_unref(video->last);
-            F.av_frame_move_ref(video->last, video->frame);
-            int64_t stamp = video->last->best_effort_timestamp;
-            out->time = stamp != AV_NOPTS_VALUE ? stamp * video->time_base - video->start : 0;
-            if (measure(video->last, out) != 0) {
-                snprintf(error, error_size, "cannot convert a frame of pixel format %d", video->last->format);
-                return -1;
-            }
-            return 1;
-        }
+        if (result == 0) return give_frame(video, out, error, error_size);
         if (result == AVERROR_EOF) return 0;
         if (result != AVERROR(EAGAIN)) {
             say_status(video, result, "cannot decode", error, error_size);
@@ -526,8 +662,7 @@ int cav_next_frame(cav_video *video, double skip_until, cav_frame *out, char *er
         }
         int64_t stamp = video->packet->pts != AV_NOPTS_VALUE ? video->packet->pts : video->packet->dts;
         double time = stamp != AV_NOPTS_VALUE ? stamp * video->time_base - video->start : -1;
-        video->codec->skip_frame = video->keyframes_only ? AVDISCARD_NONKEY
-            : time >= 0 && time < skip_until ? AVDISCARD_NONREF : AVDISCARD_DEFAULT;
+        video->codec->skip_frame = time >= 0 && time < skip_until ? AVDISCARD_NONREF : AVDISCARD_DEFAULT;
         result = F.avcodec_send_packet(video->codec, video->packet);
         F.av_packet_unref(video->packet);
         // A damaged packet is skipped, as players do; the bounds still hold.
@@ -535,7 +670,13 @@ int cav_next_frame(cav_video *video, double skip_until, cav_frame *out, char *er
     }
 }
 
-void cav_keyframes_only(cav_video *video, int on) { video->keyframes_only = on != 0; }
+void cav_keyframes_only(cav_video *video, int on) {
+    if ((on != 0) != video->keyframes_only) F.avcodec_flush_buffers(video->codec);
+    video->keyframes_only = on != 0;
+    if (video->held) F.av_packet_unref(video->packet);
+    video->held = 0;
+    video->alone = 0;
+}
 
 // A frame's matrix: the stream's own; unsaid, BT.709 for HD and larger,
 // BT.601 below (as players guess).

@@ -22,6 +22,18 @@ public struct FilmFacts: Sendable, Equatable {
     public let audioCodec: String
     /// The audio's channels (0 without audio).
     public let audioChannels: Int
+    /// What its decoder holds at its peak by its pictures' estimate,
+    /// decoded forward (`VideoInfo.forwardDecodeBytes`) and keyframes
+    /// alone (`VideoInfo.keyframeDecodeBytes`).
+    public var forwardBytes = 0, keyframeBytes = 0
+
+    /// What one decoder of the film holds where a forward decode may hold
+    /// `limit`: forward where it fits, else keyframes alone; `decoders`
+    /// forward at once where they fit `MediaFile.parallelDecodeLimit`.
+    public func decoderBytes(within limit: Int, decoders: Int = 1) -> Int {
+        guard forwardBytes <= min(limit, MediaFile.filmForwardLimit) else { return keyframeBytes }
+        return min(forwardBytes * max(1, decoders), max(forwardBytes, MediaFile.parallelDecodeLimit))
+    }
 
     /// A film's facts, as its stream says them.
     public init(duration: Double, width: Int, height: Int, frameRate: Double, codec: String, bitRate: Int,
@@ -66,9 +78,11 @@ extension MediaFile {
         let info = try openFilm(descriptor, frames: 1).info
         guard info.width > 0, info.height > 0 else { throw VipsError(.load, "its video stream has no frame size") }
         let quarter = info.orientation >= 5
-        return FilmFacts(duration: info.duration, width: quarter ? info.height : info.shownWidth,
-                         height: quarter ? info.shownWidth : info.height, frameRate: info.frameRate, codec: info.codec,
-                         bitRate: info.bitRate, audioCodec: info.audioCodec, audioChannels: info.audioChannels)
+        var facts = FilmFacts(duration: info.duration, width: quarter ? info.height : info.shownWidth,
+                              height: quarter ? info.shownWidth : info.height, frameRate: info.frameRate, codec: info.codec,
+                              bitRate: info.bitRate, audioCodec: info.audioCodec, audioChannels: info.audioChannels)
+        (facts.forwardBytes, facts.keyframeBytes) = (info.forwardDecodeBytes, info.keyframeDecodeBytes)
+        return facts
     }
 
     /// Up to `count` tiles of the film open on `descriptor`, upright, each
@@ -80,11 +94,14 @@ extension MediaFile {
     /// few candidates near its time (`VideoFile.frames`), decoded at the cell's size.
     /// Up to `decoders` decoders of its own seek and decode at once, each a
     /// run of the times, where their frames fit `parallelDecodeLimit`.
+    /// Decoded forward only where that decode's pictures fit `forwardLimit`
+    /// (the room the run's budget has for them), else keyframes alone.
     public static func filmTiles(descriptor: Int32, count: Int, scenes: Bool = false, every: Double? = nil,
-                                 times given: [Double]? = nil, decoders: Int = 1,
+                                 times given: [Double]? = nil, decoders: Int = 1, forwardLimit: Int = filmForwardLimit,
                                  cellSize: (Int) -> (width: Int, height: Int), crop: CropMode,
                                  background: RGB) throws -> FilmTiles {
         var video: VideoFile? = try openFilm(descriptor, frames: count)
+        video!.forwardLimit = forwardLimit
         let info = video!.info
         guard info.duration > 0 else { throw VipsError(.load, "its length is unknown or zero") }
         let times: [Double]
@@ -104,10 +121,12 @@ extension MediaFile {
         // Half the cover size: `frames` decodes at twice it, the cell's own.
         let (coverWidth, coverHeight) = (max(1, (quarter ? cellHeight : cellWidth) / 2),
                                          max(1, (quarter ? cellWidth : cellHeight) / 2))
-        let parts = min(max(1, decoders), times.count / 2, max(1, parallelDecodeLimit / max(1, info.decoderBytes)))
+        let parts = min(max(1, decoders), times.count / 2,
+                        max(1, parallelDecodeLimit / max(1, info.decoderBytes(within: forwardLimit))))
         let found: FilmFrames
-        if parts <= 1 || info.decodesKeyframesOnly {
+        if parts <= 1 || video!.decodesKeyframesOnly {
             found = video!.frames(at: times, coverWidth: coverWidth, coverHeight: coverHeight)
+            video = nil  // its decoder let go before the tiles are made
         } else {
             // The first run decodes on the handle already open: one open a run.
             let first = FilmHandOver(video.take()!)
@@ -132,6 +151,10 @@ extension MediaFile {
         return FilmTiles(tiles: tiles, stopped: found.stopped, repeated: found.repeated)
     }
 
+    /// The most a film's forward decode may hold, whatever the run's budget
+    /// (`VideoInfo.fullDecodeLimit`).
+    public static let filmForwardLimit = VideoInfo.fullDecodeLimit
+
     /// What the decoders of one film running at once may hold by their
     /// frames' estimate (`VideoInfo.decoderBytes`): two 1080p decoders, one 4K.
     public static let parallelDecodeLimit = 80 << 20
@@ -146,14 +169,17 @@ extension MediaFile {
         let starts = Array(stride(from: 0, to: times.count, by: size))
         let runs = starts.map { Array(times[$0..<min($0 + size, times.count)]) }
         let nexts = starts.map { $0 + size < times.count ? times[$0 + size] : nil }
+        let previouses = starts.map { $0 > 0 ? times[$0 - 1] : nil }
         let found = Locked([Result<FilmFrames, VipsError>?](repeating: nil, count: runs.count))
         DispatchQueue.concurrentPerform(iterations: runs.count) { index in
             let result = Result { () throws(VipsError) -> FilmFrames in
                 let video: VideoFile
                 if let handed = first.take(index) { video = handed } else {
                     video = try openFilm(descriptor, frames: runs[index].count)
+                    video.forwardLimit = first.forwardLimit
                 }
-                return video.frames(at: runs[index], next: nexts[index], coverWidth: coverWidth, coverHeight: coverHeight)
+                return video.frames(at: runs[index], previous: previouses[index], next: nexts[index], coverWidth: coverWidth,
+                                    coverHeight: coverHeight)
             }
             found.withLock { $0[index] = result }
         }
@@ -187,8 +213,13 @@ extension MediaFile {
 /// then forgets it.
 final class FilmHandOver: Sendable {
     private let video: Locked<VideoFile?>
+    /// The handle's `VideoFile.forwardLimit`, for the other runs' handles.
+    let forwardLimit: Int
 
-    init(_ video: sending VideoFile) { self.video = Locked(video) }
+    init(_ video: sending VideoFile) {
+        forwardLimit = video.forwardLimit
+        self.video = Locked(video)
+    }
 
     /// The handle, for run 0 and only once; nil for any other run.
     func take(_ run: Int) -> VideoFile? {

@@ -42,22 +42,31 @@ enum VideoPictures {
 
     static func tile(descriptor: Int32, width: Int, height: Int, crop: CropMode, background: RGB,
                      header: ImageHeader, maxBuffer: Int) throws -> MediaTile {
-        let video = try open(descriptor)
-        let quarter = video.info.orientation >= 5
-        let poster: VideoPoster
-        do {
-            poster = try video.poster(coverWidth: quarter ? height : width, coverHeight: quarter ? width : height)
-        } catch {
-            throw VipsError(.load, "no poster frame: \(error.message)")
-        }
+        // The decoder is closed (its pictures and tables let go) before the
+        // tile is made from the small copy: the two never peak together.
+        let (poster, orientation) = try posterFrame(descriptor: descriptor, width: width, height: height)
         let frame = poster.pixels
         var tile = try frame.bytes.withUnsafeBytes { bytes in
             try ImageFile.tile(pixels: bytes, pixelWidth: frame.width, pixelHeight: frame.height, bands: 3,
-                               orientation: video.info.orientation, width: width, height: height, crop: crop,
+                               orientation: orientation, width: width, height: height, crop: crop,
                                background: background)
         }
         tile.drawPlayMark()
         return MediaTile(pixels: tile, frameTime: poster.time)
+    }
+
+    /// The poster frame of the video open on `descriptor`, to cover
+    /// `width` x `height` as shown, and the video's orientation; its
+    /// decoder closed on return.
+    private static func posterFrame(descriptor: Int32, width: Int, height: Int) throws -> (VideoPoster, Int) {
+        let video = try open(descriptor)
+        let quarter = video.info.orientation >= 5
+        do {
+            return (try video.poster(coverWidth: quarter ? height : width, coverHeight: quarter ? width : height),
+                    video.info.orientation)
+        } catch {
+            throw VipsError(.load, "no poster frame: \(error.message)")
+        }
     }
 
     private static func open(_ descriptor: Int32) throws -> VideoFile {

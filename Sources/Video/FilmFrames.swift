@@ -1,6 +1,6 @@
-/// A frame chosen for a film's sheet: the best of a few candidates from
-/// its time on, never near-black, flat or blurred while a better one is
-/// near.
+/// A frame chosen for a film's sheet: the best of a few candidates in its
+/// neighbourhood (half the spacing of the times either side), never
+/// near-black, flat or blurred while a better one is near.
 public struct FilmFrame: Sendable {
     /// Its pixels, sRGB (tone-mapped if HDR), at the size asked.
     public let pixels: VideoPixels
@@ -19,7 +19,7 @@ public struct FilmFrames: Sendable {
     /// Why there is no frame for the next time (FFmpeg's reason), or nil.
     public let stopped: String?
     /// Times whose frame would have been the one before it again, left out:
-    /// a film decoded keyframes alone (`VideoInfo.decodesKeyframesOnly`)
+    /// a film decoded keyframes alone (`decodesKeyframesOnly`)
     /// whose keyframes are fewer than the times asked.
     public var repeated = 0
 
@@ -53,7 +53,7 @@ extension VideoFile {
     /// A candidate with less than this share of the detail of the frame
     /// taken is blurred.
     public static let blurredDetail = 0.8
-    /// The most seconds after its time a frame's candidates are looked for.
+    /// The most seconds after its time a frame's first candidates are looked for.
     public static let filmWindow = 2.0
     /// A first frame this far after the target (seconds), or none, means
     /// the seek landed past it; it is aimed again up to `furthestBefore`
@@ -69,27 +69,46 @@ extension VideoFile {
         return (0..<count).map { duration * (Double($0) + 0.5) / Double(count) }
     }
 
-    /// The frames of a film at `times` (ascending), each the best of up to
-    /// `filmCandidates` frames from its time on, within a window of at
-    /// most `filmWindow` seconds and half the gap to the next time: each
-    /// found by a seek to the keyframe before it and a decode forward (a
-    /// 4K film, keyframes alone: `VideoInfo.decodesKeyframesOnly`). Shrunk
-    /// as `poster` shrinks its frame, to cover `coverWidth` x `coverHeight`.
-    /// A film that gives no frame at a time (truncated, damaged, past the
-    /// deadline or the byte bound) gives the frames before it and why it
-    /// stopped. `next`, the time after the last (another decoder's first),
-    /// bounds the last frame's window as a time after it would.
-    public func frames(at times: [Double], next: Double? = nil, coverWidth: Int, coverHeight: Int) -> FilmFrames {
+    /// The frames of a film at `times` (ascending), each the best of the
+    /// candidates in its neighbourhood: half the spacing of the times
+    /// either side (`previous` and `next`, the times before the first and
+    /// after the last, another decoder's, bound it as a time would).
+    ///
+    /// Decoded forward, a frame's first candidates are up to
+    /// `filmCandidates` frames from its time on (within `filmWindow`
+    /// seconds and its neighbourhood), by a seek to the keyframe before it
+    /// and a decode forward; when none of them shows (all near-black or
+    /// flat), a few more times are tried over the whole neighbourhood,
+    /// nearest first (`neighbourTries`), each a seek and a short decode,
+    /// until one shows. Keyframes alone (`decodesKeyframesOnly`),
+    /// its candidates are keyframes, nearest first, each decoded once
+    /// (`keyframe`). Shrunk as `poster` shrinks its frame, to cover
+    /// `coverWidth` x `coverHeight`. A film that gives no frame at a time
+    /// (truncated, damaged, past the deadline or the byte bound) gives the
+    /// frames before it and why it stopped.
+    public func frames(at times: [Double], previous: Double? = nil, next: Double? = nil, coverWidth: Int,
+                       coverHeight: Int) -> FilmFrames {
         let (width, height) = posterSize(coverWidth: coverWidth, coverHeight: coverHeight)
-        decodeKeyframesOnly(info.decodesKeyframesOnly)
+        let keyframesOnly = decodesKeyframesOnly
+        decodeKeyframesOnly(keyframesOnly)
         var made: [FilmFrame] = []
         var repeated = 0
         for (index, target) in times.enumerated() {
             let gap = index + 1 < times.count ? times[index + 1] - target : max(0, (next ?? info.duration) - target)
-            let window = max(0, min(Self.filmWindow, gap / 2))
+            let gapBefore = index > 0 ? target - times[index - 1] : previous.map { target - $0 } ?? gap
+            let (before, after) = (max(0, min(target, gapBefore / 2)), max(0, gap / 2))
             do {
-                let frame = try frame(at: target, window: window, width: width, height: height)
-                // Keyframes alone, fewer than the times: a sheet never shows one frame twice.
+                if keyframesOnly {
+                    // Keyframes alone, fewer than the times: a sheet never shows one frame twice.
+                    guard let frame = try keyframe(at: target, before: before, after: after, shown: made.last?.time,
+                                                   width: width, height: height) else {
+                        repeated += 1
+                        continue
+                    }
+                    made.append(frame)
+                    continue
+                }
+                let frame = try frame(at: target, before: before, after: after, width: width, height: height)
                 if let last = made.last, abs(last.time - frame.time) < 0.0005 {
                     repeated += 1
                     continue
@@ -102,28 +121,140 @@ extension VideoFile {
         return FilmFrames(frames: made, stopped: nil, repeated: repeated)
     }
 
-    private func frame(at target: Double, window: Double, width: Int, height: Int) throws(VideoError) -> FilmFrame {
+    /// Times tried beyond a frame's first candidates when none of them
+    /// shows: halfway and nearly all the way to each edge of its
+    /// neighbourhood, nearest first.
+    static let neighbourTries = [0.5, 0.95]
+
+    private func frame(at target: Double, before: Double, after: Double, width: Int,
+                       height: Int) throws(VideoError) -> FilmFrame {
+        let window = min(Self.filmWindow, after)
         // A film without an index (MPEG-TS) is sought by its bytes, and the
         // first frame that decodes can be the keyframe after the target (or
         // none, near the end): it is aimed again earlier, further each time,
         // down to its very start.
-        var before = 0.0
+        var aimed = 0.0
         var found = try candidates(at: target, from: target, window: window, width: width, height: height)
-        while found.first.map({ $0 > target + Self.landedAfter }) ?? true, before < min(target, Self.furthestBefore) {
-            before = min(target, Self.furthestBefore, before == 0 ? 1 : before * 2)
-            found = try candidates(at: target, from: target - before, window: window, width: width, height: height)
+        while found.first.map({ $0 > target + Self.landedAfter }) ?? true, aimed < min(target, Self.furthestBefore) {
+            aimed = min(target, Self.furthestBefore, aimed == 0 ? 1 : aimed * 2)
+            found = try candidates(at: target, from: target - aimed, window: window, width: width, height: height)
         }
-        let (candidates, best) = (found.candidates, found.best)
+        var (candidates, best) = (found.candidates, found.best)
+        // None shows: the rest of the neighbourhood, either side, nearest first.
+        var tries = Self.neighbourTries.flatMap { [target + $0 * after, target - $0 * before] }
+        tries.removeAll { $0 < 0 || $0 >= info.duration || ($0 >= target && $0 <= target + window + 0.0005) }
+        for time in tries {
+            guard let shown = best, !Self.shows(shown) else { break }
+            guard seek(to: time) else { continue }
+            var decoded = 0
+            while decoded < Self.maxFrames, let frame = try nextFrame(skippingUntil: time - 0.25) {
+                decoded += 1
+                guard frame.time + 0.0005 >= time else { continue }
+                candidates.append(frame)
+                if Self.score(frame) > Self.score(shown) {
+                    try keep(width: width, height: height)
+                    best = frame
+                }
+                break
+            }
+        }
         guard let best else { throw VideoError("no frame at \(target) s") }
-        let passed = candidates.compactMap { candidate -> PassedOverFrame? in
-            if candidate.mean < Self.darkMean { return PassedOverFrame(time: candidate.time, reason: .nearBlack) }
-            if candidate.spread < Self.flatSpread { return PassedOverFrame(time: candidate.time, reason: .flat) }
-            if candidate.detail < best.detail * Self.blurredDetail {
+        return FilmFrame(pixels: try keptPixels(), time: max(0, best.time), target: target,
+                         passedOver: Self.passedOver(candidates, best: best))
+    }
+
+    /// The candidates not taken, and why: near-black, flat, or blurred
+    /// beside the one taken.
+    static func passedOver(_ candidates: [FrameLook], best: FrameLook) -> [PassedOverFrame] {
+        candidates.compactMap { candidate -> PassedOverFrame? in
+            if candidate.mean < darkMean { return PassedOverFrame(time: candidate.time, reason: .nearBlack) }
+            if candidate.spread < flatSpread { return PassedOverFrame(time: candidate.time, reason: .flat) }
+            if candidate.detail < best.detail * blurredDetail {
                 return PassedOverFrame(time: candidate.time, reason: .blurred)
             }
             return nil  // as good as the one taken
         }
-        return FilmFrame(pixels: try keptPixels(), time: max(0, best.time), target: target, passedOver: passed)
+    }
+
+    typealias Keyframe = (time: Double, decoded: Double)
+
+    /// The keyframe before `key`: a seek to just before its decoding time.
+    private func keyframe(before key: Keyframe) throws(VideoError) -> Keyframe? {
+        guard key.decoded > 0.0005, seek(to: key.decoded - 0.0005), let found = try keyframeTime(),
+              found.time < key.time - 0.0005 else { return nil }
+        return found
+    }
+
+    /// Whether the reader is put at `key`, to decode it next: a seek to its
+    /// decoding time (MP4's index is by it), then on past the keyframes
+    /// before it (where a container's index is by presentation time, the
+    /// seek lands on the one before).
+    private func position(at key: Keyframe) throws(VideoError) -> Bool {
+        guard seek(to: key.decoded + 0.0005), var found = try keyframeTime() else { return false }
+        var steps = 0
+        while found.time < key.time - 0.0005 {
+            steps += 1
+            guard steps <= 4, let next = try keyframeTime(skip: true) else { return false }
+            found = next
+        }
+        return abs(found.time - key.time) < 0.0005
+    }
+
+    /// Whether a frame shows something: neither near-black nor flat.
+    static func shows(_ frame: FrameLook) -> Bool { frame.mean >= darkMean && frame.spread >= flatSpread }
+
+    /// Keyframes alone: `target`'s frame, the keyframe nearest to it (the
+    /// container's index says which, without decoding), or when it does
+    /// not show, the next nearest within its neighbourhood (`before` and
+    /// `after` seconds), up to `filmCandidates` decoded, each once. nil
+    /// when the nearest is `shown`, the frame before's: a film of fewer
+    /// keyframes than times gives each once.
+    private func keyframe(at target: Double, before: Double, after: Double, shown: Double?, width: Int,
+                          height: Int) throws(VideoError) -> FilmFrame? {
+        let (low, high) = (target - before - 0.0005, target + after + 0.0005)
+        // The keyframes either side of the time, as the container's index says.
+        guard seek(to: target), let landed = try keyframeTime() else { throw VideoError("no frame at \(target) s") }
+        var back: Keyframe?
+        var on: Keyframe?
+        if landed.time <= target + 0.0005 {
+            (back, on) = (landed, try keyframeTime(skip: true))
+        } else {
+            (back, on) = (try keyframe(before: landed), landed)
+        }
+        var candidates: [FrameLook] = []
+        var best: FrameLook?
+        while candidates.count < Self.filmCandidates {
+            let later: Bool
+            switch (back, on) {
+            case (nil, nil): later = false
+            case (nil, _): later = true
+            case (_, nil): later = false
+            case let (earlier?, next?): later = next.time - target < target - earlier.time
+            }
+            guard let key = later ? on : back else { break }
+            if !candidates.isEmpty && (key.time < low || key.time > high) {
+                // Past the neighbourhood on this side.
+                if later { on = nil } else { back = nil }
+                continue
+            }
+            if candidates.isEmpty, let shown, abs(shown - key.time) < 0.0005 { return nil }
+            guard try position(at: key), let frame = try nextFrame(skippingUntil: key.time) else {
+                if later { on = nil } else { back = nil }
+                continue
+            }
+            candidates.append(frame)
+            if best == nil || Self.score(frame) > Self.score(best!) {
+                try keep(width: width, height: height)
+                best = frame
+            }
+            if Self.shows(frame) { break }
+            // The next keyframe out on this side.
+            if later { on = try keyframeTime() } else { back = try keyframe(before: key) }
+        }
+        guard let best else { throw VideoError("no frame at \(target) s") }
+        if let shown, abs(shown - best.time) < 0.0005 { return nil }
+        return FilmFrame(pixels: try keptPixels(), time: max(0, best.time), target: target,
+                         passedOver: Self.passedOver(candidates, best: best))
     }
 
     /// The candidates for `target`'s frame, decoding from a seek to `from`
@@ -141,7 +272,7 @@ extension VideoFile {
             decoded += 1
             if first == nil { first = frame.time }
             let due = target + Double(candidates.count) * step - 0.0005
-            guard frame.time >= due || (info.decodesKeyframesOnly && candidates.isEmpty) else { continue }
+            guard frame.time >= due else { continue }
             if !candidates.isEmpty && frame.time > target + window { break }
             candidates.append(frame)
             if best == nil || Self.score(frame) > Self.score(best!) {
@@ -155,8 +286,7 @@ extension VideoFile {
     /// A frame's worth: any that is neither near-black nor flat before any
     /// that is, then the most detail (the least blurred); else the brightest spread.
     static func score(_ frame: FrameLook) -> Double {
-        let shows = frame.mean >= darkMean && frame.spread >= flatSpread
-        return shows ? 10_000 + frame.detail : frame.spread + frame.mean / 100
+        shows(frame) ? 10_000 + frame.detail : frame.spread + frame.mean / 100
     }
 
     /// The size a frame is shrunk to: covering `coverWidth` x

@@ -20,10 +20,12 @@ extension VideoFile {
     /// the shots, the `count` whose fingerprints are furthest from one
     /// another are taken, each at the middle of what the pass saw of it;
     /// near-black and flat frames (fades, black credits) are no shot. A film of
-    /// fewer shots gives as many times as it has shots.
+    /// fewer shots still gives `count` times: each shot once, the rest
+    /// spread over the longest shots (`shares`), so that no shot is shown
+    /// twice while another is not shown.
     public func sceneTimes(count: Int) throws(VideoError) -> [Double] {
         guard count > 0, info.duration > 0 else { return [] }
-        let keyframesOnly = info.decodesKeyframesOnly
+        let keyframesOnly = decodesKeyframesOnly
         decodeKeyframesOnly(keyframesOnly)
         let samples = min(Self.sceneSamples, max(16, 4 * count))
         var seen: [FrameLook] = []
@@ -51,11 +53,32 @@ extension VideoFile {
                 shots.append([frame])
             }
         }
-        let chosen = Self.mostDistinct(shots, count: count)
-        return chosen.sorted().map { index in
-            let shot = shots[index]
-            return (shot.first!.time + shot.last!.time) / 2
+        guard shots.count < count, !shots.isEmpty else {
+            return Self.mostDistinct(shots, count: count).sorted().map { index in
+                let shot = shots[index]
+                return (shot.first!.time + shot.last!.time) / 2
+            }
         }
+        // Fewer shots than times: each shot once, the rest spread over the longest.
+        let step = info.duration / Double(samples)
+        let spans = shots.map { (start: max(0, $0.first!.time - step / 2), end: min(info.duration, $0.last!.time + step / 2)) }
+        let given = Self.shares(spans.map { $0.end - $0.start }, count: count)
+        return shots.indices.flatMap { index in
+            let (start, end, frames) = (spans[index].start, spans[index].end, given[index])
+            return (0..<frames).map { start + (Double($0) + 0.5) / Double(frames) * (end - start) }
+        }.sorted()
+    }
+
+    /// How many of `count` frames each of shots of `lengths` (seconds) gets,
+    /// where the shots are fewer: one each, then each further frame to the
+    /// shot whose frames would each stand for the most time.
+    public static func shares(_ lengths: [Double], count: Int) -> [Int] {
+        var given = Array(repeating: 1, count: lengths.count)
+        for _ in lengths.count..<max(lengths.count, count) {
+            let index = lengths.indices.max { lengths[$0] / Double(given[$0]) < lengths[$1] / Double(given[$1]) }!
+            given[index] += 1
+        }
+        return given
     }
 
     /// How far apart two fingerprints (8x8 luma block means) are: the

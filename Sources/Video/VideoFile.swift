@@ -53,6 +53,16 @@ public final class VideoFile {
         return Array(UnsafeRawBufferPointer(start: packet, count: strnlen(packet, limit + 1)))
     }
 
+    /// The most a forward decode of this video may hold by its pictures'
+    /// estimate (`VideoInfo.forwardDecodeBytes`): the room the run's
+    /// budget has for it beside what else it holds, at most
+    /// `VideoInfo.fullDecodeLimit`. Above it, keyframes alone are decoded.
+    public var forwardLimit = VideoInfo.fullDecodeLimit
+
+    /// Whether this video is decoded keyframes alone: its forward decode
+    /// would not fit `forwardLimit`.
+    public var decodesKeyframesOnly: Bool { info.decodesKeyframesOnly(within: forwardLimit) }
+
     /// Bytes FFmpeg has read so far.
     public var bytesRead: Int { Int(cav_bytes_read(handle)) }
 
@@ -61,6 +71,20 @@ public final class VideoFile {
     public var peakPictures: Int { Int(cav_peak_pictures(handle)) }
 
     func seek(to seconds: Double) -> Bool { cav_seek(handle, seconds) == 0 }
+
+    /// Keyframes alone: the keyframe `nextFrame` decodes next (`skip`: the
+    /// one after it), read from the container without decoding it: its
+    /// time, and the time it is decoded at (what a seek to it aims at);
+    /// nil at the end.
+    func keyframeTime(skip: Bool = false) throws(VideoError) -> (time: Double, decoded: Double)? {
+        var (time, decoded) = (0.0, 0.0)
+        var error = [CChar](repeating: 0, count: 256)
+        switch cav_keyframe_time(handle, skip ? 1 : 0, &time, &decoded, &error, error.count) {
+        case 1: return (time, decoded)
+        case 0: return nil
+        default: throw VideoError(Self.text(error))
+        }
+    }
 
     /// The next frame: its time and brightness; nil at the end.
     func nextFrame(skippingUntil seconds: Double) throws(VideoError) -> FrameLook? {

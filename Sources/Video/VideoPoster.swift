@@ -1,9 +1,10 @@
 /// The poster frame: the first frame at or after a tenth of the video (at
 /// most 3 s in) that is neither near-black nor flat; if it is, a few later
 /// times are tried (a second or a tenth of the length apart), and the best
-/// frame seen is taken. A video whose full decode would hold more than
-/// `VideoInfo.fullDecodeLimit` (4K) is decoded keyframes alone: its
-/// poster is the keyframe at or before each time.
+/// frame seen is taken. A video whose forward decode would hold more than
+/// `forwardLimit` (a 4K one) is decoded keyframes alone, each alone
+/// (`VideoFile.decodeKeyframesOnly`): its poster is the keyframe at or
+/// before each time.
 public struct VideoPoster: Sendable {
     /// Its pixels, at the size asked (`VideoFile.poster`).
     public let pixels: VideoPixels
@@ -28,7 +29,7 @@ extension VideoFile {
     /// larger: the caller's resize does the rest), never larger than the frame.
     public func poster(coverWidth: Int, coverHeight: Int) throws(VideoError) -> VideoPoster {
         let (width, height) = posterSize(coverWidth: coverWidth, coverHeight: coverHeight)
-        let keyframesOnly = info.decodesKeyframesOnly
+        let keyframesOnly = decodesKeyframesOnly
         decodeKeyframesOnly(keyframesOnly)
         let first = min(info.duration / 10, 3)
         let step = max(1, info.duration / 10)
@@ -65,19 +66,36 @@ extension VideoFile {
 }
 
 extension VideoInfo {
-    /// A full decode's frames above which only keyframes are decoded.
+    /// The most a film's or a poster's forward decode may hold by its
+    /// pictures' estimate, whatever the run's budget: above it, keyframes alone.
     public static let fullDecodeLimit = 64 << 20
 
     /// What one frame costs the decoder: its planes and its per-frame
     /// tables (motion fields, about 3/4 of a byte a pixel in HEVC).
     public var decodedFrameBytes: Int { frameBytes + width * height * 3 / 4 }
 
-    /// Whether posters decode keyframes alone: a full decode, its
-    /// references, the frame being decoded, the one given and the one
-    /// measured, would hold more than `fullDecodeLimit`.
-    public var decodesKeyframesOnly: Bool { decodedFrameBytes * (referenceFrames + 3) > Self.fullDecodeLimit }
+    /// What a forward decode holds at its peak: the pictures the stream
+    /// declares, the one being decoded, the one given and the one measured.
+    public var forwardDecodeBytes: Int { decodedFrameBytes * (referenceFrames + 3) }
 
-    /// What decoding a poster holds at its peak in the decoder: the full
-    /// decode's frames, or three when keyframes alone are decoded.
-    public var decoderBytes: Int { decodedFrameBytes * (decodesKeyframesOnly ? 3 : referenceFrames + 3) }
+    /// What decoding keyframes alone holds, counted as three pictures: the
+    /// keyframe being decoded, the motion tables FFmpeg makes for the
+    /// references it names (their pictures one stand-in row), and the
+    /// converted copy and its scaler.
+    public var keyframeDecodeBytes: Int { decodedFrameBytes * 3 }
+
+    /// Whether a decode within `limit` bytes reads keyframes alone: its
+    /// forward decode would hold more.
+    public func decodesKeyframesOnly(within limit: Int) -> Bool { forwardDecodeBytes > min(limit, Self.fullDecodeLimit) }
+
+    /// Whether posters decode keyframes alone (within `fullDecodeLimit`).
+    public var decodesKeyframesOnly: Bool { decodesKeyframesOnly(within: Self.fullDecodeLimit) }
+
+    /// What a decode within `limit` holds at its peak in the decoder.
+    public func decoderBytes(within limit: Int) -> Int {
+        decodesKeyframesOnly(within: limit) ? keyframeDecodeBytes : forwardDecodeBytes
+    }
+
+    /// What decoding a poster holds at its peak in the decoder.
+    public var decoderBytes: Int { decoderBytes(within: Self.fullDecodeLimit) }
 }

@@ -59,11 +59,24 @@ final class FilmScenesTests: XCTestCase {
         XCTAssertEqual(shots.filter { $0 == 0 }.count, 1, "the long shot once: \(times)")
     }
 
-    func testAFilmOfFewerShotsGivesEachOnce() throws {
+    /// Three shots of 2 s for 6 frames: each shot once, then the rest
+    /// spread over the shots, at distinct times, in order: every shot
+    /// shown, none more than three times.
+    func testAFilmOfFewerShotsStillGivesNFramesEachShotFirst() throws {
         let path = folder.file("three.mp4")
         try film(path, shots: 3)
         let times = try scenes(path, 6)
-        XCTAssertEqual(times.map { Int($0 / 2) }, [0, 1, 2], "\(times)")
+        XCTAssertEqual(times.count, 6, "\(times)")
+        XCTAssertEqual(times, times.sorted())
+        XCTAssertEqual(Set(times).count, 6, "\(times)")
+        let counts = [0, 1, 2].map { shot in times.filter { Int($0 / 2) == shot }.count }
+        XCTAssertTrue(counts.allSatisfy { (1...3).contains($0) }, "every shot shown, none crowding: \(times)")
+    }
+
+    func testFramesAreSharedOutEachShotOnceThenByLength() {
+        XCTAssertEqual(VideoFile.shares([4, 1, 2], count: 6), [3, 1, 2])
+        XCTAssertEqual(VideoFile.shares([5], count: 6), [6])
+        XCTAssertEqual(VideoFile.shares([1, 1, 1], count: 2), [1, 1, 1], "never fewer than one a shot")
     }
 
     func testAFadeKeepsAShotOneShapeFromAnother() {

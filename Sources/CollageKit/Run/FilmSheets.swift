@@ -94,15 +94,18 @@ final class FilmSheets: SheetSource {
         context.queue.async { report(.accepted(path: self.video, header: accepted)) }
         let planned = frames(times?.count ?? film.count)
         let crop = planned.first?.crop ?? .centre
-        // The tiles, and the decoders: one (32 MiB), or with --jobs over 1
-        // as many as fit `MediaFile.parallelDecodeLimit` at once.
+        // The tiles, and the decoders by their pictures' estimate: decoded
+        // forward only where that fits the run's budget beside the tiles,
+        // else keyframes alone; with --jobs over 1, as many forward
+        // decoders as fit `MediaFile.parallelDecodeLimit` at once.
         let decoders = max(1, configuration.jobs)
-        let cost = planned.reduce(0) { $0 + $1.image.width * $1.image.height * 4 }
-            + (decoders > 1 ? MediaFile.parallelDecodeLimit : 32 << 20)
+        let tileBytes = planned.reduce(0) { $0 + $1.image.width * $1.image.height * 4 }
+        let forwardLimit = max(0, context.budget.limit - tileBytes)
+        let cost = tileBytes + header.facts.decoderBytes(within: forwardLimit, decoders: decoders)
         let result: Result<FilmTiles, any Error> = context.budget.withBudget(cost) {
             Result {
                 try MediaFile.filmTiles(descriptor: file.descriptor, count: film.count, scenes: film.scenes, times: times,
-                                        decoders: decoders,
+                                        decoders: decoders, forwardLimit: forwardLimit,
                                         cellSize: { count in
                                             let frame = self.frames(count).first?.image
                                             return (max(1, frame?.width ?? 1), max(1, frame?.height ?? 1))
