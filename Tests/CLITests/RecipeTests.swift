@@ -216,8 +216,8 @@ final class RecipeTests: CLITestCase {
     static func inputs(for text: String) -> String {
         var script = """
             set -eu
-            photos() { mkdir -p "$1"; for f in aqua dune greenmeadow raindrops twowings storm-rotated; do cp "$SAMPLES/$f.jpg" "$1/"; done; }
-            video() { mkdir -p "$(dirname "$1")"; ffmpeg -v error -nostdin -f lavfi -i "testsrc2=size=160x90:rate=5:duration=$2" -f lavfi -i "sine=duration=$2" -shortest -pix_fmt yuv420p -c:v libx264 -c:a aac "$1"; }
+            photos() { mkdir -p "$1"; for f in aqua dune greenmeadow raindrops twowings storm-rotated; do vips thumbnail "$SAMPLES/$f.jpg" "$1/$f.jpg[Q=85]" 480; done; }
+            video() { mkdir -p "$(dirname "$1")"; ffmpeg -v error -nostdin -f lavfi -i "testsrc2=size=160x90:rate=25:duration=$2" -f lavfi -i "sine=duration=$2" -t "$2" -pix_fmt yuv420p -c:v libx264 -c:a aac "$1"; }
             shot() { mkdir -p "$(dirname "$2")"; vips thumbnail "$SAMPLES/$1.jpg" "$2" 160; }
             mkdir -p "$W/home" "$W/.abs/srv" "$W/.abs/shared" "$W/.abs/data" "$W/.abs/mnt"
 
@@ -265,9 +265,9 @@ final class RecipeTests: CLITestCase {
         if names("git add") { script += "git -C \"$W\" init -q\n" }
         if let plan = planStep(for: text) {
             // The plan's photos, where the job's first step plans them.
-            script += plan.contains("/shared/") ? "photos \"$W/.abs/shared/photos\"; mkdir -p \"$W/.abs/shared/jobs/sheets\" \"$W/.abs/shared/sheets\"\n"
+            script += plan.contains("/shared/") ? "photos \"$W/.abs/shared/photos\"; mkdir -p \"$W/.abs/shared/jobs/sheets\" \"$W/.abs/shared/sheets\" \"$W/.abs/shared/logs\"\n"
                 : plan.contains("/mnt/efs/") ? "photos \"$W/.abs/mnt/efs/photos\"; mkdir -p \"$W/.abs/mnt/efs/jobs/sheets\" \"$W/.abs/mnt/efs/sheets\" \"$W/.abs/mnt/efs/logs\"\n"
-                : plan.contains("/data/") ? "photos \"$W/.abs/data/photos\"; mkdir -p \"$W/.abs/data/jobs/sheets\" \"$W/.abs/data/sheets\"\n"
+                : plan.contains("/data/") ? "photos \"$W/.abs/data/photos\"; mkdir -p \"$W/.abs/data/jobs/sheets\" \"$W/.abs/data/sheets\" \"$W/.abs/data/logs\"\n"
                 : "photos \"$W/photos\"\n"
         }
         if names("logs/collage-*.ndjson") || names("logs/*.ndjson") {
