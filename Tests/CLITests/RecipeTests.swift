@@ -36,20 +36,18 @@ final class RecipeTests: CLITestCase {
     /// named by how its line starts. Everything else in the files is run.
     static let excluded: [(prefix: String, why: String)] = [
         ("collage [OPTIONS] INPUT...", "the synopsis of options.md, not a command"),
-        ("scripts/demo", "builds the project and runs it on samples/: what this test does"),
-        ("scripts/test", "builds and runs the tests, this one among them"),
-        ("scripts/fuzz", "builds of its own and minutes of fuzzing; scripts/test --full runs it"),
-        ("scripts/sanitize", "builds of its own; scripts/test --full runs it"),
-        ("scripts/package", "builds the Debian package; Tests/package/test-package.sh builds, installs and removes it"),
-        ("sudo apt-get install ./package-output/", "installs that package; Tests/package/test-package.sh does"),
-        ("sbatch ", "submits to a Slurm cluster; the scripts it submits are run here (ClusterTests submits them to one)"),
-        ("plan=$(sbatch", "submits to a Slurm cluster; the scripts it submits are run here"),
+        ("scripts/demo", "with scripts/test and scripts/test --full (one block): build the project and run its tests, "
+            + "this one among them"),
+        ("scripts/fuzz", "with scripts/sanitize (one block): builds of their own and minutes of fuzzing; scripts/test --full "
+            + "runs them"),
+        ("scripts/package", "with the `sudo apt-get install` of what it makes (one block): Tests/package/test-package.sh "
+            + "builds, installs and removes the package"),
+        ("plan=$(sbatch", "submits to a Slurm cluster; the scripts it submits are run here (ClusterTests submits them to one)"),
         ("aws batch submit-job", "submits to AWS Batch; the command each job holds (its JSON's) is run here"),
         ("plan=$(aws batch", "submits to AWS Batch; the command each job holds (its JSON's) is run here"),
         ("kubectl ", "applies to a Kubernetes cluster; the command each Job's container holds is run here"),
         ("parallel --will-cite --sshlogin", "sends the shards over ssh to other machines (node1, node2); "
             + "the same command on this machine is the recipe above it"),
-        ("import CollageKit", "Swift that embeds CollageKit, not a command (Examples/CollageService builds such a client)"),
     ]
 
     /// The files the recipes are in.
@@ -304,6 +302,41 @@ final class RecipeTests: CLITestCase {
                               directory: folder, environment: env, timeout: 300)
     }
 
+    /// Every recipe of the files, read as the runs below read them.
+    func allRecipes() throws -> [Recipe] {
+        var all: [Recipe] = []
+        for file in Self.files() {
+            let text = String(decoding: try XCTUnwrap(contents(Package.root + "/" + file), file), as: UTF8.self)
+            all += Self.recipes(in: file, text: text)
+        }
+        return all
+    }
+
+    /// The recipes are found as a reader sees them (CI steps one by one,
+    /// cron's command, a batch system's), and each exclusion is used: the
+    /// list of what is not run stays as short as it can be.
+    func testTheRecipesAreReadAsWritten() throws {
+        let all = try allRecipes()
+        let readme = all.filter { $0.file == "README.md" }
+        XCTAssertTrue(readme.contains { $0.steps.count == 2 && $0.steps[0] == "mkdir -p diff"
+                          && $0.steps[1].hasPrefix("collage --diff baseline/ screenshots/ --sheets -o 'diff/diff-{n}.png'") },
+                      "the GitHub Actions steps, each a step: \(readme.map(\.steps))")
+        XCTAssertTrue(readme.contains { $0.steps == ["collage --per-folder --pick --skip-unchanged ~/Photos -o '/srv/www/albums/{path}.jpg'"] },
+                      "cron's line, as the command it holds")
+        let gitlab = try XCTUnwrap(all.first { $0.file == "docs/visual-diff.md" && $0.steps.first == "mkdir -p diff"
+                                       && $0.steps.count == 2 && !$0.steps[1].contains("--markdown") })
+        XCTAssertTrue(gitlab.steps[1].hasPrefix("collage --diff baseline/ screenshots/"), "GitLab's script: \(gitlab.steps)")
+        XCTAssertTrue(all.contains { $0.kind == .slurm }, "the Slurm scripts")
+        XCTAssertTrue(all.contains { $0.kind == .kubernetes && $0.steps[0].contains("JOB_COMPLETION_INDEX") })
+        XCTAssertTrue(all.contains { $0.kind == .awsBatch })
+        XCTAssertFalse(all.contains { $0.steps.contains { $0.contains("WEBVTT") || $0.contains("<h2>") } },
+                       "what a command prints is not a command")
+        for rule in Self.excluded {
+            XCTAssertTrue(all.contains { recipe in recipe.steps.contains { $0.hasPrefix(rule.prefix) } },
+                          "'\(rule.prefix)' is excluded but no recipe starts so: take it off the list")
+        }
+    }
+
     func testEveryRecipeRunsAsWritten() throws {
         guard geteuid() == 0 else { throw XCTSkip("needs root: each recipe runs in a root of its own (unshare, chroot)") }
         for program in ["unshare", "chroot", "ffmpeg", "vips", "exiftool", "jq", "parallel", "git", "sha256sum"] {
@@ -311,11 +344,7 @@ final class RecipeTests: CLITestCase {
         }
         makeFolder("bin")
         XCTAssertEqual(symlink(Package.binary, path("bin/collage")), 0)
-        var all: [Recipe] = []
-        for file in Self.files() {
-            let text = String(decoding: try XCTUnwrap(contents(Package.root + "/" + file), file), as: UTF8.self)
-            all += Self.recipes(in: file, text: text)
-        }
+        let all = try allRecipes()
         let run = all.filter { Self.exclusion($0) == nil }
         XCTAssertGreaterThanOrEqual(run.count, 25, "the recipes were found: \(all)")
         XCTAssertTrue(run.contains { $0.file == "README.md" && $0.steps.contains { $0.contains("--diff baseline/") } },
