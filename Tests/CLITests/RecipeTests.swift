@@ -38,8 +38,8 @@ final class RecipeTests: CLITestCase {
         ("collage [OPTIONS] INPUT...", "the synopsis of options.md, not a command"),
         ("scripts/demo", "with scripts/test and scripts/test --full (one block): build the project and run its tests, "
             + "this one among them"),
-        ("scripts/fuzz", "with scripts/sanitize (one block): builds of their own and minutes of fuzzing; scripts/test --full "
-            + "runs them"),
+        ("scripts/fuzz", "a build of its own and minutes of fuzzing; scripts/test --full runs it"),
+        ("scripts/sanitize", "builds of its own under the sanitizers; scripts/test --full runs it"),
         ("scripts/package", "with the `sudo apt-get install` of what it makes (one block): Tests/package/test-package.sh "
             + "builds, installs and removes the package"),
         ("plan=$(sbatch", "submits to a Slurm cluster; the scripts it submits are run here (ClusterTests submits them to one)"),
@@ -214,8 +214,22 @@ final class RecipeTests: CLITestCase {
     static func inputs(for text: String) -> String {
         var script = """
             set -eu
-            photos() { mkdir -p "$1"; for f in aqua dune greenmeadow raindrops twowings storm-rotated; do vips thumbnail "$SAMPLES/$f.jpg" "$1/$f.jpg[Q=85]" 480; done; }
-            video() { mkdir -p "$(dirname "$1")"; ffmpeg -v error -nostdin -f lavfi -i "testsrc2=size=160x90:rate=25:duration=$2" -f lavfi -i "sine=duration=$2" -t "$2" -pix_fmt yuv420p -c:v libx264 -c:a aac "$1"; }
+            # Made once for all the recipes ($CACHE), copied into each fresh folder.
+            photos() {
+              if [ ! -d "$CACHE/photos" ]; then
+                mkdir -p "$CACHE/photos.new"
+                for f in aqua dune greenmeadow raindrops twowings storm-rotated; do vips thumbnail "$SAMPLES/$f.jpg" "$CACHE/photos.new/$f.jpg[Q=85]" 480; done
+                mv "$CACHE/photos.new" "$CACHE/photos"
+              fi
+              mkdir -p "$1"; cp "$CACHE/photos/"* "$1/"
+            }
+            video() {
+              if [ ! -f "$CACHE/video-$2.mp4" ]; then
+                ffmpeg -v error -nostdin -f lavfi -i "testsrc2=size=160x90:rate=25:duration=$2" -f lavfi -i "sine=duration=$2" -t "$2" -pix_fmt yuv420p -c:v libx264 -c:a aac "$CACHE/video-$2.tmp.mp4"
+                mv "$CACHE/video-$2.tmp.mp4" "$CACHE/video-$2.mp4"
+              fi
+              mkdir -p "$(dirname "$1")"; cp "$CACHE/video-$2.mp4" "$1"
+            }
             shot() { mkdir -p "$(dirname "$2")"; vips thumbnail "$SAMPLES/$1.jpg" "$2" 160; }
             mkdir -p "$W/home" "$W/.abs/srv" "$W/.abs/shared" "$W/.abs/data" "$W/.abs/mnt"
 
@@ -353,7 +367,7 @@ final class RecipeTests: CLITestCase {
             let folder = path("r\(number)")
             makeFolder("r\(number)")
             let text = recipe.steps.joined(separator: "\n")
-            var environment = ["W": folder, "HOME": folder + "/home", "SAMPLES": Package.samples,
+            var environment = ["W": folder, "HOME": folder + "/home", "SAMPLES": Package.samples, "CACHE": path(".cache"),
                                "PATH": path("bin") + ":/usr/local/bin:/usr/bin:/bin:/usr/sbin:/sbin", "LC_ALL": "C.UTF-8",
                                "GITHUB_STEP_SUMMARY": folder + "/.step-summary.md",
                                "GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@example.org",
