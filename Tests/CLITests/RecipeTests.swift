@@ -218,7 +218,7 @@ final class RecipeTests: CLITestCase {
             photos() {
               if [ ! -d "$CACHE/photos" ]; then
                 mkdir -p "$CACHE/photos.new"
-                for f in aqua dune greenmeadow raindrops twowings storm-rotated; do vips thumbnail "$SAMPLES/$f.jpg" "$CACHE/photos.new/$f.jpg[Q=85]" 480; done
+                for f in aqua dune greenmeadow raindrops storm-rotated; do vips thumbnail "$SAMPLES/$f.jpg" "$CACHE/photos.new/$f.jpg[Q=85]" 320; done
                 mv "$CACHE/photos.new" "$CACHE/photos"
               fi
               mkdir -p "$1"; cp "$CACHE/photos/"* "$1/"
