@@ -71,7 +71,7 @@ public struct ApprovalDecisions: Sendable, Equatable {
         var decisions: [Decision] = []
         for entry in file.approve {
             let path: PathName
-            switch (entry.path, entry.path_base64) {
+            switch (entry.path, entry.pathBase64) {
             case (let text?, nil): path = PathName(text)
             case (nil, let encoded?):
                 guard let data = Data(base64Encoded: encoded) else {
@@ -107,8 +107,14 @@ public struct ApprovalDecisions: Sendable, Equatable {
         text.utf8.count == 64 && text.utf8.allSatisfy { (48...57).contains($0) || (97...102).contains($0) }
     }
 
+    /// Where in the file: "approve[0].sha256".
     private static func place(_ path: [any CodingKey]) -> String {
-        path.isEmpty ? "the file" : path.map { $0.intValue.map { "[\($0)]" } ?? $0.stringValue }.joined(separator: ".")
+        guard !path.isEmpty else { return "the file" }
+        var text = ""
+        for key in path {
+            if let index = key.intValue { text += "[\(index)]" } else { text += (text.isEmpty ? "" : ".") + key.stringValue }
+        }
+        return text
     }
 
     /// The decisions as the page writes them (one line a pair).
@@ -171,20 +177,20 @@ private struct DecisionsFile: Decodable {
 
     struct Entry: Decodable {
         let path: String?
-        // The field's name in the file.
-        // swiftlint:disable:next identifier_name
-        let path_base64: String?
+        let pathBase64: String?
         let sha256: String?
         let alternative: Bool?
 
-        enum CodingKeys: String, CodingKey, CaseIterable { case path, path_base64, sha256, alternative }
+        enum CodingKeys: String, CodingKey, CaseIterable {
+            case path, pathBase64 = "path_base64", sha256, alternative
+        }
 
         init(from decoder: Decoder) throws {
             let container = try decoder.container(keyedBy: AnyKey.self)
             try refuseOthers(container, CodingKeys.allCases.map(\.rawValue))
             let known = try decoder.container(keyedBy: CodingKeys.self)
             path = try known.decodeIfPresent(String.self, forKey: .path)
-            path_base64 = try known.decodeIfPresent(String.self, forKey: .path_base64)
+            pathBase64 = try known.decodeIfPresent(String.self, forKey: .pathBase64)
             sha256 = try known.decode(String?.self, forKey: .sha256)
             alternative = try known.decodeIfPresent(Bool.self, forKey: .alternative)
         }
