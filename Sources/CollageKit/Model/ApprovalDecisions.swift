@@ -80,14 +80,30 @@ public struct ApprovalDecisions: Sendable, Equatable {
                 path = PathName(bytes: Array(data))
             default: return .failure(DecisionsError("not decisions: each approved pair has one path or path_base64"))
             }
-            if let problem = problem(with: path) { return .failure(DecisionsError("'\(path)' \(problem)")) }
+            if let problem = problem(with: path) { return .failure(DecisionsError("'\(shown(path))' \(problem)")) }
             if let digest = entry.sha256, !isDigest(digest) {
-                return .failure(DecisionsError("'\(path)': its sha256 is not 64 hexadecimal digits"))
+                return .failure(DecisionsError("'\(shown(path))': its sha256 is not 64 hexadecimal digits"))
             }
-            guard seen.insert(path).inserted else { return .failure(DecisionsError("'\(path)' is named twice")) }
+            guard seen.insert(path).inserted else { return .failure(DecisionsError("'\(shown(path))' is named twice")) }
             decisions.append(Decision(path: path, alternative: entry.alternative ?? false, sha256: entry.sha256))
         }
         return .success(ApprovalDecisions(baseline: file.baseline, inputs: file.input, decisions: decisions))
+    }
+
+    /// A path as a line names it: control characters (a newline in a
+    /// name) written as `\xHH`, so that a refusal stays one line.
+    public static func shown(_ path: PathName) -> String {
+        var out = ""
+        for scalar in path.description.unicodeScalars {
+            if scalar.value < 0x20 || scalar.value == 0x7F || (0x80..<0xA0).contains(scalar.value)
+                || scalar == "\u{2028}" || scalar == "\u{2029}" || scalar == "\u{85}" {
+                let hex = String(scalar.value, radix: 16)
+                out += "\\x" + (hex.count < 2 ? "0" : "") + hex
+            } else {
+                out.unicodeScalars.append(scalar)
+            }
+        }
+        return out
     }
 
     /// Why a path cannot be a pair's path below the roots, or nil.
@@ -114,7 +130,7 @@ public struct ApprovalDecisions: Sendable, Equatable {
         for key in path {
             if let index = key.intValue { text += "[\(index)]" } else { text += (text.isEmpty ? "" : ".") + key.stringValue }
         }
-        return text
+        return shown(PathName(text))
     }
 
     /// The decisions as the page writes them (one line a pair).
@@ -219,6 +235,7 @@ private struct AnyKey: CodingKey {
 
 private func refuseOthers(_ container: KeyedDecodingContainer<AnyKey>, _ names: [String]) throws {
     if let other = container.allKeys.first(where: { !names.contains($0.stringValue) }) {
-        throw DecisionsError("not decisions: the key \"\(other.stringValue)\" is not one the review page writes")
+        throw DecisionsError("not decisions: the key \"\(ApprovalDecisions.shown(PathName(other.stringValue)))\" "
+                             + "is not one the review page writes")
     }
 }

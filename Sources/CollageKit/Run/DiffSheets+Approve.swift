@@ -79,7 +79,7 @@ extension DiffSheets {
             return first.runFailure(prefix: "--approve-from: ").adding(more)
         }
         guard stale.isEmpty else {
-            let names = stale.map { "'\($0)'" }.joined(separator: ", ")
+            let names = stale.map { "'\(ApprovalDecisions.shown($0))'" }.joined(separator: ", ")
             return RunFailure(status: .someInputsFailed,
                               message: "--approve-from: \(stale.count) decision(s) refused, their current file changed "
                                   + "since the review: \(names); the others were approved")
@@ -101,7 +101,8 @@ extension DiffSheets {
         guard ApprovalDecisions.sameRoot(decisions.baseline, settings.baseline.description),
               decisions.inputs.count == settings.inputs.count,
               zip(decisions.inputs, settings.inputs).allSatisfy({ ApprovalDecisions.sameRoot($0, $1) }) else {
-            return refuse("the decisions are for --diff \(decisions.baseline) \(decisions.inputs.joined(separator: " ")), "
+            let theirs = ([decisions.baseline] + decisions.inputs).map { ApprovalDecisions.shown(PathName($0)) }
+            return refuse("the decisions are for --diff \(theirs.joined(separator: " ")), "
                               + "not --diff \(settings.baseline) \(settings.inputs.joined(separator: " "))")
         }
         var roots = [settings.baseline]
@@ -109,7 +110,7 @@ extension DiffSheets {
         for root in roots where root.isDirectory {
             guard let real = TreePath.real(root) else { return refuse("cannot resolve '\(root)'") }
             for decision in decisions.decisions where !TreePath.stays(root.appending(decision.path.bytes), below: real) {
-                return refuse("'\(decision.path)' leaves '\(root)' through a symbolic link")
+                return refuse("'\(ApprovalDecisions.shown(decision.path))' leaves '\(root)' through a symbolic link")
             }
         }
         return nil
