@@ -163,6 +163,7 @@ struct CollageOptions: ParsableArguments {
         (request.diffImages, request.markdown) = (diff.diffImages.map(PathName.init), diff.markdown.map(PathName.init))
         request.approve = diff.approve.isEmpty && !diff.approveFailing ? nil : diff.approve.map(PathName.init)
         (request.alternative, request.rules) = (diff.alternative, diff.rules.map(PathName.init))
+        request.approveFrom = diff.approveFrom.map { arguments.value(of: "--approve-from", parsed: $0) }
         return request
     }
 }

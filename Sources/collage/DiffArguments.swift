@@ -54,6 +54,15 @@ struct DiffArguments: ParsableArguments {
             completion: .file())
     var approve: [String] = []
 
+    @Option(help: ArgumentHelp("With --diff: approve exactly the pairs a reviewer ticked on the --html page "
+                               + "(its decisions.json), as --approve does; a pair whose current file changed since the "
+                               + "review is refused and named (exit 65), the others approved; a file that is not "
+                               + "decisions or names a path outside the trees is refused whole (exit 64).",
+                               discussion: "Example: collage --diff baseline/ screenshots/ --approve-from decisions.json",
+                               valueName: "FILE"),
+            completion: .file(extensions: ["json"]))
+    var approveFrom: String?
+
     @Option(help: ArgumentHelp("With --diff: options per path, one rule a line: GLOB [threshold=T] [tolerance=N|N%] "
                                + "[ignore=X,Y,W,H]... [allow=STATUS,...]; the first matching line wins.",
                                valueName: "FILE"),

@@ -78,4 +78,48 @@ extension CLITestCase {
         var info = stat()
         return withCPath(path) { stat($0, &info) } == 0 ? UInt(info.st_ino) : nil
     }
+
+    /// Python with Playwright (PyPI), in the virtual environment scripts/test
+    /// makes (.build/playwright); the test is skipped without it.
+    func playwrightPython() throws -> String {
+        let python = Package.root + "/.build/playwright/bin/python"
+        guard access(python, X_OK) == 0 else {
+            throw XCTSkip("Playwright is not installed (scripts/test installs it in .build/playwright)")
+        }
+        guard access("/usr/bin/chromium", X_OK) == 0 else { throw XCTSkip("chromium is not installed (scripts/test installs it)") }
+        return python
+    }
+
+    /// Runs a Playwright script (Python) that drives Debian's chromium,
+    /// headless, and prints one JSON object: that object. The script gets
+    /// `browser` (launched), `page` (a new page whose every request is
+    /// recorded in `requests`) and `emit(value)`; `arguments` are its
+    /// sys.argv[1:].
+    func playwright(_ body: String, arguments: [String] = []) throws -> [String: Any] {
+        let python = try playwrightPython()
+        let script = """
+            import json, sys
+            from playwright.sync_api import sync_playwright
+            requests = []
+            def emit(value):
+                print(json.dumps(value))
+            with sync_playwright() as p:
+                browser = p.chromium.launch(executable_path='/usr/bin/chromium', headless=True,
+                                            args=['--no-sandbox', '--disable-gpu'])
+                page = browser.new_page()
+                page.on('request', lambda request: requests.append(request.url))
+                page.on('websocket', lambda socket: requests.append(socket.url))
+            \(body.split(separator: "\n", omittingEmptySubsequences: false).map { "    " + $0 }.joined(separator: "\n"))
+                browser.close()
+            """
+        let result = try runProcess([b(python), b("-c"), b(script)] + arguments.map(b), directory: dir,
+                                    environment: ["HOME": path("")], timeout: 180)
+        XCTAssertEqual(result.status, 0, result.summary)
+        guard let line = result.stdoutLines.last,
+              let json = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any] else {
+            XCTFail("no report from the browser:\n\(result.summary)")
+            return [:]
+        }
+        return json
+    }
 }

@@ -58,7 +58,7 @@ final class DiffPageTests: CLITestCase {
                         if s.row is not None: s.row.setdefault('imgs', []).append(a.get('class'))
                     for key in ('src', 'href'):
                         v = a.get(key) or ''
-                        if ':' in v.split('/')[0] or v.startswith('//'): s.ext.append(v)
+                        if (':' in v.split('/')[0] or v.startswith('//')) and not v.startswith('data:'): s.ext.append(v)
                     if tag == 'link' or (tag == 'script' and 'src' in a): s.ext.append(tag)
                     if tag == 'script': s.scripts += 1
                     if tag == 'span' and 'count' in (a.get('class') or '').split(): s.incount = True; s.counts.append('')
@@ -81,7 +81,7 @@ final class DiffPageTests: CLITestCase {
         XCTAssertEqual(page["external"] as? [String], [], "nothing from the network, no external script or style")
         XCTAssertEqual(page["scripts"] as? Int, 1, "one inline script")
         XCTAssertEqual(page["th"] as? [String], ["screenshot", "status", "pixels", "moved", "group", "baseline / current",
-                                                 "difference"])
+                                                 "difference", "decision"])
         XCTAssertEqual(page["counts"] as? [String], ["4 changed", "1 added", "1 removed", "1 unchanged", "1 unreadable"])
         let rows = try XCTUnwrap(page["rows"] as? [[String: Any]])
         XCTAssertEqual(rows.map { $0["status"] as? String },
@@ -91,7 +91,8 @@ final class DiffPageTests: CLITestCase {
         XCTAssertTrue(names.contains { $0.hasPrefix("pct%41&<x>.png") }, "\(names): the name as text, unescaped by the parser")
         for row in rows.prefix(4) {
             let cells = row["cells"] as? [String] ?? []
-            XCTAssertEqual(cells.count, 7, "\(row)")
+            XCTAssertEqual(cells.count, 8, "\(row)")
+            XCTAssertEqual(cells[7], "approve as an alternative", "\(row)")
             XCTAssertEqual(cells[1], "changed")
             XCTAssertEqual(cells[2], "1 (0.0326%)raw 1", "the real change, and what pixelmatch counts")
             XCTAssertEqual(row["imgs"] as? [String], ["baseline", "current", "difference"])
@@ -133,7 +134,8 @@ final class DiffPageTests: CLITestCase {
               report.all = shown();
               report.labels = figures.map(f => f.querySelector('button').textContent);
               report.images = [...document.images].map(i => [i.src, i.naturalWidth]);
-              report.links = [...document.links].map(a => [a.href, a.pathname, a.search + a.hash]);
+              report.links = [...document.links].filter(a => a.protocol !== 'data:').map(a => [a.href, a.pathname, a.search + a.hash]);
+              report.downloads = [...document.links].filter(a => a.protocol === 'data:').map(a => a.download);
               document.body.textContent = JSON.stringify(report);
             });
             </script>
@@ -160,6 +162,7 @@ final class DiffPageTests: CLITestCase {
             XCTAssertNotNil(inode(fileBytes(url)), "\(url) resolves to a file")
             XCTAssertEqual(image[1] as? Int, 64, "\(url) loaded")
         }
+        XCTAssertEqual(report["downloads"] as? [String], ["decisions.json"], "the decisions, the one data: link")
         let links = try XCTUnwrap(report["links"] as? [[Any]])
         XCTAssertGreaterThanOrEqual(links.count, images.count)
         for link in links {

@@ -82,4 +82,112 @@ final class DiffReviewTests: CLITestCase {
         XCTAssertFalse(text.contains("same.png"), "unchanged pairs are only counted")
         XCTAssertEqual(listingText("out").filter { $0.contains("collage-tmp") }, [])
     }
+
+    // MARK: - Deciding on the page
+
+    /// The review page opened from disk in a real browser (Chromium driven
+    /// by Playwright): rows ticked, the decisions read from the page as
+    /// they are kept up to date, saved and applied with --approve-from;
+    /// exactly those files change. Then a second review whose current file
+    /// changes before the decisions are applied: that one is refused (65),
+    /// the others applied. The page makes no request but for its own files.
+    func testDecisionsMadeOnThePageAreApplied() throws {
+        _ = try playwrightPython()
+        for folder in ["base", "shots", "review"] { makeFolder(folder) }
+        for (index, name) in ["a.png", "b.png", "c.png", "d.png"].enumerated() {
+            write(screenshot(), to: "base/" + name)
+            write(screenshot(dots: [(30 + index, 30)]), to: "shots/" + name)
+        }
+        write(screenshot(), to: "base/same.png"); write(screenshot(), to: "shots/same.png")
+        write(screenshot(), to: "base/gone.png")
+        write(screenshot(dots: [(5, 5)]), to: "shots/new.png")
+        let result = try collage(["--diff", "base", "shots", "-o", "review/d.png", "--html", "review/index.html",
+                                  "--markdown", "review/summary.md"])
+        XCTAssertEqual(result.status, 1, result.summary)
+        let markdown = String(decoding: try XCTUnwrap(contents("review/summary.md")), as: UTF8.self)
+        XCTAssertTrue(markdown.hasSuffix("```sh\ncollage --diff base shots --approve-from decisions.json\n```\n"), markdown)
+        let (baseA, baseB) = (contents("base/a.png"), contents("base/b.png"))
+        let before = Dictionary(uniqueKeysWithValues: listingText("base").map { ($0, contents("base/" + $0)) })
+
+        let page = try playwright("""
+            page.goto('file://' + sys.argv[1])
+            def state():
+                return {'json': page.text_content('#decisions-json'), 'count': page.text_content('#decisions-count'),
+                        'href': page.get_attribute('#decisions-download', 'href'),
+                        'download': page.get_attribute('#decisions-download', 'download')}
+            steps = [state()]
+            box = lambda path: 'tr:has(input.approve[data-path="%s"]) input.%s' % (path, 'approve')
+            alternative = lambda path: 'tr:has(input.approve[data-path="%s"]) input.alternative' % path
+            page.check(box('a.png'))
+            page.check(alternative('a.png'))
+            page.check(box('new.png'))
+            page.check(box('gone.png'))
+            page.check(box('b.png'))
+            steps.append(state())
+            page.uncheck(box('b.png'))
+            steps.append(state())
+            rows = page.eval_on_selector_all('tr.pair', 'rows => rows.map(r => [r.dataset.status, !!r.querySelector("input.approve"), !!r.querySelector("input.alternative")])')
+            emit({'steps': steps, 'requests': requests, 'rows': rows})
+            """, arguments: [path("review/index.html")])
+        let requests = try XCTUnwrap(page["requests"] as? [String])
+        XCTAssertFalse(requests.isEmpty)
+        XCTAssertEqual(requests.filter { !$0.hasPrefix("file://") }, [], "no request but the page's own files")
+        let rows = try XCTUnwrap(page["rows"] as? [[Any]])
+        XCTAssertEqual(rows.map { "\($0[0]):\(($0[1] as? Bool) == true):\(($0[2] as? Bool) == true)" },
+                       ["changed:true:true", "changed:true:true", "changed:true:true", "changed:true:true",
+                        "added:true:false", "removed:true:false", "unchanged:false:false"])
+        let steps = try XCTUnwrap(page["steps"] as? [[String: String]])
+        XCTAssertEqual(steps.map { $0["count"] }, ["0 approved", "4 approved", "3 approved"], "kept up to date")
+        XCTAssertEqual(steps.first?["download"], "decisions.json")
+        func decoded(_ json: String?) throws -> [String: Any] {
+            try XCTUnwrap(JSONSerialization.jsonObject(with: Data(XCTUnwrap(json).utf8)) as? [String: Any])
+        }
+        let last = try XCTUnwrap(steps.last)
+        let decided = try decoded(last["json"])
+        XCTAssertEqual(decided["baseline"] as? String, "base")
+        XCTAssertEqual(decided["input"] as? [String], ["shots"])
+        let approve = try XCTUnwrap(decided["approve"] as? [[String: Any]])
+        XCTAssertEqual(approve.map { $0["path"] as? String }, ["a.png", "new.png", "gone.png"])
+        XCTAssertEqual(approve.map { $0["alternative"] as? Bool }, [true, false, false])
+        let digest = try runProcess([b("sha256sum"), b(path("shots/a.png"))]).stdoutText.prefix(64)
+        XCTAssertEqual(approve.first?["sha256"] as? String, String(digest), "the SHA-256 of the file the reviewer saw")
+        XCTAssertTrue(approve[2]["sha256"] is NSNull, "a removed pair has no current file")
+        let href = try XCTUnwrap(last["href"])
+        XCTAssertTrue(href.hasPrefix("data:application/json;charset=utf-8,"), href)
+        XCTAssertEqual(String(href.dropFirst("data:application/json;charset=utf-8,".count)).removingPercentEncoding,
+                       last["json"], "the download holds the same decisions")
+
+        write(b(try XCTUnwrap(last["json"])), to: "decisions.json")
+        let applied = try collage(["--diff", "base", "shots", "--approve-from", "decisions.json"])
+        XCTAssertEqual(applied.status, 0, applied.summary)
+        var changed = Set(listingText("base")).union(before.keys).filter { contents("base/" + $0) != before[$0] ?? nil }
+        XCTAssertEqual(changed, ["a.png", "a~1.png", "new.png", "gone.png"], "exactly the decisions")
+        XCTAssertEqual(contents("base/a.png"), contents("shots/a.png"))
+        XCTAssertEqual(contents("base/a~1.png"), baseA)
+        XCTAssertEqual(contents("base/new.png"), contents("shots/new.png"))
+        XCTAssertFalse(exists("base/gone.png"))
+        XCTAssertEqual(contents("base/b.png"), baseB)
+
+        // A second review: b and c approved, then c changes before the decisions are applied.
+        let again = try collage(["--diff", "base", "shots", "-o", "review/d.png", "--html", "review/index.html"])
+        XCTAssertEqual(again.status, 1, again.summary)
+        let second = try playwright("""
+            page.goto('file://' + sys.argv[1])
+            for path in ['b.png', 'c.png']:
+                page.check('input.approve[data-path="%s"]' % path)
+            emit({'json': page.text_content('#decisions-json'), 'requests': requests})
+            """, arguments: [path("review/index.html")])
+        XCTAssertEqual((second["requests"] as? [String] ?? ["none"]).filter { !$0.hasPrefix("file://") }, [])
+        write(b(try XCTUnwrap(second["json"] as? String)), to: "decisions.json")
+        write(screenshot(dots: [(1, 40)]), to: "shots/c.png")
+        let baseC = contents("base/c.png")
+        let snapshot = Dictionary(uniqueKeysWithValues: listingText("base").map { ($0, contents("base/" + $0)) })
+        let stale = try collage(["--diff", "base", "shots", "--approve-from", "decisions.json"])
+        XCTAssertEqual(stale.status, 65, stale.summary)
+        XCTAssertTrue(stale.stderrLines.contains { $0.contains("c.png") && $0.contains("changed since the review") },
+                      stale.stderrText)
+        changed = Set(listingText("base")).filter { contents("base/" + $0) != snapshot[$0] ?? nil }
+        XCTAssertEqual(changed, ["b.png"], "the others applied, the stale one left")
+        XCTAssertEqual(contents("base/c.png"), baseC)
+    }
 }

@@ -50,7 +50,38 @@ final class DiffCellTests: XCTestCase {
                                                            Shift(y: 600, height: 10, dy: 0, dx: -3)])
         let header = ImageHeader(width: 1280, height: 8000, orientation: 1, format: "diff")
         XCTAssertEqual(captions.labelText(path: shifted.path, header: header, index: 1, pair: shifted),
-                       "a.png · shifted · rows 80-479 moved down 2 px (+1 more)")
+                       "a.png · shifted · rows 80-479 moved down 2 px; rows 600-609 moved left 3 px")
         XCTAssertEqual(DiffText.shifts([Shift(y: 600, height: 10, dy: 0, dx: -3)]), "rows 600-609 moved left 3 px")
+    }
+
+    /// Shifts said in a line: bands next to each other that moved the same
+    /// way by amounts a pixel or two apart are one; the three tallest are
+    /// named in the page's order, the rest summed. The 26 bands of a page
+    /// whose content moved up 36 to 215 px, a band every 18 rows, each
+    /// moved a pixel or so more than the last, and a few far apart.
+    func testShiftsSaidInALine() {
+        XCTAssertEqual(DiffText.shifts([Shift(y: 8, height: 1000, dy: 2, dx: 0), Shift(y: 1010, height: 989, dy: 2, dx: 0)]),
+                       "rows 8-1998 moved down 2 px", "the same move, one band")
+        XCTAssertEqual(DiffText.shifts([Shift(y: 276, height: 17, dy: -38, dx: 0), Shift(y: 294, height: 31, dy: -39, dx: 0),
+                                        Shift(y: 330, height: 10, dy: -40, dx: 0)]),
+                       "rows 276-339 moved up 38-40 px", "a pixel or two apart, one band")
+        XCTAssertEqual(DiffText.shifts([Shift(y: 0, height: 10, dy: -1, dx: 0), Shift(y: 10, height: 10, dy: 1, dx: 0)]),
+                       "rows 0-9 moved up 1 px; rows 10-19 moved down 1 px", "up and down are not merged")
+        var bands: [Shift] = []
+        var y = 276
+        for move in [38, 39, 45, 46, 52, 60, 61, 70, 80, 81, 90, 100, 110, 120, 130, 140, 150, 160, 170, 180, 190, 200,
+                     205, 215, 36, 120] {
+            bands.append(Shift(y: y, height: move == 90 ? 400 : 16, dy: -move, dx: 0))
+            y += 18
+        }
+        let line = DiffText.shifts(bands)
+        XCTAssertEqual(line, "rows 276-309 moved up 38-39 px; rows 312-345 moved up 45-46 px; rows 456-855 moved up 90 px; "
+                       + "and 19 more bands, up 36-215 px")
+        XCTAssertLessThan(line.count, 160)
+        XCTAssertEqual(DiffText.shifts([Shift(y: 0, height: 5, dy: 3, dx: 0), Shift(y: 10, height: 5, dy: 0, dx: 4),
+                                        Shift(y: 20, height: 6, dy: 9, dx: 0), Shift(y: 30, height: 7, dy: -9, dx: 0),
+                                        Shift(y: 40, height: 1, dy: 0, dx: -2)]),
+                       "rows 0-4 moved down 3 px; rows 20-25 moved down 9 px; rows 30-36 moved up 9 px; "
+                       + "and 2 more bands, left 2 px, right 4 px")
     }
 }

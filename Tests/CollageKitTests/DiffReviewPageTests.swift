@@ -1,4 +1,5 @@
 import XCTest
+import FileFacts
 @testable import CollageKit
 import Vips
 
@@ -38,5 +39,29 @@ final class DiffReviewPageTests: XCTestCase {
         let first = page.range(of: "a&lt;&amp;")!.lowerBound, y = page.range(of: ">y.png<")!.lowerBound
         let z = page.range(of: ">z.png<")!.lowerBound
         XCTAssertTrue(first < y && y < z, "most changed first, ties by path")
+    }
+
+    /// A page whose content moved in 26 bands: every place a person reads
+    /// it (the review page's row, the Markdown row, the JUnit message, the
+    /// cell's caption) says the same one line; the events keep every band.
+    func testShiftsSaidInOneLineEverywhere() throws {
+        var pair = pair("long.png", .shifted)
+        pair.shifts = (0..<26).map { Shift(y: 276 + 18 * $0, height: 16, dy: -(36 + 7 * $0), dx: 0) }
+        let line = DiffText.shifts(pair.shifts)
+        XCTAssertTrue(line.hasSuffix("and 23 more bands, up 57-211 px"), line)
+        XCTAssertLessThan(line.count, 150)
+        let page = String(decoding: DiffReviewPage.page([pair], unreadable: [], link: { $0.description }), as: UTF8.self)
+        XCTAssertTrue(page.contains("<td class=\"moved\">\(DiffReviewPage.escape(line))</td>"), page)
+        let markdown = String(decoding: MarkdownSummary.text([pair], unreadable: [], page: PathName("s.md")), as: UTF8.self)
+        XCTAssertTrue(markdown.contains("| \(MarkdownSummary.escape(line)) |"), markdown)
+        XCTAssertLessThan(markdown.split(separator: "\n").map(\.count).max() ?? 0, 400, "no cell of 2,000 characters")
+        let junit = String(decoding: JUnitReport.xml([pair], unreadable: [], baseline: PathName("base")), as: UTF8.self)
+        XCTAssertTrue(junit.contains(JUnitReport.escape(line) + "\"/>"), junit)
+        var captions = Captions()
+        captions.label = try Template("{path}", fields: Template.labelFields)
+        let caption = captions.labelText(path: pair.path, header: ImageHeader(width: 1280, height: 8000, orientation: 1,
+                                                                               format: "diff"), index: 1, pair: pair)
+        XCTAssertEqual(caption, "long.png · " + line)
+        XCTAssertEqual(pair.shifts.count, 26, "the pair (and its event) keeps every band")
     }
 }

@@ -11,7 +11,7 @@ corpus="$root/Tests/Fuzz/corpus"
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 rm -rf "$corpus"
-for t in png png-plain jpeg tiff gif webp heif jxl sniff raw raw-layout template options exclude name-date duration path-list state xmp xmp-packet camera-exif; do mkdir -p "$corpus/$t"; done
+for t in png png-plain jpeg tiff gif webp heif jxl sniff raw raw-layout template options exclude name-date duration path-list state xmp xmp-packet camera-exif decisions; do mkdir -p "$corpus/$t"; done
 
 src="$work/small.v"
 vips thumbnail "$root/samples/dune.jpg" "$src" 16 --height 12 --size force
@@ -96,6 +96,28 @@ text path-list nul '\x00a.jpg\x00b\nc.png\x00\x00d.jpg'
 cat > "$corpus/state/state.json" <<'EOF'
 {"complete":true,"inputs":[{"path":"cGhvdG9zL2EuanBn","stamp":{"modified":1700000000000000000,"size":1234}},{"path":"cGhvdG9zL2IuanBn"}],"options":"size=1200x800 background=white","outputs":[{"images":["cGhvdG9zL2EuanBn"],"path":"c2hlZXQuanBn","stamp":{"modified":1700000000000000001,"size":99}}],"partial":false,"version":2}
 EOF
+# The review page's decisions (--approve-from): as the page writes them, a
+# removed pair's (no digest), a name that is not UTF-8, and files refused
+# whole: a path with .., an absolute one, a digest too short, not JSON.
+cat > "$corpus/decisions/page.json" <<'EOF2'
+{
+  "decisions": "collage --diff",
+  "version": 1,
+  "baseline": "baseline/",
+  "input": ["screenshots/"],
+  "approve": [
+    {"path": "login.png", "sha256": "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855", "alternative": false},
+    {"path": "settings/dark mode.png", "sha256": "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08", "alternative": true},
+    {"path": "gone.png", "sha256": null, "alternative": false},
+    {"path_base64": "Y2Fm6S5wbmc=", "sha256": "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08", "alternative": false}
+  ]
+}
+EOF2
+printf '%s' '{"decisions":"collage --diff","version":1,"baseline":"b","input":["s","t"],"approve":[]}' > "$corpus/decisions/none.json"
+printf '%s' '{"decisions":"collage --diff","version":1,"baseline":"b","input":["s"],"approve":[{"path":"../etc/passwd","sha256":null}]}' > "$corpus/decisions/dotdot.json"
+printf '%s' '{"decisions":"collage --diff","version":1,"baseline":"b","input":["s"],"approve":[{"path":"/etc/passwd","sha256":null}]}' > "$corpus/decisions/absolute.json"
+printf '%s' '{"decisions":"collage --diff","version":1,"baseline":"b","input":["s"],"approve":[{"path":"a.png","sha256":"abc"}],"extra":1}' > "$corpus/decisions/shape.json"
+printf '%s' '{"decisions": "collage --diff", "approve": [' > "$corpus/decisions/truncated.json"
 # XMP face regions: as ExifTool writes them (elements), and as attributes
 # (Lightroom, digiKam), with a region of each kind the reader refuses.
 exiftool -q -o "$corpus/xmp/exiftool.xmp" \

@@ -124,8 +124,14 @@ extension Configuration {
             if let html, diffImages == nil { settings.diffImages = DiffSettings.reviewPictures(beside: html) }
             configuration.htmlPage = nil  // the review page is the diff's own
             (settings.approve, settings.alternative) = (approve, alternative)
+            settings.inputs = inputs.map { if case .path(let path) = $0 { path.description } else { "-" } }
+            if let approveFrom {
+                let decisions = try Self.decisions(approveFrom)
+                (settings.decisions, settings.decisionsFile) = (decisions, approveFrom)
+                settings.approve = decisions.decisions.map(\.path)
+            }
             if let rules { (settings.rules, settings.rulesText) = try Self.diffRules(rules) }
-            if approve != nil {  // nothing is written but the baseline
+            if settings.approve != nil {  // nothing is written but the baseline
                 (settings.junit, settings.diffImages, settings.markdown, settings.html) = (nil, nil, nil, nil)
                 configuration.dryRun = true
                 configuration.htmlPage = nil
@@ -208,6 +214,21 @@ extension Configuration {
 
     private func fields() throws -> [String: JSONValue] {
         try JSONDecoder().decode([String: JSONValue].self, from: JSONEncoder().encode(self))
+    }
+
+    /// `--approve-from FILE` read: the reviewer's decisions; a file that is
+    /// not decisions, or that names a path that cannot be below the trees,
+    /// is a usage error in one line.
+    static func decisions(_ file: PathName) throws(ConfigurationError) -> ApprovalDecisions {
+        switch FileContents.read(file, limit: ApprovalDecisions.limit) {
+        case .success(let bytes):
+            switch ApprovalDecisions.parse(bytes) {
+            case .success(let decisions): return decisions
+            case .failure(let error):
+                throw ConfigurationError("--approve-from '\(file)': \(error.message); nothing was approved")
+            }
+        case .failure(let failure): throw ConfigurationError("--approve-from: cannot read '\(file)': \(failure)")
+        }
     }
 
     /// `--rules FILE` read: its rules and its bytes; a line that is not a

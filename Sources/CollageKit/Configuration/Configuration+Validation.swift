@@ -176,7 +176,7 @@ extension Configuration {
                         ("--tolerance", tolerance != nil), ("--junit", junit != nil),
                         ("--fail-on", failOn != nil), ("--diff-images", diffImages != nil),
                         ("--markdown", markdown != nil), ("--approve", approve != nil),
-                        ("--alternative", alternative), ("--rules", rules != nil)].filter(\.1).map(\.0)
+                        ("--approve-from", approveFrom != nil), ("--alternative", alternative), ("--rules", rules != nil)].filter(\.1).map(\.0)
             if let first = used.first { throw ConfigurationError("\(first) is an option of --diff BASELINE") }
             return
         }
@@ -198,7 +198,14 @@ extension Configuration {
         if rules?.bytes.isEmpty == true { throw ConfigurationError("--rules needs a file") }
         if approve?.contains(where: \.bytes.isEmpty) == true { throw ConfigurationError("--approve: an empty path names no image") }
         if approve != nil, dryRun { throw ConfigurationError("--approve and --dry-run cannot be used together") }
-        if alternative, approve == nil { throw ConfigurationError("--alternative keeps the old baseline when approving: add --approve") }
+        if approveFrom?.bytes.isEmpty == true { throw ConfigurationError("--approve-from needs the decisions file") }
+        if approveFrom != nil, approve != nil {
+            throw ConfigurationError("--approve and --approve-from cannot be used together: the decisions name the pairs")
+        }
+        if approveFrom != nil, dryRun { throw ConfigurationError("--approve-from and --dry-run cannot be used together") }
+        if alternative, approve == nil, approveFrom == nil {
+            throw ConfigurationError("--alternative keeps the old baseline when approving: add --approve")
+        }
         if flag != nil || requireEven {
             throw ConfigurationError("--diff shows differences, not images: \(requireEven ? "--require-even" : "--flag") does not apply to it")
         }

@@ -90,7 +90,7 @@ extension Captions {
                    time: Double? = nil) -> String? {
         let members = pair?.members ?? 1
         let moved = pair.map(\.shifts).flatMap { $0.isEmpty ? nil : $0 }.map { shifts in
-            " · " + DiffText.shifts([shifts[0]]) + (shifts.count > 1 ? " (+\(shifts.count - 1) more)" : "")
+            " · " + DiffText.shifts(shifts)
         } ?? ""
         return label.map { template in
             (members > 1 ? "same change in \(members) screenshots · " : "") +

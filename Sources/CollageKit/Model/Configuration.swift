@@ -121,6 +121,8 @@ public struct Configuration: Codable, Sendable, Equatable {
     public var approve: [PathName]?
     /// `--alternative` (with `--approve`).
     public var alternative = false
+    /// `--approve-from FILE`: the decisions of the review page to apply.
+    public var approveFrom: PathName?
     /// `--rules FILE`.
     public var rules: PathName?
     /// `--watch`.
@@ -146,7 +148,7 @@ public struct Configuration: Codable, Sendable, Equatable {
         case dpi, margin, allowPortrait, nulSeparated, followLinks, jobs, decodeMemory, maxPixels, quality
         case skipUnchanged, dryRun, requireEven, perFolder, sort, reverse, groupBy, video, raw, exclude, excludeFrom
         case shard, plan, fromPlan, html, flag, failOnFlag, diff, threshold, countAntiAliased, ignore, tolerance
-        case junit, failOn, diffImages, markdown, approve, alternative, rules, watch, interval, frames, scenes, every, vtt
+        case junit, failOn, diffImages, markdown, approve, alternative, approveFrom, rules, watch, interval, frames, scenes, every, vtt
         case minRating, pick
     }
 

@@ -33,11 +33,17 @@ extension DiffSheets {
         }
     }
 
+    /// BASELINE and INPUT as given, which the decisions name.
+    var reviewRun: DiffReviewPage.Run {
+        DiffReviewPage.Run(baseline: settings.baseline.description, inputs: settings.inputs)
+    }
+
     /// The JUnit report, the Markdown summary and the review page (or, `--approve`, the
     /// baseline approved), when the pairs were all compared; the first
     /// `--diff-images` picture that could not be written fails the run.
     func finish(skipped: Bool) -> RunFailure? {
         guard !skipped else { return nil }
+        if let decisions = settings.decisions { return approve(decisions) }
         if let names = settings.approve { return approve(names) }
         let (pairs, unreadable) = compared.withLock { ($0.pairs, $0.unreadable) }
         if let junit = settings.junit {
@@ -51,14 +57,16 @@ extension DiffSheets {
         if let markdown = settings.markdown {
             do {
                 _ = try AtomicWriter(stem: markdown).write(MarkdownSummary.text(pairs, unreadable: unreadable,
-                                                                                page: markdown), to: markdown)
+                                                                                page: markdown, run: reviewRun,
+                                                                                review: settings.html), to: markdown)
             } catch {
                 return error.runFailure(prefix: "--markdown: ")
             }
         }
         if let page = settings.html {
             do {
-                _ = try AtomicWriter(stem: page).write(DiffReviewPage.page(pairs, unreadable: unreadable, page: page), to: page)
+                _ = try AtomicWriter(stem: page).write(DiffReviewPage.page(pairs, unreadable: unreadable, page: page,
+                                                                           run: reviewRun), to: page)
             } catch {
                 return error.runFailure(prefix: "--html: ")
             }

@@ -73,6 +73,7 @@ final class DiffSheets: SheetSource {
             return RunFailure(status: .noInput, message: "cannot read --diff BASELINE '\(baseline)': \(systemError(errno))")
         }
         if let page = settings.html, let failure = Finishing.cannotWrite(page) { return failure }
+        if let failure = checkDecisions() { return failure }
         guard (info.st_mode & S_IFMT) == S_IFDIR || DiffPairing.twoFiles(configuration.inputs, baseline: baseline) else {
             return RunFailure(status: .usage,
                               message: "--diff BASELINE '\(baseline)' is not a folder; name the folder of the images to "

@@ -24,12 +24,39 @@ struct BaselineApproval {
 
     /// Makes `pair`'s current image its baseline; what was done.
     func approve(_ pair: ComparedPair) throws(OutputError) -> ApprovedPair {
+        guard case .approved(let approved) = try approve(pair, alternative: alternative, seen: nil) else {
+            preconditionFailure("nothing is stale without a digest to compare")
+        }
+        return approved
+    }
+
+    /// What `approve(_:alternative:seen:)` did.
+    enum Outcome: Equatable {
+        case approved(ApprovedPair)
+        /// The current file is not the one the reviewer saw: its digest
+        /// now (nil: there is none), and nothing was changed.
+        case stale(String?)
+    }
+
+    /// Makes `pair`'s current image its baseline, keeping the old one as
+    /// an alternative when `alternative`; with `seen` (`--approve-from`),
+    /// only when the current file still has that SHA-256 (`.some(nil)`: a
+    /// removed pair, only while there is still no current file). The
+    /// digest is of the very bytes written, read once.
+    func approve(_ pair: ComparedPair, alternative: Bool, seen: String??) throws(OutputError) -> Outcome {
         let target = pair.baseline
         if pair.status == .removed {
+            if let seen {
+                var info = stat()
+                if pair.path.withCString({ $0.map { lstat($0, &info) } ?? -1 }) == 0 || errno != ENOENT {
+                    return .stale(SHA256.hex(ofFile: pair.path))
+                }
+                if seen != nil { return .stale(nil) }
+            }
             guard target.withCString({ $0.map { unlink($0) } ?? -1 }) == 0 || errno == ENOENT else {
                 throw OutputError(code: .cannotCreate, path: target, message: "cannot remove the baseline: " + systemError(errno))
             }
-            return ApprovedPair(path: pair.path, baseline: target, status: pair.status, alternative: nil)
+            return .approved(ApprovedPair(path: pair.path, baseline: target, status: pair.status, alternative: nil))
         }
         let bytes: [UInt8]
         switch FileContents.read(pair.path, limit: Self.limit) {
@@ -37,10 +64,14 @@ struct BaselineApproval {
         case .failure(let failure):
             throw OutputError(code: .ioError, path: pair.path, message: "cannot read the current image: \(failure)")
         }
+        if let seen {
+            let digest = SHA256.hex(bytes)
+            if digest != seen { return .stale(digest) }
+        }
         if root.bytes != target.bytes { try DiffPictures.makeFolders(below: root, to: target.directory) }
         let kept = alternative && pair.status != .added ? try keep(target) : nil
         _ = try writer.write(bytes, to: target)
-        return ApprovedPair(path: pair.path, baseline: target, status: pair.status, alternative: kept)
+        return .approved(ApprovedPair(path: pair.path, baseline: target, status: pair.status, alternative: kept))
     }
 
     /// `--alternative`: the old baseline linked as `NAME~K.EXT`.

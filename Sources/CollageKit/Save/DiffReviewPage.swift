@@ -1,3 +1,5 @@
+import FoundationEssentials
+
 /// `--diff --html PATH`: the review page of a diff run. A heading saying how
 /// many screenshots differ, the count of each status, then a row per pair
 /// that is not `unchanged`, in the sheets' order (every pair of a group
@@ -14,13 +16,35 @@
 /// HTML-escaped. Without its script the page still shows every baseline
 /// and links every file; the script adds the switch (a button, a click on
 /// the picture, or `b` for every row at once).
+///
+/// Deciding on the page: each row has an "approve" box (and "as an
+/// alternative" where the pair has both sides), and the page shows the
+/// decisions as the JSON `--approve-from` reads (`ApprovalDecisions`),
+/// kept up to date as boxes are ticked, and offers it as a `data:` link
+/// saved as `decisions.json`. Each row carries the SHA-256 of its current
+/// file, read when the page is written: the file the reviewer sees.
 enum DiffReviewPage {
-    static func page(_ pairs: [ComparedPair], unreadable: [JUnitReport.Unreadable], page: PathName) -> [UInt8] {
-        Self.page(pairs, unreadable: unreadable, link: PageLinks(page: page).href)
+    /// What the decisions name besides the pairs: the run's BASELINE and
+    /// INPUT as given.
+    struct Run {
+        let baseline: String
+        let inputs: [String]
+
+        /// The command that applies the decisions, for a shell.
+        var command: String {
+            (["collage", "--diff", baseline] + inputs + ["--approve-from", "decisions.json"]).map(shellWord)
+                .joined(separator: " ")
+        }
+    }
+
+    static func page(_ pairs: [ComparedPair], unreadable: [JUnitReport.Unreadable], page: PathName, run: Run) -> [UInt8] {
+        Self.page(pairs, unreadable: unreadable, link: PageLinks(page: page).href, run: run,
+                  digest: { SHA256.hex(ofFile: $0) })
     }
 
     static func page(_ pairs: [ComparedPair], unreadable: [JUnitReport.Unreadable],
-                     link: (PathName) -> String) -> [UInt8] {
+                     link: (PathName) -> String, run: Run = Run(baseline: "base", inputs: ["shots"]),
+                     digest: (PathName) -> String? = { _ in nil }) -> [UInt8] {
         var counts = PairCounts()
         for pair in pairs { counts.count(pair.status, fails: pair.fails) }
         let total = pairs.count + unreadable.count
@@ -49,9 +73,10 @@ enum DiffReviewPage {
             html += "<p class=\"help\">Click a picture, or its button, to switch between the baseline and the "
                 + "current image; <button type=\"button\" id=\"flip-all\">switch all</button> (or press <kbd>b</kbd>).</p>\n"
             html += "<table class=\"pairs\">\n<thead><tr><th>screenshot</th><th>status</th><th>pixels</th><th>moved</th>"
-                + "<th>group</th><th>baseline / current</th><th>difference</th></tr></thead>\n<tbody>\n"
+                + "<th>group</th><th>baseline / current</th><th>difference</th><th>decision</th></tr></thead>\n<tbody>\n"
             for (index, pair) in shown.enumerated() {
-                html += row(pair, id: index + 1, groupSize: pair.group.flatMap { sizes[$0] } ?? 1, link: link)
+                html += row(pair, id: index + 1, groupSize: pair.group.flatMap { sizes[$0] } ?? 1, link: link,
+                            digest: pair.status == .removed ? nil : digest(pair.path))
             }
             for item in unreadable {
                 html += "<tr class=\"pair unreadable fails\" data-status=\"unreadable\"><td class=\"path\">"
@@ -60,6 +85,7 @@ enum DiffReviewPage {
             }
             html += "</tbody>\n</table>\n"
         }
+        if !shown.isEmpty { html += decisions(run) }
         let unchanged = pairs.filter { $0.status == .unchanged }.sorted(by: ComparedPair.moreChanged)
         if !unchanged.isEmpty {
             html += "<details class=\"unchanged\"><summary>\(unchanged.count) unchanged</summary>\n<table>\n<tbody>\n"
@@ -76,7 +102,8 @@ enum DiffReviewPage {
     }
 
     /// One pair's row: its numbers, the before/after picture, the difference.
-    static func row(_ pair: ComparedPair, id: Int, groupSize: Int, link: (PathName) -> String) -> String {
+    static func row(_ pair: ComparedPair, id: Int, groupSize: Int, link: (PathName) -> String,
+                    digest: String? = nil) -> String {
         let name = escape(pair.relative.description)
         let status = pair.status.rawValue
         var html = "<tr id=\"pair-\(id)\" class=\"pair \(status)\(pair.fails ? " fails" : "")\" data-status=\"\(status)\">\n"
@@ -105,7 +132,76 @@ enum DiffReviewPage {
             "<a href=\"\(escape(link(picture)))\"><img class=\"difference\" src=\"\(escape(link(picture)))\" "
                 + "alt=\"difference of \(name)\" loading=\"lazy\"></a>"
         } ?? "<span class=\"none\">no picture</span>") + "</td>\n"
+        html += "<td class=\"decide\">" + decide(pair, name: name, digest: digest) + "</td>\n"
         return html + "</tr>\n"
+    }
+
+    /// A row's boxes: "approve", and "as an alternative" when the pair has
+    /// a baseline to keep and a current image to take its place. A pair
+    /// whose current file could not be read for its digest cannot be
+    /// approved from the page.
+    static func decide(_ pair: ComparedPair, name: String, digest: String?) -> String {
+        guard pair.status == .removed || digest != nil else {
+            return "<span class=\"none\">cannot be read now</span>"
+        }
+        let path = pair.relative.isValidUTF8 ? "data-path=\"\(escape(pair.relative.description))\""
+            : "data-path-base64=\"\(Data(pair.relative.bytes).base64EncodedString())\""
+        var html = "<label><input type=\"checkbox\" class=\"approve\" \(path) data-sha256=\"\(digest ?? "")\" "
+            + "aria-label=\"approve \(name)\"> approve</label>"
+        if pair.status != .added && pair.status != .removed {
+            html += "<br><label class=\"alternative\"><input type=\"checkbox\" class=\"alternative\" "
+                + "aria-label=\"approve \(name) as an alternative\"> as an alternative</label>"
+        }
+        return html
+    }
+
+    /// The decisions, below the rows: the JSON as it stands (none ticked
+    /// yet, before the script runs), its download, and the command.
+    static func decisions(_ run: Run) -> String {
+        let empty = ApprovalDecisions(baseline: run.baseline, inputs: run.inputs, decisions: [])
+        let inputs = "[" + run.inputs.map { "\"" + jsonText($0) + "\"" }.joined(separator: ",") + "]"
+        var html = "<section id=\"decisions\" data-baseline=\"\(escape(run.baseline))\" data-input=\"\(escape(inputs))\">\n"
+        html += "<h2>Decisions</h2>\n<p>Tick <b>approve</b> on each row whose change is right (and <b>as an "
+            + "alternative</b> to keep the old baseline as an accepted state too). Then save "
+            + "<a id=\"decisions-download\" download=\"decisions.json\" href=\"data:application/json;charset=utf-8,"
+            + escape(percentEncoded(String(decoding: empty.json(), as: UTF8.self))) + "\">decisions.json</a> "
+            + "(or copy the text below into it) and run, where BASELINE and INPUT are:</p>\n"
+        html += "<pre id=\"decisions-command\"><code>\(escape(run.command))</code></pre>\n"
+        html += "<p id=\"decisions-count\">0 approved</p>\n"
+        html += "<pre id=\"decisions-json\">" + escape(String(decoding: empty.json(), as: UTF8.self)) + "</pre>\n"
+        return html + "</section>\n"
+    }
+
+    /// Text inside a JSON string.
+    static func jsonText(_ text: String) -> String {
+        var out = ""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            default:
+                if scalar.value < 0x20 {
+                    let hex = String(scalar.value, radix: 16)
+                    out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+                } else {
+                    out.unicodeScalars.append(scalar)
+                }
+            }
+        }
+        return out
+    }
+
+    /// As `encodeURIComponent` writes it.
+    static func percentEncoded(_ text: String) -> String {
+        let kept = Set("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_.!~*'()".utf8)
+        let digits = Array("0123456789ABCDEF".utf8)
+        var out: [UInt8] = []
+        for byte in text.utf8 {
+            if kept.contains(byte) { out.append(byte) } else {
+                out += [UInt8(ascii: "%"), digits[Int(byte >> 4)], digits[Int(byte & 15)]]
+            }
+        }
+        return String(decoding: out, as: UTF8.self)
     }
 
     /// The before/after picture: both images, the current one hidden until
@@ -154,6 +250,12 @@ enum DiffReviewPage {
                  background: #fff; }
         figure.flip[data-show="current"] img { outline: 3px solid #1e63b5; outline-offset: -3px; }
         figcaption { margin-top: .3em; }
+        td.decide { white-space: nowrap; }
+        td.decide label.alternative { color: #555; font-size: .9em; }
+        tr.approved td { background: #eef7ee; }
+        #decisions { margin-top: 1.5em; padding: .5em 1em; background: #fff; border: 1px solid #ddd; }
+        #decisions h2 { font-size: 1.1em; }
+        #decisions pre { background: #f0f0f0; padding: .5em; overflow-x: auto; user-select: all; }
         details.unchanged { margin-top: 1.5em; }
         """
 
@@ -178,7 +280,45 @@ enum DiffReviewPage {
           if (f) { e.preventDefault(); flip(f); }
         });
         document.addEventListener('keydown', e => {
-          if (e.key === 'b' && !e.ctrlKey && !e.metaKey && !e.altKey) flipAll();
+          if (e.key === 'b' && !e.ctrlKey && !e.metaKey && !e.altKey && !e.target.closest('input')) flipAll();
         });
+        function decide() {
+          const section = document.getElementById('decisions');
+          if (!section) return;
+          const approve = [];
+          for (const row of document.querySelectorAll('tr.pair')) {
+            const box = row.querySelector('input.approve'), alt = row.querySelector('input.alternative');
+            if (!box) continue;
+            row.classList.toggle('approved', box.checked);
+            if (!box.checked) continue;
+            const pair = box.dataset.pathBase64 !== undefined ? {path_base64: box.dataset.pathBase64} : {path: box.dataset.path};
+            pair.sha256 = box.dataset.sha256 || null;
+            pair.alternative = !!(alt && alt.checked);
+            approve.push(pair);
+          }
+          const json = JSON.stringify({decisions: 'collage --diff', version: 1, baseline: section.dataset.baseline,
+                                       input: JSON.parse(section.dataset.input), approve: approve}, null, 2) + '\\n';
+          document.getElementById('decisions-json').textContent = json;
+          document.getElementById('decisions-count').textContent = approve.length + ' approved';
+          document.getElementById('decisions-download').href = 'data:application/json;charset=utf-8,' + encodeURIComponent(json);
+        }
+        document.addEventListener('change', e => {
+          const row = e.target.closest('tr.pair');
+          if (row && e.target.classList.contains('alternative') && e.target.checked) row.querySelector('input.approve').checked = true;
+          if (row && e.target.classList.contains('approve') && !e.target.checked) {
+            const alt = row.querySelector('input.alternative');
+            if (alt) alt.checked = false;
+          }
+          decide();
+        });
+        decide();
         """
+}
+
+/// A word as a POSIX shell reads it back: as it is when it holds nothing
+/// the shell treats specially, else in single quotes.
+func shellWord(_ word: String) -> String {
+    let plain = Set("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_./:=@%+,".utf8)
+    if !word.isEmpty, word.utf8.allSatisfy(plain.contains) { return word }
+    return "'" + word.replacing("'", with: "'\\''") + "'"
 }

@@ -4,9 +4,14 @@
 /// table row per pair that is not `unchanged` in the sheets' order (every
 /// pair of a group listed, with its group's number), and one per pair that
 /// could not be read. Files are linked relative to PATH's folder
-/// (`PageLinks`), so the summary and the pictures can move together.
+/// (`PageLinks`), so the summary and the pictures can move together. When
+/// something differs it ends with the command that approves: the review
+/// page's decisions (`--approve-from`) when there is a page, else
+/// `--approve` (every pair that fails).
 enum MarkdownSummary {
-    static func text(_ pairs: [ComparedPair], unreadable: [JUnitReport.Unreadable], page: PathName) -> [UInt8] {
+    static func text(_ pairs: [ComparedPair], unreadable: [JUnitReport.Unreadable], page: PathName,
+                     run: DiffReviewPage.Run = DiffReviewPage.Run(baseline: "base", inputs: ["shots"]),
+                     review: PathName? = nil) -> [UInt8] {
         let links = PageLinks(page: page)
         var counts = PairCounts()
         for pair in pairs { counts.count(pair.status, fails: pair.fails) }
@@ -38,6 +43,17 @@ enum MarkdownSummary {
         }
         for item in unreadable {
             lines.append("| ❌ | \(escape(item.relative.description)) | unreadable | | \(escape(item.message)) | | |")
+        }
+        if !shown.isEmpty {
+            if let review {
+                lines += ["", "To approve the changes that are right, tick them on the review page "
+                          + "([\(escape(String(decoding: review.lastComponent, as: UTF8.self)))](\(links.href(review)))), save its "
+                          + "`decisions.json` where BASELINE and INPUT are, and run:", "", "```sh", run.command, "```"]
+            } else {
+                let command = (["collage", "--diff", run.baseline] + run.inputs + ["--approve"]).map(shellWord)
+                lines += ["", "To make every failing screenshot the baseline, run:", "", "```sh",
+                          command.joined(separator: " "), "```"]
+            }
         }
         return Array((lines.joined(separator: "\n") + "\n").utf8)
     }
