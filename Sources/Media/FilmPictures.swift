@@ -184,12 +184,22 @@ extension MediaFile {
             found.withLock { $0[index] = result }
         }
         var frames: [FilmFrame] = []
+        var repeated = 0
         for result in found.withLock({ $0 }) {
             let part = try result!.get()
-            frames += part.frames
-            if let stopped = part.stopped { return FilmFrames(frames: frames, stopped: stopped) }
+            repeated += part.repeated
+            for frame in part.frames {
+                // A run's first frame can be the run before's last (a film of
+                // fewer frames than times): a sheet never shows one frame twice.
+                if let last = frames.last, abs(last.time - frame.time) < 0.0005 {
+                    repeated += 1
+                } else {
+                    frames.append(frame)
+                }
+            }
+            if let stopped = part.stopped { return FilmFrames(frames: frames, stopped: stopped, repeated: repeated) }
         }
-        return FilmFrames(frames: frames, stopped: nil)
+        return FilmFrames(frames: frames, stopped: nil, repeated: repeated)
     }
 
     private static func openFilm(_ descriptor: Int32, frames: Int) throws(VipsError) -> VideoFile {

@@ -140,18 +140,20 @@ extension VideoFile {
             found = try candidates(at: target, from: target - aimed, window: window, width: width, height: height)
         }
         var (candidates, best) = (found.candidates, found.best)
-        // None shows: the rest of the neighbourhood, either side, nearest first.
+        // None shows, or none was found from the time on (the last frame of
+        // a film of few frames a second starts before the last time): the
+        // rest of the neighbourhood, either side, nearest first.
         var tries = Self.neighbourTries.flatMap { [target + $0 * after, target - $0 * before] }
         tries.removeAll { $0 < 0 || $0 >= info.duration || ($0 >= target && $0 <= target + window + 0.0005) }
         for time in tries {
-            guard let shown = best, !Self.shows(shown) else { break }
+            if let shown = best, Self.shows(shown) { break }
             guard seek(to: time) else { continue }
             var decoded = 0
             while decoded < Self.maxFrames, let frame = try nextFrame(skippingUntil: time - 0.25) {
                 decoded += 1
                 guard frame.time + 0.0005 >= time else { continue }
                 candidates.append(frame)
-                if Self.score(frame) > Self.score(shown) {
+                if best.map({ Self.score(frame) > Self.score($0) }) ?? true {
                     try keep(width: width, height: height)
                     best = frame
                 }
@@ -267,12 +269,25 @@ extension VideoFile {
         var best: FrameLook?
         var first: Double?
         var decoded = 0
-        while decoded < Self.maxFrames, candidates.count < Self.filmCandidates,
-              let frame = try nextFrame(skippingUntil: target - 0.25) {
+        // The last frame decoded before the time: the one on screen at it
+        // when the stream ends before another starts (a film of a few
+        // frames a second, its last time after its last frame's start).
+        var onScreen: FrameLook?
+        while decoded < Self.maxFrames, candidates.count < Self.filmCandidates {
+            guard let frame = try nextFrame(skippingUntil: target - 0.25) else {
+                if candidates.isEmpty, let onScreen, onScreen.time <= target + 0.0005 {
+                    try keep(width: width, height: height)  // the decoder's last frame, still held
+                    return ([onScreen], onScreen, first)
+                }
+                break
+            }
             decoded += 1
             if first == nil { first = frame.time }
             let due = target + Double(candidates.count) * step - 0.0005
-            guard frame.time >= due else { continue }
+            guard frame.time >= due else {
+                onScreen = frame
+                continue
+            }
             if !candidates.isEmpty && frame.time > target + window { break }
             candidates.append(frame)
             if best == nil || Self.score(frame) > Self.score(best!) {

@@ -119,6 +119,26 @@ final class FilmShapeTests: CLITestCase {
         }
     }
 
+    /// A film of five frames a second (a time-lapse, a screen recording):
+    /// its last time falls after its last frame starts, which is the frame
+    /// on screen then; a film of fewer frames than times gives each once,
+    /// with a notice, and the run ends well.
+    func testAFilmOfFewFramesASecondGivesEveryTimeAFrame() throws {
+        for (name, seconds, distinct) in [("slow.mp4", 4, 12), ("tiny.mp4", 1, 4)] {
+            try TestMedia.run("ffmpeg", ["-v", "error", "-y", "-f", "lavfi", "-i", "testsrc2=size=160x120:rate=5:duration=\(seconds)",
+                                         "-f", "lavfi", "-i", "sine=f=440:d=\(seconds)", "-c:v", "libx264",
+                                         "-pix_fmt", "yuv420p", "-c:a", "aac", "-shortest", path(name)])
+            let result = try collage([name, "--frames", "12", "--json", "-o", name + ".png"])
+            XCTAssertEqual(result.status, 0, "\(name): \(result.summary)")
+            let all = assertValidEventStream(result, name)
+            let times = events(all, "frame").compactMap { $0["time"] as? Double }
+            XCTAssertEqual(times.count, distinct, "\(name): \(times)")
+            XCTAssertEqual(Set(times).count, times.count, "\(name): never one frame twice: \(times)")
+            let notices = events(all, "notice").compactMap { $0["message"] as? String }
+            XCTAssertEqual(notices.contains { $0.contains("distinct frame(s) for 12 times") }, distinct < 12, "\(notices)")
+        }
+    }
+
     func testTwoFilmsOfOneNameAreToldApartByTheFieldsThatDiffer() throws {
         makeFolder("films")
         try film("films/good.mp4", size: "160x90")

@@ -126,7 +126,8 @@ final class FilmSheets: SheetSource {
         }
         if tiles.repeated > 0 {
             let line = "\(video): \(tiles.tiles.count) distinct frame(s) for \(tiles.tiles.count + tiles.repeated) times: "
-                + "decoded at its keyframes alone (its full decode would pass the memory bound), and they are fewer"
+                + "it has fewer frames than that (or, read keyframe by keyframe where its full decode would pass "
+                + "the memory bound, fewer keyframes)"
             context.queue.async { report(.notice(line)) }
         }
         guard !tiles.tiles.isEmpty else { return nil }
