@@ -133,26 +133,31 @@ public struct ApprovalDecisions: Sendable, Equatable {
         return shown(PathName(text))
     }
 
-    /// The decisions as the page writes them (one line a pair).
-    public func json() -> [UInt8] {
-        func string(_ text: String) -> String {
-            var out = "\""
-            for scalar in text.unicodeScalars {
-                switch scalar {
-                case "\"": out += "\\\""
-                case "\\": out += "\\\\"
-                case "<": out += "\\u003c"
-                default:
-                    if scalar.value < 0x20 {
-                        let hex = String(scalar.value, radix: 16)
-                        out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-                    } else {
-                        out.unicodeScalars.append(scalar)
-                    }
+    /// `text` as a JSON string, quotes included: `"` and `\` escaped,
+    /// control characters as `\u00XX`, and `<` as `\u003c`, so that the
+    /// text can stand inside an HTML page's script or element too.
+    static func jsonString(_ text: String) -> String {
+        var out = "\""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "<": out += "\\u003c"
+            default:
+                if scalar.value < 0x20 {
+                    let hex = String(scalar.value, radix: 16)
+                    out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+                } else {
+                    out.unicodeScalars.append(scalar)
                 }
             }
-            return out + "\""
         }
+        return out + "\""
+    }
+
+    /// The decisions as the page writes them (one line a pair).
+    public func json() -> [UInt8] {
+        let string = Self.jsonString
         let pairs = decisions.map { decision in
             let path = decision.path.isValidUTF8 ? "\"path\": " + string(decision.path.description)
                 : "\"path_base64\": " + string(Data(decision.path.bytes).base64EncodedString())

@@ -159,7 +159,7 @@ enum DiffReviewPage {
     /// yet, before the script runs), its download, and the command.
     static func decisions(_ run: Run) -> String {
         let empty = ApprovalDecisions(baseline: run.baseline, inputs: run.inputs, decisions: [])
-        let inputs = "[" + run.inputs.map { "\"" + jsonText($0) + "\"" }.joined(separator: ",") + "]"
+        let inputs = "[" + run.inputs.map(ApprovalDecisions.jsonString).joined(separator: ",") + "]"
         var html = "<section id=\"decisions\" data-baseline=\"\(escape(run.baseline))\" data-input=\"\(escape(inputs))\">\n"
         html += "<h2>Decisions</h2>\n<p>Tick <b>approve</b> on each row whose change is right (and <b>as an "
             + "alternative</b> to keep the old baseline as an accepted state too). Then save "
@@ -170,25 +170,6 @@ enum DiffReviewPage {
         html += "<p id=\"decisions-count\">0 approved</p>\n"
         html += "<pre id=\"decisions-json\">" + escape(String(decoding: empty.json(), as: UTF8.self)) + "</pre>\n"
         return html + "</section>\n"
-    }
-
-    /// Text inside a JSON string.
-    static func jsonText(_ text: String) -> String {
-        var out = ""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            default:
-                if scalar.value < 0x20 {
-                    let hex = String(scalar.value, radix: 16)
-                    out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-                } else {
-                    out.unicodeScalars.append(scalar)
-                }
-            }
-        }
-        return out
     }
 
     /// As `encodeURIComponent` writes it.
