@@ -271,11 +271,14 @@ extension VideoFile {
         var decoded = 0
         // The last frame decoded before the time: the one on screen at it
         // when the stream ends before another starts (a film of a few
-        // frames a second, its last time after its last frame's start).
+        // frames a second, its last time after its last frame's start) and
+        // the time is within that frame's own span (a film cut short ends
+        // further back, and says so).
         var onScreen: FrameLook?
+        let span = 1.5 / (info.frameRate > 0 ? info.frameRate : 25)
         while decoded < Self.maxFrames, candidates.count < Self.filmCandidates {
             guard let frame = try nextFrame(skippingUntil: target - 0.25) else {
-                if candidates.isEmpty, let onScreen, onScreen.time <= target + 0.0005 {
+                if candidates.isEmpty, let onScreen, onScreen.time <= target + 0.0005, target - onScreen.time <= span {
                     try keep(width: width, height: height)  // the decoder's last frame, still held
                     return ([onScreen], onScreen, first)
                 }
