@@ -86,16 +86,13 @@ struct PairComparison: Sendable {
     }
 
     /// What comparing holds while it runs: each side's decoder and its
-    /// whole picture (3 bytes a pixel), and the comparison's own memory,
-    /// counted at 2 bytes a pixel: the mask over the differing box (at most
-    /// a byte a pixel), the first pass's judgements (2 bits a pixel), the
-    /// regions judged as a whole (80 bytes each, one in 128 pixels at most:
-    /// 0.625 bytes a pixel) and the rows' alignment (a few words a row);
-    /// what the pair's difference
-    /// picture and cell are made with is a row or a panel (DiffPicture.c).
-    /// It was 10, from before the analysis was measured: with the kept
-    /// cells held, two 1280x2000 pairs no longer fitted the default budget
-    /// together, and half of a run of them was compared one at a time.
+    /// whole picture (3 bytes a pixel), and the comparison's own memory at
+    /// 2 bytes a pixel: the mask over the differing box (a byte a pixel at
+    /// most), the first pass's judgements (2 bits a pixel), the regions
+    /// judged as a whole (80 bytes each, one in 128 pixels at most) and the
+    /// rows' alignment (a few words a row); the difference picture and the
+    /// cell are made a row or a panel at a time (DiffPicture.c). (At the 10
+    /// bytes once counted, two 1280x2000 pairs did not fit the default budget.)
     static func cost(_ opened: OpenedPair) -> WorkCost {
         guard !opened.identical, !opened.unreadable else { return .free }
         let sides = [opened.current, opened.baseline].compactMap { $0?.header }
