@@ -56,7 +56,7 @@ let package = Package(
         .target(name: "Locking", path: "Sources/Locking", swiftSettings: [.swiftLanguageMode(.v6)]),
         // Plain PNGs (browsers' screenshots, what --diff compares) inflated by libdeflate and unfiltered in place:
         // five times libpng's speed; any other PNG is left to libvips.
-        .target(name: "CPNG", path: "Sources/CPNG", linkerSettings: [.linkedLibrary("deflate")]),
+        .target(name: "CPNG", path: "Sources/CPNG", linkerSettings: [.linkedLibrary("deflate"), .linkedLibrary("z")]),
         .target(name: "Vips", dependencies: ["CVipsShim", "CHEVC", "CPNG", "ToneMap", "XMP", "FileFacts", "Locking"], path: "Sources/Vips",
                 swiftSettings: [.swiftLanguageMode(.v6)]),
         // LibRaw (RAW photos): a C face over its C++ API, and its one Swift owner.

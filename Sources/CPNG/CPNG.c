@@ -1,9 +1,11 @@
-// Plain PNGs decoded with libdeflate, and their rows unfiltered in place:
-// see CPNG.h.
+// Plain PNGs inflated with zlib (as libpng inflates them; libdeflate checks
+// the chunks' CRCs), and their rows unfiltered in place: see CPNG.h.
 #include "CPNG.h"
 
 #include <emmintrin.h>
 #include <libdeflate.h>
+#include <limits.h>
+#include <zlib.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -213,19 +215,31 @@ int cpng_decode_plain(int descriptor, size_t max_bytes, unsigned char **pixels, 
     int failed = 0;
     unsigned char *compressed = image_data(descriptor, facts.st_size, limit, &count, &failed);
     if (!compressed) return failed;
+    if (count > UINT_MAX || stored > UINT_MAX) {
+        free(compressed);
+        return 0;
+    }
     unsigned char *rows = malloc((size_t)stored);
-    struct libdeflate_decompressor *inflater = libdeflate_alloc_decompressor();
-    if (!rows || !inflater) {
-        free(rows), free(compressed);
-        if (inflater) libdeflate_free_decompressor(inflater);
+    if (!rows) {
+        free(compressed);
         return -1;
     }
-    size_t used = 0, made = 0;
-    enum libdeflate_result result = libdeflate_zlib_decompress_ex(inflater, compressed, count, rows, (size_t)stored,
-                                                                  &used, &made);
-    libdeflate_free_decompressor(inflater);
+    // zlib's inflate, as libpng's: a stream libpng refuses (a code-length
+    // repeat past the lengths' end, which libdeflate 1.14 lets through) is
+    // refused here too and left to libvips, which says why.
+    z_stream stream;
+    memset(&stream, 0, sizeof stream);
+    if (inflateInit(&stream) != Z_OK) {
+        free(rows), free(compressed);
+        return -1;
+    }
+    stream.next_in = compressed, stream.avail_in = (uInt)count;
+    stream.next_out = rows, stream.avail_out = (uInt)stored;
+    int result = inflate(&stream, Z_FINISH);
+    size_t used = count - stream.avail_in, made = (size_t)stored - stream.avail_out;
+    inflateEnd(&stream);
     free(compressed);
-    if (result != LIBDEFLATE_SUCCESS || used != count || made != (size_t)stored
+    if (result != Z_STREAM_END || used != count || made != (size_t)stored
         || cpng_unfilter(rows, (int)w, (int)h, bpp) != 0
         || (bpp == 4 && !opaque_to_rgb(rows, (size_t)w * h))) {
         free(rows);

@@ -44,9 +44,9 @@ ensure_build_deps() {
   # threaded libde265 decoder (libvips-dev pulls both in; named here); AVIF
   # grids' AV1 tiles go through dav1d, libheif's own AV1 decoder.
   ensure_packages libheif-dev libde265-dev libdav1d-dev
-  # Plain PNGs (the screenshots --diff compares): libdeflate inflates them,
-  # through Sources/CPNG.
-  ensure_packages libdeflate-dev
+  # Plain PNGs (the screenshots --diff compares): zlib inflates them and
+  # libdeflate checks their chunks' CRCs, through Sources/CPNG.
+  ensure_packages libdeflate-dev zlib1g-dev
   # PDF output (-o NAME.pdf): cairo's PDF surface and pango-cairo's text,
   # through Sources/CCairo (pkg-config pangocairo names both).
   ensure_packages libcairo2-dev libpango1.0-dev
