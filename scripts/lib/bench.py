@@ -433,6 +433,11 @@ def image_size(path):
     return f"{w}x{h}"
 
 
+def size_matches(size, want):
+    """WIDTHxHEIGHT as wanted; a wanted "WIDTHx" (a film's sheet, as tall as its rows) checks the width alone."""
+    return size.split("x")[0] == want[:-1] if want.endswith("x") else size == want
+
+
 def run_row(row, rnd, env_base, tsv, loads):
     case = row.case
     out = os.path.join(WORK, "out", f"c{case.id}_{row.id}")
@@ -457,7 +462,7 @@ def run_row(row, rnd, env_base, tsv, loads):
         jpgs = sorted(n for n in os.listdir(out) if n.endswith(".jpg"))
         if len(jpgs) != row.outputs:
             status, note = 125, f"wrote {len(jpgs)} of {row.outputs} outputs"
-        elif jpgs and image_size(os.path.join(out, jpgs[0])) != row.size:
+        elif jpgs and not size_matches(image_size(os.path.join(out, jpgs[0])), row.size):
             status, note = 125, f"output is {image_size(os.path.join(out, jpgs[0]))}, not {row.size}"
         elif row.pages is not None:
             pdfs = sorted(n for n in os.listdir(out) if n.endswith(".pdf"))
