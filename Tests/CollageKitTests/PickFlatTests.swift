@@ -38,7 +38,10 @@ final class PickFlatTests: XCTestCase {
                 var score = PickScore(sharpness: Double.random(in: 0.2...0.9, using: &random),
                                       clipped: Double.random(in: 0...0.3, using: &random),
                                       blank: Int.random(in: 0..<25, using: &random) == 0)
-                score.detailKept = Double.random(in: 0.5...1.1, using: &random)
+                if Int.random(in: 0..<5, using: &random) > 0 {
+                    score.edgeSteepness = Float.random(in: 0.3...1, using: &random)
+                    score.edgeKept = Int.random(in: 0..<6, using: &random) == 0 ? nil : Float.random(in: 0.5...1.1, using: &random)
+                }
                 score.pixels = [640 * 400, 2560 * 1600][Int.random(in: 0...1, using: &random)]
                 if Int.random(in: 0..<4, using: &random) == 0 { score.rating = Int.random(in: -1...5, using: &random) }
                 if Int.random(in: 0..<8, using: &random) == 0 { score.faces = Int.random(in: 1...3, using: &random) }
@@ -64,11 +67,13 @@ final class PickFlatTests: XCTestCase {
 
     func testAPackedScoreGivesBackTheScoreItWasMadeFrom() {
         var score = PickScore(sharpness: 0.123456789, clipped: 0.987654321, blank: true)
-        (score.detailKept, score.faces, score.facesCut, score.rating, score.pixels) = (0.5, 3, 2, -1, 48_000_000)
+        (score.faces, score.facesCut, score.rating, score.pixels) = (3, 2, -1, 48_000_000)
         for rating in [nil, -1, 0, 5] as [Int?] {
-            score.rating = rating
-            XCTAssertEqual(PackedScore(score).score, score)
-            XCTAssertTrue(PackedScore(score).looked)
+            for (steepness, kept) in [(nil, nil), (0.1234567, nil), (0.7654321, 0.7123456)] as [(Float?, Float?)] {
+                (score.rating, score.edgeSteepness, score.edgeKept) = (rating, steepness, kept)
+                XCTAssertEqual(PackedScore(score).score, score)
+                XCTAssertTrue(PackedScore(score).looked)
+            }
         }
         XCTAssertFalse(PackedScore.failed.looked)
         XCTAssertEqual(MemoryLayout<PackedScore>.stride, 48, "the score of each photo looked at")

@@ -4,7 +4,9 @@
 /// score it gives back is the one it was made from.
 struct PackedScore: Sendable, Equatable {
     private let sharpness: Double
-    private let detailKept: Double
+    /// `PickScore.edgeSteepness` and `edgeKept`; -1: none.
+    private let edgeSteepness: Float
+    private let edgeKept: Float
     private let clipped: Double
     private let pixels: Int
     private let faces: Int32
@@ -19,11 +21,12 @@ struct PackedScore: Sendable, Equatable {
     static let failed = PackedScore()
 
     private init() {
-        (sharpness, detailKept, clipped, pixels, faces, facesCut, rating, flags) = (0, 0, 0, 0, 0, 0, Int8.min, 0)
+        (sharpness, edgeSteepness, edgeKept, clipped, pixels, faces, facesCut, rating, flags) = (0, -1, -1, 0, 0, 0, 0, Int8.min, 0)
     }
 
     init(_ score: PickScore) {
-        (sharpness, detailKept, clipped, pixels) = (score.sharpness, score.detailKept, score.clipped, score.pixels)
+        (sharpness, clipped, pixels) = (score.sharpness, score.clipped, score.pixels)
+        (edgeSteepness, edgeKept) = (score.edgeSteepness ?? -1, score.edgeKept ?? -1)
         // A header's XMP holds at most a few faces, and a rating is -1 to 5 (`PhotoSidecars`).
         (faces, facesCut) = (Int32(clamping: score.faces), Int32(clamping: score.facesCut))
         rating = score.rating.map { Int8(clamping: $0) } ?? Int8.min
@@ -37,7 +40,8 @@ struct PackedScore: Sendable, Equatable {
 
     var score: PickScore {
         var score = PickScore(sharpness: sharpness, clipped: clipped, blank: blank)
-        (score.detailKept, score.faces, score.facesCut, score.pixels) = (detailKept, Int(faces), Int(facesCut), pixels)
+        (score.faces, score.facesCut, score.pixels) = (Int(faces), Int(facesCut), pixels)
+        (score.edgeSteepness, score.edgeKept) = (edgeSteepness < 0 ? nil : edgeSteepness, edgeKept < 0 ? nil : edgeKept)
         score.rating = rating == Int8.min ? nil : Int(rating)
         return score
     }

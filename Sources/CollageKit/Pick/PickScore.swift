@@ -7,11 +7,10 @@ struct PickScore: Sendable, Equatable {
     /// a blurred one (a scene's own softness counts too: this ranks the
     /// frames of one moment).
     var sharpness: Double
-    /// That ninth's sharpness over its sharpness at a quarter of the size:
-    /// about 1 for a sharp photo or a soft scene, lower for a photo
-    /// blurred by motion or focus (its blur shrinks with the size, a
-    /// scene's softness does not).
-    var detailKept = 1.0
+    /// How steep its sharpest edges are, and that over the same at half
+    /// the size (`EdgeSteepness`): nil where the look has too few edges.
+    var edgeSteepness: Float? = nil
+    var edgeKept: Float? = nil
     /// The share of pixels clipped to black or white (0-1).
     var clipped: Double
     /// One flat colour: the `--flag blank` rule.
@@ -27,10 +26,12 @@ struct PickScore: Sendable, Equatable {
 
     /// Never picked: blank, or rated -1 (rejected).
     var excluded: Bool { blank || rating == -1 }
-    /// Blurred by motion or focus beyond doubt.
+    /// Blurred by motion or focus beyond doubt: its sharpest edges soft,
+    /// and steeper at half the size (`EdgeSteepness`); a look with too few
+    /// edges to tell, by its sharpness alone.
     var clearlyBlurred: Bool {
-        sharpness < Sharpness.clearlyBlurred
-            || (sharpness < Sharpness.softBlurred && detailKept < Sharpness.softDetailKept)
+        if let edgeSteepness { return EdgeSteepness.clearlyBlurred(steepness: edgeSteepness, kept: edgeKept) }
+        return sharpness < Sharpness.clearlyBlurred
     }
 
     /// The photo's worth within its moment, 0-1 and a little more: sharpness
@@ -68,7 +69,8 @@ extension PickScore {
     init(_ look: GreyLook, faces: [(left: Double, top: Double, right: Double, bottom: Double)] = [],
          rating: Int? = nil, pixels: Int = 0) {
         self.pixels = pixels
-        (sharpness, detailKept) = look.flat ? (0, 1) : Sharpness.sharpest(look)
+        sharpness = look.flat ? 0 : Sharpness.sharpest(look)
+        if !look.flat { (edgeSteepness, edgeKept) = EdgeSteepness.measure(look) }
         clipped = Exposure.clipped(look)
         blank = look.flat
         // The XMP reader clips a region to the frame, so a face the frame
@@ -88,48 +90,30 @@ extension PickScore {
 /// blurred one loses little. A ratio, so it does not depend on the photo's
 /// contrast or exposure, and little on how much detail the scene holds.
 enum Sharpness {
-    /// Below this sharpness (1 - blur) a photo is clearly blurred; below
-    /// `softBlurred`, when it also keeps less than `softDetailKept` of its
-    /// sharpness at a quarter of its size. A photo so judged is never
-    /// picked, so these are set where no sharp photo falls: measured on 22
-    /// real photos (Debian's wallpapers, at 1024 pixels, each looked at
-    /// 256 across) sharp and blurred over the whole frame by a Gaussian of
-    /// sigma 1, 2, 3, 5 and 14 pixels, none is judged so sharp (the lowest,
-    /// a meadow of a shallow depth of field, 0.51 keeping 0.74), nor at
-    /// sigma 1; 1 of 22 at sigma 2, 2 at sigma 3, 5 at sigma 5, 16 at
-    /// sigma 14 (the 6 left are drawn gradients, which a blur hardly
-    /// changes). Sharpness falls with the blur (medians 0.74, 0.73, 0.70,
-    /// 0.64, 0.56, 0.36) but less than it spreads between sharp photos
-    /// (0.51-0.95): a blur of sigma 3, under a pixel of the look, is told
-    /// from a scene's own softness only beside the same scene sharp, as a
-    /// burst's best is chosen.
+    /// Below this sharpness (1 - blur) a photo too poor in edges for
+    /// `EdgeSteepness` to judge is clearly blurred (no sharp photo of 22 of
+    /// Debian's wallpapers looked at 256 across falls below 0.51; 16 of the
+    /// 22 blurred by a Gaussian of sigma 14 do). The sharpness ranks the
+    /// frames of a moment; it is no judge of blur alone, as it spreads more
+    /// between sharp photos (0.51-0.95) than a blur of sigma 3 lowers it.
     static let clearlyBlurred = 0.50
-    static let softBlurred = 0.70
-    static let softDetailKept = 0.72
     /// At or above this a photo counts as fully sharp in `quality`.
     static let sharp = 0.8
 
     /// The sharpness of the sharpest ninth of `look` (a 3x3 grid: a
-    /// shallow depth of field is sharp where it is focused), and how much
-    /// of it that ninth keeps from its look at a quarter of the size.
-    static func sharpest(_ look: GreyLook) -> (sharpness: Double, detailKept: Double) {
+    /// shallow depth of field is sharp where it is focused).
+    static func sharpest(_ look: GreyLook) -> Double {
         let width = look.width / 3, height = look.height / 3
-        guard width > box, height > box else {
-            let sharpness = 1 - blur(look)
-            return (sharpness, sharpness / max(0.01, 1 - blur(quarter(look))))
-        }
-        var best: (sharpness: Double, part: GreyLook)?
+        guard width > box, height > box else { return 1 - blur(look) }
+        var best = 0.0
         for row in 0..<3 {
             for column in 0..<3 {
-                let part = look.cropped(x: column * width, y: row * height, width: width, height: height)
-                let sharpness = 1 - blur(part)
-                if best == nil || sharpness > best!.sharpness { best = (sharpness, part) }
+                best = max(best, 1 - blur(look.cropped(x: column * width, y: row * height, width: width, height: height)))
             }
         }
-        return (best!.sharpness, best!.sharpness / max(0.01, 1 - blur(quarter(best!.part))))
+        return best
     }
 
-    private static func quarter(_ look: GreyLook) -> GreyLook { look.halved()?.halved() ?? look }
     /// The box blur's length.
     static let box = 9
 
