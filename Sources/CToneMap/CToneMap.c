@@ -2,6 +2,8 @@
 #include "CToneMap.h"
 
 #include <math.h>
+#include <pthread.h>
+#include <stdlib.h>
 
 // SDR's reference white in cd/m² (BT.2408): where PQ and HLG put diffuse white.
 static const double sdr_white = 203.0;
@@ -129,16 +131,90 @@ void ctm_map_linear(const ctm_source *source, const double in[3], double out[3])
     soft_clip(out);
 }
 
-// The HLG OOTF on scene light (in place): display light in cd/m².
-static void hlg_display(const ctm_source *source, double c[3]) {
-    const double *w = weights[gamut(source->primaries)];
-    double ys = w[0] * c[0] + w[1] * c[1] + w[2] * c[2];
-    double gain = ys > 0 ? hlg_peak * pow(ys, hlg_gamma - 1) : 0;
-    for (int i = 0; i < 3; i++) c[i] *= gain;
+// The curves a frame's pixels go through, sampled at `steps` points and
+// read between them linearly: a 4K frame is 8 million pixels, and the
+// exact curves cost about 18 pow() a pixel, far more than the rest of its
+// mapping (a phone's 4K HDR poster was mostly pow). Read so, each curve is
+// within a small fraction of an 8-bit step of the exact one.
+enum { steps = 4096 };
+
+typedef struct { float at[steps + 2]; } curve;
+
+static float read_curve(const curve *c, double position) {
+    if (!(position > 0)) return c->at[0];
+    if (position >= 1) return c->at[steps];
+    double x = position * steps;
+    int i = (int)x;
+    float f = (float)(x - i);
+    return c->at[i] + f * (c->at[i + 1] - c->at[i]);
 }
 
-static uint8_t to8(double linear) {
-    return (uint8_t)(ctm_srgb_encode(linear) * 255.0 + 0.5);
+// The curves that depend on nothing but their transfer: sRGB's encoding
+// (linear 0-1 to 0-1), HLG's display gain (scene luminance 0-1 to its
+// power of gamma - 1), and each transfer's light from a code value 0-1
+// (for samples deeper than 12 bits; shallower ones are tabled exactly).
+static curve srgb_curve, hlg_gain_curve, pq_curve, hlg_curve, srgb_light_curve, bt1886_curve;
+static pthread_once_t curves_once = PTHREAD_ONCE_INIT;
+
+static void make_curves(void) {
+    for (int k = 0; k <= steps + 1; k++) {
+        double x = (double)(k > steps ? steps : k) / steps;
+        srgb_curve.at[k] = (float)ctm_srgb_encode(x);
+        hlg_gain_curve.at[k] = (float)(x > 0 ? pow(x, hlg_gamma - 1) : 0);
+        pq_curve.at[k] = (float)ctm_linearise(CTM_TRANSFER_PQ, x);
+        hlg_curve.at[k] = (float)ctm_linearise(CTM_TRANSFER_HLG, x);
+        srgb_light_curve.at[k] = (float)ctm_linearise(CTM_TRANSFER_SRGB, x);
+        bt1886_curve.at[k] = (float)ctm_linearise(CTM_TRANSFER_BT709, x);
+    }
+}
+
+static const curve *light_curve(int transfer) {
+    switch (transfer) {
+    case CTM_TRANSFER_PQ: return &pq_curve;
+    case CTM_TRANSFER_HLG: return &hlg_curve;
+    case CTM_TRANSFER_SRGB: return &srgb_light_curve;
+    case CTM_TRANSFER_LINEAR: return NULL;
+    default: return &bt1886_curve;
+    }
+}
+
+// The EETF's gain (`eetf(n, peak) / n / sdr_white`) by the square root of
+// n / 10000 cd/m² (even steps in it are fine where the light is low), one
+// curve a peak, made once and kept: a run sees few peaks.
+typedef struct { double peak; curve gain; } eetf_curve;
+static pthread_mutex_t eetf_lock = PTHREAD_MUTEX_INITIALIZER;
+static eetf_curve *eetf_curves[16];
+static int eetf_count;
+
+static void make_eetf(double peak, curve *out) {
+    out->at[0] = (float)(1 / sdr_white);
+    for (int k = 1; k <= steps + 1; k++) {
+        double u = (double)(k > steps ? steps : k) / steps, nits = u * u * 10000.0;
+        out->at[k] = (float)(eetf(nits, peak) / nits / sdr_white);
+    }
+}
+
+// The peak's curve: kept, or made into `spare` once 16 peaks are kept.
+static const curve *eetf_for(double peak, curve *spare) {
+    pthread_mutex_lock(&eetf_lock);
+    for (int i = 0; i < eetf_count; i++) {
+        if (eetf_curves[i]->peak == peak) {
+            pthread_mutex_unlock(&eetf_lock);
+            return &eetf_curves[i]->gain;
+        }
+    }
+    eetf_curve *made = eetf_count < 16 ? malloc(sizeof *made) : NULL;
+    const curve *result = spare;
+    if (made) {
+        made->peak = peak;
+        make_eetf(peak, &made->gain);
+        eetf_curves[eetf_count++] = made;
+        result = &made->gain;
+    } else {
+        make_eetf(peak, spare);
+    }
+    pthread_mutex_unlock(&eetf_lock);
+    return result;
 }
 
 int ctm_to_srgb8(const ctm_source *source, const ctm_input *input, int width, int height,
@@ -146,19 +222,25 @@ int ctm_to_srgb8(const ctm_source *source, const ctm_input *input, int width, in
     if (width <= 0 || height <= 0 || input->bits < 8 || input->bits > 16 || !out
         || !input->channel[0] || !input->channel[1] || !input->channel[2] || out_stride < (size_t)width * 3)
         return -1;
+    pthread_once(&curves_once, make_curves);
     const double top = (double)((1 << input->bits) - 1);
-    int hdr = ctm_is_hdr(source), wide = gamut(source->primaries) != 0;
-    // Every code value's light, once (16 KiB for 12 bits); deeper, per sample.
+    int hdr = ctm_is_hdr(source), gamut_index = gamut(source->primaries);
+    // Every code value's light, once (16 KiB for 12 bits); deeper, read from its curve.
     float table[4096];
     int tabled = input->bits <= 12;
     if (tabled)
         for (int v = 0; v <= (int)top; v++) table[v] = (float)ctm_linearise(source->transfer, v / top);
+    const curve *light = light_curve(source->transfer);
+    curve spare;
+    const curve *gain = hdr ? eetf_for(ctm_source_peak(source), &spare) : NULL;
+    const double (*m)[3] = to709[gamut_index];
+    const double *w = weights[gamut_index];
     for (int y = 0; y < height; y++) {
         uint8_t *row = out + (size_t)y * out_stride;
         ptrdiff_t at = (ptrdiff_t)y * input->row_stride;
         for (int x = 0; x < width; x++, at += input->pixel_step) {
             uint16_t v[3] = {input->channel[0][at], input->channel[1][at], input->channel[2][at]};
-            if (!hdr && !wide) {
+            if (!hdr && gamut_index == 0) {
                 // SDR in BT.709: the samples are already what sRGB shows.
                 for (int i = 0; i < 3; i++) row[3 * x + i] = (uint8_t)((v[i] * 255.0) / top + 0.5);
                 continue;
@@ -166,12 +248,25 @@ int ctm_to_srgb8(const ctm_source *source, const ctm_input *input, int width, in
             double c[3];
             for (int i = 0; i < 3; i++) {
                 double value = v[i] > top ? top : v[i];
-                c[i] = tabled ? table[(int)value] : ctm_linearise(source->transfer, value / top);
+                c[i] = tabled ? table[(int)value] : light ? read_curve(light, value / top) : value / top;
             }
-            if (source->transfer == CTM_TRANSFER_HLG) hlg_display(source, c);
+            if (source->transfer == CTM_TRANSFER_HLG) {
+                // HLG's OOTF: display light in cd/m².
+                double ys = w[0] * c[0] + w[1] * c[1] + w[2] * c[2];
+                // Exact where the light is low, where the curve bends most.
+                double g = ys <= 0 ? 0 : hlg_peak * (ys < 1.0 / 64 ? pow(ys, hlg_gamma - 1) : read_curve(&hlg_gain_curve, ys));
+                for (int i = 0; i < 3; i++) c[i] *= g;
+            }
+            if (hdr) {
+                double high = c[0] > c[1] ? c[0] : c[1];
+                if (c[2] > high) high = c[2];
+                double ratio = high > 0 ? read_curve(gain, sqrt(high / 10000.0)) : 0;
+                for (int i = 0; i < 3; i++) c[i] = c[i] > 0 ? c[i] * ratio : 0;
+            }
             double mapped[3];
-            ctm_map_linear(source, c, mapped);
-            for (int i = 0; i < 3; i++) row[3 * x + i] = to8(mapped[i]);
+            for (int i = 0; i < 3; i++) mapped[i] = m[i][0] * c[0] + m[i][1] * c[1] + m[i][2] * c[2];
+            soft_clip(mapped);
+            for (int i = 0; i < 3; i++) row[3 * x + i] = (uint8_t)(read_curve(&srgb_curve, mapped[i]) * 255.0 + 0.5);
         }
     }
     return 0;
