@@ -29,8 +29,11 @@ public enum MediaFile {
     /// pixels (cover, then `crop`), upright, alpha flattened onto
     /// `background`. `header` is the one `header(descriptor:)` gave: it
     /// says which library reads the file and what it found there.
+    /// `colourManaged` false: an image's embedded profile is not applied
+    /// (`ImageFile.tile`).
     public static func tile(descriptor: Int32, width: Int, height: Int, crop: CropMode = .centre, background: RGB,
-                            header: ImageHeader, maxBuffer: Int = StructureCheck.bufferLimit) throws -> MediaTile {
+                            header: ImageHeader, maxBuffer: Int = StructureCheck.bufferLimit,
+                            colourManaged: Bool = true) throws -> MediaTile {
         var tile: MediaTile
         switch header.media {
         case .raw?:
@@ -45,7 +48,8 @@ public enum MediaFile {
             return MediaTile(pixels: pixels, focus: focus)
         case nil:
             let pixels = try ImageFile.tile(descriptor: descriptor, width: width, height: height, crop: crop,
-                                            background: background, header: header, maxBuffer: maxBuffer)
+                                            background: background, header: header, maxBuffer: maxBuffer,
+                                            colourManaged: colourManaged)
             tile = MediaTile(pixels: pixels)
         }
         // RAW photos' and videos' face regions are not read: `faces` is `attention` for them.

@@ -6,9 +6,10 @@ extension ImageFile {
     /// Any colour space, depth and alpha to 8-bit sRGB with 3 bands: from
     /// its embedded ICC profile by lcms (at 16 bits for a 16-bit image),
     /// else a CMYK image through libvips' standard CMYK profile and any
-    /// other as sRGB already.
-    static func normalised(_ input: Image, background: RGB) throws -> Image {
-        var image = try managed(input)
+    /// other as sRGB already. Not `colourManaged`: an embedded profile is
+    /// not applied (but a CMYK image's still is).
+    static func normalised(_ input: Image, background: RGB, colourManaged: Bool = true) throws -> Image {
+        var image = colourManaged || input.interpretation == VIPS_INTERPRETATION_CMYK ? try managed(input) : input
         if image.interpretation != VIPS_INTERPRETATION_sRGB || image.format != VIPS_FORMAT_UCHAR {
             image = try image.apply(.operation, "cannot convert to sRGB") {
                 cvips_colourspace($0, $1, VIPS_INTERPRETATION_sRGB)

@@ -51,9 +51,13 @@ public enum ImageFile {
     /// tile's (a 17000x16 strip) be cropped before it is resized: libvips'
     /// thumbnail would first scale the whole strip to cover the tile (425000
     /// pixels wide) and take seconds.
+    ///
+    /// `colourManaged` false leaves an embedded ICC profile unapplied: for
+    /// a look judged in grey, where a profile moves a few levels and lcms'
+    /// transform, made anew for each image, costs more than its decode.
     public static func tile(descriptor: Int32, width: Int, height: Int, crop: CropMode = .centre, background: RGB,
-                            header: ImageHeader? = nil,
-                            maxBuffer: Int = StructureCheck.bufferLimit) throws -> PixelBuffer {
+                            header: ImageHeader? = nil, maxBuffer: Int = StructureCheck.bufferLimit,
+                            colourManaged: Bool = true) throws -> PixelBuffer {
         let (structure, source, format, warnings) = try opened(descriptor, maxBuffer: maxBuffer)
         let shrinksOnLoad = ["jpeg", "webp", "heif", "tiff"].contains(format)
         // 16-bit TIFFs and CMYK JPEGs and TIFFs need their own colour steps (see `normalised`).
@@ -111,7 +115,7 @@ public enum ImageFile {
                 // The loader runs when the pixels are pulled, on libvips' threads.
                 thumbnail = try warnings.tagged(Image(owning: out))
             }
-            let image = try normalised(thumbnail, background: background)
+            let image = try normalised(thumbnail, background: background, colourManaged: colourManaged)
             guard image.width == width, image.height == height else {
                 throw VipsError(.operation, "resized to \(image.width)x\(image.height), not \(width)x\(height)")
             }

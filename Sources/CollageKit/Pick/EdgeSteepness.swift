@@ -45,10 +45,13 @@ enum EdgeSteepness {
     static let soft = 0.85
     static let blurredKept = 0.76
 
-    /// The steepness of `look` and of its half (nil where either has
-    /// fewer than `fewest` edges).
+    /// The steepness of `look` (nil below `fewest` edges) and what it keeps
+    /// of its half's (nil where the steepness alone decides, or the half has
+    /// fewer than `fewestToCompare` edges).
     static func measure(_ look: GreyLook) -> (steepness: Float?, kept: Float?) {
         guard let whole = steepness(look) else { return (nil, nil) }
+        // Its half decides only between `blurred` and `soft`.
+        guard Double(whole.value) >= blurred, Double(whole.value) < soft else { return (whole.value, nil) }
         guard let half = look.halved(), let halved = steepness(half, fewest: fewestToCompare), halved.value > 0 else {
             return (whole.value, nil)
         }
@@ -65,31 +68,14 @@ enum EdgeSteepness {
     /// The 99th percentile of the edges' shares, to a 512th, and how many
     /// edges there are (nil below `fewest` edges).
     static func steepness(_ look: GreyLook, fewest: Int = fewest) -> (value: Float, edges: Int)? {
-        var counts = [Int](repeating: 0, count: bins + 1)
+        var counts = [Int32](repeating: 0, count: bins + 1)
         var edges = 0
+        let width = look.width, height = look.height
         look.grey.withUnsafeBufferPointer { grey in
-            // Rows, then columns: `stride` apart along the line, `step` from one line to the next.
-            for (length, lines, stride, step) in [(look.width, look.height, 1, look.width),
-                                                  (look.height, look.width, look.width, 1)] {
-                guard length > 2 * reach + 1 else { continue }
-                for line in 0..<lines {
-                    let base = line * step
-                    @inline(__always) func level(_ i: Int) -> Float { grey[base + i * stride] }
-                    for i in reach..<(length - reach - 1) {
-                        let rise = abs(level(i + 1) - level(i))
-                        guard rise > 0, rise >= abs(level(i) - level(i - 1)), rise >= abs(level(i + 2) - level(i + 1))
-                        else { continue }
-                        var low = level(i - reach), high = low
-                        for k in (i - reach + 1)...(i + reach + 1) {
-                            let v = level(k)
-                            low = min(low, v); high = max(high, v)
-                        }
-                        let span = high - low
-                        guard span >= contrast else { continue }
-                        counts[min(bins, Int(rise / span * Float(bins)))] += 1
-                        edges += 1
-                    }
-                }
+            counts.withUnsafeMutableBufferPointer { counts in
+                guard let base = grey.baseAddress else { return }
+                for y in 0..<height { edges += scan(base + y * width, stride: 1, length: width, into: counts) }
+                for x in 0..<width { edges += scan(base + x, stride: width, length: height, into: counts) }
             }
         }
         guard edges >= fewest else { return nil }
@@ -97,10 +83,39 @@ enum EdgeSteepness {
         let rank = Int((Double(edges - 1) * 0.99).rounded(.down))
         var seen = 0
         for bin in 0...bins {
-            seen += counts[bin]
+            seen += Int(counts[bin])
             if seen > rank { return (Float(bin) / Float(bins), edges) }
         }
         return (1, edges)
+    }
+
+    /// The edges along one line of `length` levels `stride` apart, counted
+    /// by their share into `counts`; how many.
+    @inline(__always)
+    private static func scan(_ line: UnsafePointer<Float>, stride: Int, length: Int,
+                             into counts: UnsafeMutableBufferPointer<Int32>) -> Int {
+        guard length > 2 * reach + 1 else { return 0 }
+        @inline(__always) func level(_ i: Int) -> Float { line[i * stride] }
+        var edges = 0
+        // The steps before, at and after position i (between i and i + 1).
+        var before = abs(level(reach) - level(reach - 1)), rise = abs(level(reach + 1) - level(reach))
+        for i in reach..<(length - reach - 1) {
+            let after = abs(level(i + 2) - level(i + 1))
+            if rise > 0, rise >= before, rise >= after {
+                var low = level(i - reach), high = low
+                for k in (i - reach + 1)...(i + reach + 1) {
+                    let v = level(k)
+                    low = min(low, v); high = max(high, v)
+                }
+                let span = high - low
+                if span >= contrast {
+                    counts[min(bins, Int(rise / span * Float(bins)))] += 1
+                    edges += 1
+                }
+            }
+            (before, rise) = (rise, after)
+        }
+        return edges
     }
 
     private static let bins = 512

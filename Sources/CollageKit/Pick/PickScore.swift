@@ -8,7 +8,7 @@ struct PickScore: Sendable, Equatable {
     /// frames of one moment).
     var sharpness: Double
     /// How steep its sharpest edges are, and that over the same at half
-    /// the size (`EdgeSteepness`): nil where the look has too few edges.
+    /// the size (`EdgeSteepness.measure`; nil where not measured).
     var edgeSteepness: Float? = nil
     var edgeKept: Float? = nil
     /// The share of pixels clipped to black or white (0-1).
