@@ -3,7 +3,9 @@
 //
 // libvips reads PNG through libpng, whose zlib inflates a page of 1280x2000
 // in about 20 ms of the 27 its decode takes. Here zlib inflates the same
-// stream, held whole, in one call (libdeflate, about three times as fast,
+// stream, held whole, in one call, raw: its header and Adler-32 are checked
+// as zlib checks them, the sum by libdeflate's vectorised one (libdeflate's
+// inflate, about three times as fast as zlib's,
 // lets through streams libpng refuses: a code-length repeat past the
 // lengths' end, which the fuzz target png-plain found), and the rows are
 // unfiltered in place with SSE2, so the picture needs no more memory than
