@@ -100,8 +100,6 @@ final class DiffRenderedPageTests: CLITestCase {
 
     private func render() throws -> String {
         if let rendered = Self.rendered { return rendered }
-        guard haveProgram("chromium") else { throw XCTSkip("chromium is not installed (scripts/test installs it)") }
-        guard haveProgram("vips") else { throw XCTSkip("vips is not installed (scripts/test installs it)") }
         let folder = NSTemporaryDirectory() + "diff-rendered-\(getpid())"
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         var css = Self.css, body = ""
@@ -111,31 +109,12 @@ final class DiffRenderedPageTests: CLITestCase {
         }
         let html = "<!doctype html><html><head><style>\(css)</style></head><body>\(body)</body></html>"
         try html.write(toFile: folder + "/page.html", atomically: true, encoding: .utf8)
-        // fontconfig's hinting off: the same glyphs re-hinted.
-        let fonts = """
-            <?xml version="1.0"?><!DOCTYPE fontconfig SYSTEM "fonts.dtd">
-            <fontconfig><include ignore_missing="yes">/etc/fonts/fonts.conf</include>
-            <match target="font"><edit name="hinting" mode="assign"><bool>false</bool></edit>
-            <edit name="hintstyle" mode="assign"><const>hintnone</const></edit></match></fontconfig>
-            """
-        try fonts.write(toFile: folder + "/hintnone.conf", atomically: true, encoding: .utf8)
-        let height = Self.sections.count * 400
-        for (kind, flags, environment) in [("default", [String](), [String: String]()),
-                                           ("hintnone", [], ["FONTCONFIG_FILE": folder + "/hintnone.conf"]),
-                                           ("nosub", ["--disable-font-subpixel-positioning"], [:])] {
-            let shot = folder + "/\(kind).png"
-            let result = try runProcess((["chromium", "--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars",
-                                          "--user-data-dir=" + folder + "/.chromium-" + kind,
-                                          "--window-size=640,\(height)", "--screenshot=" + shot] + flags
-                                         + ["file://" + folder + "/page.html"]).map(b),
-                                        environment: environment, timeout: 300)
-            XCTAssertEqual(result.status, 0, result.summary)
-            try FileManager.default.createDirectory(atPath: folder + "/" + kind, withIntermediateDirectories: true)
-            for (index, (name, _, _)) in Self.sections.enumerated() where kind == "default" || name.hasSuffix("-base") {
-                let cut = try runProcess(["vips", "crop", shot, folder + "/\(kind)/\(name).png", "0", "\(index * 400)",
-                                          "640", "400"].map(b))
-                XCTAssertEqual(cut.status, 0, cut.summary)
-            }
+        do {
+            try renderSections([("page.html", Self.sections.map(\.0))], in: folder, width: 640, height: 400,
+                               everyWay: { $0.hasSuffix("-base") })
+        } catch {
+            _ = try? FileManager.default.removeItem(atPath: folder)
+            throw error
         }
         Self.rendered = folder
         return folder
@@ -143,25 +122,7 @@ final class DiffRenderedPageTests: CLITestCase {
 
     /// Copies the rendered pairs (baseline, current) into base/ and shots/ under `name`.
     private func pairs(_ list: [(String, String, String)], base: String = "base", shots: String = "shots") throws {
-        let folder = try render()
-        makeFolder(base); makeFolder(shots)
-        for (name, before, after) in list {
-            write(try XCTUnwrap(fileContents(folder + "/" + before)), to: "\(base)/\(name).png")
-            write(try XCTUnwrap(fileContents(folder + "/" + after)), to: "\(shots)/\(name).png")
-        }
-    }
-
-    private func fileContents(_ absolute: String) -> [UInt8]? {
-        FileManager.default.contents(atPath: absolute).map { [UInt8]($0) }
-    }
-
-    private func compared(_ result: ProcessResult) -> [String: [String: Any]] {
-        var byName: [String: [String: Any]] = [:]
-        for event in events(jsonEvents(result), "compared") {
-            let path = event["path"] as? String ?? ""
-            byName[String((path as NSString).lastPathComponent.dropLast(4))] = event
-        }
-        return byName
+        try copyPairs(list, from: try render(), base: base, shots: shots)
     }
 
     /// A panel's fill and border, a text colour, the links' colour, a
@@ -172,7 +133,7 @@ final class DiffRenderedPageTests: CLITestCase {
         try pairs(Self.edits.map { ($0.0, "default/doc-base.png", "default/\($0.0).png") })
         let result = try collage(["--diff", "base", "shots", "--json", "--dry-run", "-o", "d.png"])
         XCTAssertEqual(result.status, 1, result.summary)
-        let pairs = compared(result)
+        let pairs = comparedByName(result)
         // The least each change covers: the panel (about 470x34), the
         // paragraphs' glyphs, the links' glyphs, the button, the code
         // block, the sidebar (150x400 less its text).
@@ -209,7 +170,7 @@ final class DiffRenderedPageTests: CLITestCase {
         let result = try collage(["--diff", "base", "shots", "--json", "--dry-run", "-o", "d.png",
                                   "--fail-on", "changed,resized,added,removed"])
         XCTAssertEqual(result.status, 0, result.summary)
-        let found = compared(result)
+        let found = comparedByName(result)
         XCTAssertEqual(found.count, list.count)
         var noise = 0
         for (name, _, _) in list {
