@@ -22,11 +22,17 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log.git", from: "1.16.0"),
     ],
     targets: [
-        // C, kept in small targets: the libvips headers, fixed-arity wrappers, and libvips' HEVC decoder.
+        // C, kept in small targets: the libvips headers; libvips' calls with their optional arguments fixed (Swift
+        // cannot call varargs), its decoders' warnings and errors captured per image, the liborc lock; and libvips'
+        // HEVC decoder.
         .systemLibrary(name: "CVips", path: "Sources/CVips", pkgConfig: "vips",
                        providers: [.apt(["libvips-dev"])]),
-        .target(name: "CVipsShim", dependencies: ["CVips"], path: "Sources/CVipsShim",
-                linkerSettings: vipsLinker + [.linkedLibrary("z")]),  // zlib: the difference pictures' PNGs
+        .target(name: "CVipsShim", dependencies: ["CVips"], path: "Sources/CVipsShim", linkerSettings: vipsLinker),
+        // The visual diff's pixel work (--diff): rows aligned, pixels judged, the difference pictures written as
+        // PNGs (zlib) and shrunk, pictures too large to hold kept on disc. Its pictures are libvips images; it is
+        // called from Vips alone (Difference, its panels and drawings, FullPicture).
+        .target(name: "CVisualDiff", dependencies: ["CVips"], path: "Sources/CVisualDiff",
+                linkerSettings: vipsLinker + [.linkedLibrary("z")]),
         // HEVC pictures of HEIF files on several threads: a libheif plugin libvips' HEIF loader uses; and HEIF
         // grids decoded tile by tile, their HEVC tiles through libde265, AVIF's AV1 tiles through dav1d (libheif's
         // own AV1 decoder).
@@ -57,7 +63,7 @@ let package = Package(
         // Plain PNGs (browsers' screenshots, what --diff compares) inflated by libdeflate and unfiltered in place:
         // five times libpng's speed; any other PNG is left to libvips.
         .target(name: "CPNG", path: "Sources/CPNG", linkerSettings: [.linkedLibrary("deflate"), .linkedLibrary("z")]),
-        .target(name: "Vips", dependencies: ["CVipsShim", "CHEVC", "CPNG", "ToneMap", "XMP", "FileFacts", "Locking"], path: "Sources/Vips",
+        .target(name: "Vips", dependencies: ["CVipsShim", "CVisualDiff", "CHEVC", "CPNG", "ToneMap", "XMP", "FileFacts", "Locking"], path: "Sources/Vips",
                 swiftSettings: [.swiftLanguageMode(.v6)]),
         // LibRaw (RAW photos): a C face over its C++ API, and its one Swift owner.
         .target(name: "CLibRaw", path: "Sources/CLibRaw", linkerSettings: [.linkedLibrary("raw_r"), .linkedLibrary("gomp")]),

@@ -753,41 +753,6 @@ int cvips_same_pixels(VipsImage *left, VipsImage *right) {
     return memcmp(left->data, right->data, left_size) == 0;
 }
 
-/* The smallest rectangle of the top-left width x height of two 8-bit
- * memory images (the same number of bands) that holds every pixel where
- * they differ: rows compared with memcmp, and only a differing row scanned
- * for its first and last differing byte. 1 and the rectangle when some
- * pixel differs, 0 when none does, -1 when either is not such an image. */
-int cvips_differing_box(VipsImage *left, VipsImage *right, int width, int height,
-                        int *x, int *y, int *box_width, int *box_height) {
-    if (!left->data || !right->data || left->Bands != right->Bands) return -1;
-    if (left->BandFmt != VIPS_FORMAT_UCHAR || right->BandFmt != VIPS_FORMAT_UCHAR) return -1;
-    if (width <= 0 || height <= 0 || width > left->Xsize || width > right->Xsize ||
-        height > left->Ysize || height > right->Ysize) return -1;
-    size_t bands = (size_t) left->Bands, row = (size_t) width * bands;
-    size_t left_stride = (size_t) left->Xsize * bands, right_stride = (size_t) right->Xsize * bands;
-    const unsigned char *a = (const unsigned char *) left->data, *b = (const unsigned char *) right->data;
-    long top = -1, bottom = -1, first = (long) row, last = -1;
-    for (long r = 0; r < height; r++) {
-        const unsigned char *p = a + (size_t) r * left_stride, *q = b + (size_t) r * right_stride;
-        if (memcmp(p, q, row) == 0) continue;
-        if (top < 0) top = r;
-        bottom = r;
-        long i = 0;
-        while (i < first && p[i] == q[i]) i++;
-        if (i < first) first = i;
-        long j = (long) row - 1;
-        while (j > last && p[j] == q[j]) j--;
-        if (j > last) last = j;
-    }
-    if (top < 0) return 0;
-    *x = (int) (first / (long) bands);
-    *y = (int) top;
-    *box_width = (int) (last / (long) bands) - *x + 1;
-    *box_height = (int) (bottom - top + 1);
-    return 1;
-}
-
 int cvips_project(VipsImage *in, VipsImage **columns, VipsImage **rows) {
     return vips_project(in, columns, rows, NULL);
 }

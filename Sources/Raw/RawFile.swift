@@ -23,7 +23,7 @@ public final class RawFile {
     public init(descriptor: Int32, maxMemory: Int) throws(RawError) {
         var error = [CChar](repeating: 0, count: 256)
         guard let handle = craw_open_fd(descriptor, Self.megabytes(maxMemory), &error, error.count) else {
-            throw RawError(.unreadable, Self.text(error))
+            throw RawError.unreadable(Self.text(error))
         }
         self.handle = handle
         self.info = RawInfo(handle)
@@ -35,7 +35,7 @@ public final class RawFile {
         var error = [CChar](repeating: 0, count: 256)
         guard let base = pointer.baseAddress,
               let handle = craw_open_bytes(base, pointer.count, Self.megabytes(maxMemory), &error, error.count) else {
-            throw RawError(.unreadable, pointer.baseAddress == nil ? "empty file" : Self.text(error))
+            throw RawError.unreadable(pointer.baseAddress == nil ? "empty file" : Self.text(error))
         }
         self.handle = handle
         self.info = RawInfo(handle)
@@ -51,7 +51,7 @@ public final class RawFile {
         var length = 0
         var error = [CChar](repeating: 0, count: 256)
         guard craw_preview(handle, &bytes, &length, &error, error.count) == 0, let bytes else {
-            throw RawError(.noPreview, Self.text(error))
+            throw RawError.noPreview(Self.text(error))
         }
         return Array(UnsafeBufferPointer(start: bytes, count: length))
     }
@@ -63,7 +63,7 @@ public final class RawFile {
         var image = craw_image()
         var error = [CChar](repeating: 0, count: 256)
         guard craw_develop(handle, half ? 1 : 0, &image, &error, error.count) == 0, image.data != nil else {
-            throw RawError(.undecodable, Self.text(error))
+            throw RawError.undecodable(Self.text(error))
         }
         return RawPixels(image)
     }

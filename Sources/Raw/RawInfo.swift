@@ -98,15 +98,15 @@ public struct RawInfo: Sendable, Equatable {
     }
 }
 
-/// Why a RAW file could not give a picture.
-public struct RawError: Error, Sendable, CustomStringConvertible {
-    public enum Code: Sendable { case unreadable, noPreview, undecodable }
-    public let code: Code
-    public let message: String
+/// Why a RAW file could not give a picture: the step that failed, with
+/// LibRaw's words.
+public enum RawError: Error, Sendable, CustomStringConvertible {
+    case unreadable(String), noPreview(String), undecodable(String)
 
-    public init(_ code: Code, _ message: String) {
-        self.code = code
-        self.message = message
+    public var message: String {
+        switch self {
+        case .unreadable(let message), .noPreview(let message), .undecodable(let message): message
+        }
     }
 
     public var description: String { message }

@@ -1,4 +1,5 @@
 internal import CVipsShim
+internal import CVisualDiff
 import Glibc
 import FileFacts
 
@@ -37,7 +38,7 @@ public struct Shift: Sendable, Equatable {
 }
 
 /// Two full pictures analysed, in C over both whole pictures
-/// (`cvips_diff_analyse`):
+/// (`vdiff_analyse`):
 ///
 /// - the rows are aligned first, as a text diff aligns lines (row
 ///   fingerprints, then matched runs): a band that moved as a whole, even
@@ -110,15 +111,15 @@ public struct Difference: Sendable {
         let (a, b) = (baseline.image, current.image)
         let width = max(a.width, b.width), height = max(a.height, b.height)
         let sameSize = a.width == b.width && a.height == b.height
-        if sameSize, cvips_diff_same_pixels(a.pointer, b.pointer) == 1 {
+        if sameSize, vdiff_same_pixels(a.pointer, b.pointer) == 1 {
             // The same pixels in other bytes (another encoder, other metadata).
             return Difference(pixels: 0, raw: 0, noise: 0, shifts: [], width: width, height: height,
                               sameSize: true, box: nil, boxMask: nil)
         }
         let ignore = options.ignore.flatMap { [Int32($0.x), Int32($0.y), Int32($0.width), Int32($0.height)] }
-        var found = cvips_diff_result()
-        var shifts = [cvips_shift](repeating: cvips_shift(), count: 64)
-        let status = cvips_diff_analyse(a.pointer, b.pointer, options.threshold, options.countAntiAliased ? 1 : 0,
+        var found = vdiff_result()
+        var shifts = [vdiff_shift](repeating: vdiff_shift(), count: 64)
+        let status = vdiff_analyse(a.pointer, b.pointer, options.threshold, options.countAntiAliased ? 1 : 0,
                                         ignore, Int32(options.ignore.count), &shifts, 64, threads > 1 ? 2 : 1, &found)
         guard status == 0 else {
             free(found.mask)
@@ -129,7 +130,7 @@ public struct Difference: Sendable {
             let rect = PixelRect(x: Int(found.box_x), y: Int(found.box_y), width: Int(found.box_width),
                                  height: Int(found.box_height))
             // Handed over, not copied: the rows of the box without a difference are never resident.
-            guard let held = cvips_image_new_owning(mask, Int32(rect.width), Int32(rect.height), 1) else {
+            guard let held = vdiff_image_new_owning(mask, Int32(rect.width), Int32(rect.height), 1) else {
                 throw VipsError.fromLibvips(.operation, "cannot hold the mask")
             }
             (box, boxMask) = (rect, FullPicture(Image(owning: held)))

@@ -1,4 +1,5 @@
 internal import CVipsShim
+internal import CVisualDiff
 import FileFacts
 
 extension FullPicture {
@@ -17,13 +18,13 @@ extension FullPicture {
 
     /// The part `region` (white outside the picture) shrunk to fit inside
     /// `width` x `height`, never enlarged, in memory: made in C in one pass
-    /// over the rows (`cvips_region_shrunk`: boxes of whole pixels
+    /// over the rows (`vdiff_region_shrunk`: boxes of whole pixels
     /// averaged), reading a picture on disc through its mapping, holding a
     /// row of sums and the result, never the region.
     func part(_ region: PixelRect, fitting width: Int, _ height: Int) throws -> Image {
         let size = Self.fittedSize(region.width, region.height, inside: width, height)
         var out: UnsafeMutablePointer<VipsImage>?
-        guard cvips_region_shrunk(image.pointer, Int32(region.x), Int32(region.y), Int32(region.width),
+        guard vdiff_region_shrunk(image.pointer, Int32(region.x), Int32(region.y), Int32(region.width),
                                   Int32(region.height), Int32(size.width), Int32(size.height), &out) == 0, let out else {
             throw VipsError.fromLibvips(.operation, "cannot resize")
         }
@@ -63,7 +64,7 @@ extension Difference {
 
     /// `current` shrunk to the size the difference picture fitted inside
     /// `width` x `height` has (libvips' size for that scale), and the marks
-    /// at that size, held: made in C in one sweep (`cvips_diff_small_page`:
+    /// at that size, held: made in C in one sweep (`vdiff_small_page`:
     /// boxes of whole pixels averaged; a box that holds a changed or
     /// explained pixel marked), which `picture(of:width:height:)` draws.
     public func page(of current: FullPicture, width: Int, height: Int) throws -> KeptPage {
@@ -73,7 +74,7 @@ extension Difference {
                 .apply(.operation, "cannot resize") { cvips_shrink($0, $1, 1 / scale, 1 / scale) }.size
         var page: UnsafeMutablePointer<VipsImage>?, changed: UnsafeMutablePointer<VipsImage>?,
             explained: UnsafeMutablePointer<VipsImage>?
-        guard cvips_diff_small_page(current.image.pointer, Int32(self.width), Int32(self.height), boxMask?.image.pointer,
+        guard vdiff_small_page(current.image.pointer, Int32(self.width), Int32(self.height), boxMask?.image.pointer,
                                     Int32(box?.x ?? 0), Int32(box?.y ?? 0), Int32(min(size.width, self.width)),
                                     Int32(min(size.height, self.height)), &page, &changed, &explained) == 0, let page else {
             throw VipsError.fromLibvips(.operation, "cannot shrink the page")

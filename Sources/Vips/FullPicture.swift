@@ -1,4 +1,5 @@
 internal import CVipsShim
+internal import CVisualDiff
 internal import CPNG
 import Glibc
 import FileFacts
@@ -31,13 +32,13 @@ public final class FullPicture: @unchecked Sendable {  // a libvips memory image
     /// is unlinked from the start, and read back strip by strip (or, by the
     /// analysis, through a mapping whose pages it gives back as it goes).
     static func onDisc(_ image: Image) throws -> FullPicture {
-        let folder = String(cString: cvips_rows_temp_folder())
-        let descriptor = cvips_rows_temp_file()
+        let folder = String(cString: vdiff_rows_temp_folder())
+        let descriptor = vdiff_rows_temp_file()
         guard descriptor >= 0 else {
             throw TemporaryFileError(description: "cannot make a temporary file in \(folder) for the picture: "
                                      + Self.reason(errno))
         }
-        let written = cvips_rows_write(image.pointer, descriptor)
+        let written = vdiff_rows_write(image.pointer, descriptor)
         guard written == 0 else {
             close(descriptor)
             if written > 0 {
@@ -47,7 +48,7 @@ public final class FullPicture: @unchecked Sendable {  // a libvips memory image
             }
             throw VipsError.fromLibvips(.load, "cannot decode the picture")
         }
-        guard let rows = cvips_image_new_from_rows_file(descriptor, Int32(image.width), Int32(image.height),
+        guard let rows = vdiff_image_new_from_rows_file(descriptor, Int32(image.width), Int32(image.height),
                                                          Int32(image.bands)) else {
             throw VipsError.fromLibvips(.operation, "cannot read the picture back from \(folder)")
         }
@@ -107,7 +108,7 @@ public final class FullPicture: @unchecked Sendable {  // a libvips memory image
     }
 
     /// `image` shrunk to fit inside `width` x `height` (it is larger): in C
-    /// (`cvips_region_shrunk`, boxes of whole pixels averaged, to
+    /// (`vdiff_region_shrunk`, boxes of whole pixels averaged, to
     /// `fittedSize`) when it is in memory, as what it is shrunk from here
     /// always is (a kept panel, a small page) or when it holds at most
     /// `steadyLimit` bytes; else by libvips, a strip at a time.
@@ -118,7 +119,7 @@ public final class FullPicture: @unchecked Sendable {  // a libvips memory image
         }
         let held = try image.inMemory(), size = fittedSize(image.width, image.height, inside: width, height)
         var out: UnsafeMutablePointer<VipsImage>?
-        guard cvips_region_shrunk(held.pointer, 0, 0, Int32(image.width), Int32(image.height), Int32(size.width),
+        guard vdiff_region_shrunk(held.pointer, 0, 0, Int32(image.width), Int32(image.height), Int32(size.width),
                                   Int32(size.height), &out) == 0, let out else {
             throw VipsError.fromLibvips(.operation, "cannot resize")
         }

@@ -92,19 +92,6 @@ extension Image {
     /// Whether both are memory images holding the same bytes.
     func hasSamePixels(as other: Image) -> Bool { cvips_same_pixels(pointer, other.pointer) != 0 }
 
-    /// The smallest rectangle of the top-left `width` x `height` that holds
-    /// every pixel where this 8-bit memory image and `other` differ (rows
-    /// compared as bytes, in C); nil when none does. Images that are not
-    /// both 8-bit in memory are taken to differ everywhere.
-    func differingBox(_ other: Image, width: Int, height: Int) -> PixelRect? {
-        var x: Int32 = 0, y: Int32 = 0, w: Int32 = 0, h: Int32 = 0
-        switch cvips_differing_box(pointer, other.pointer, Int32(width), Int32(height), &x, &y, &w, &h) {
-        case 0: return nil
-        case 1: return PixelRect(x: Int(x), y: Int(y), width: Int(w), height: Int(h))
-        default: return PixelRect(x: 0, y: 0, width: width, height: height)
-        }
-    }
-
     /// A `width` x `height` 8-bit image of `pixel` (a value a band): the
     /// one pixel repeated to the edges, copied, never computed, per pixel.
     static func filled(width: Int, height: Int, with pixel: [UInt8]) throws -> Image {

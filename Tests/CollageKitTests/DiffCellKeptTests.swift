@@ -10,11 +10,7 @@ import XCTest
 final class DiffCellKeptTests: XCTestCase {
     private var folder: TemporaryDirectory!
 
-    override func setUpWithError() throws {
-        try Vips.start()
-        folder = try TemporaryDirectory()
-        for side in ["base", "shots"] { try makeDirectory(folder(side)) }
-    }
+    override func setUpWithError() throws { folder = try diffFolders() }
 
     override func tearDown() { folder = nil }
 
@@ -36,17 +32,12 @@ final class DiffCellKeptTests: XCTestCase {
         configuration.diff = DiffSettings(baseline: folder("base"))
         configuration.output = folder("diff-{n}.png")
         (configuration.sheets, configuration.maxImages, configuration.jobs) = (true, 2, 2)
-        let diff = Jobs.diffConfiguration(configuration), instrumentation = RunInstrumentation()
-        let run = CollageRun(configuration: diff, source: DiffSheets(configuration: diff, instrumentation: instrumentation),
-                             instrumentation: instrumentation, logger: Logger(label: "test"))
-        let log = EventLog()
-        let subscription = run.events.sink { log.record($0) }
-        let outcome = run.run()
-        subscription.cancel()
+        let instrumentation = RunInstrumentation()
+        let (outcome, events) = runDiff(configuration, instrumentation: instrumentation)
         XCTAssertEqual(outcome.status, .differs, "\(outcome)")
-        let statuses = log.events.compactMap { if case .compared(let pair) = $0 { pair.status } else { nil } }
+        let statuses = events.compactMap { if case .compared(let pair) = $0 { pair.status } else { nil } }
         XCTAssertEqual(statuses.count, 4)
-        let written = log.events.compactMap { if case .written(let sheet) = $0 { sheet.images.count } else { nil } }
+        let written = events.compactMap { if case .written(let sheet) = $0 { sheet.images.count } else { nil } }
         XCTAssertEqual(written, [2, 2], "every pair drawn, on two sheets")
         XCTAssertEqual(instrumentation.snapshot.decodes, 3 * 2 + 1, "each side decoded once")
         XCTAssertEqual(instrumentation.snapshot.heldTiles, 0, "what was kept for the cells is let go")

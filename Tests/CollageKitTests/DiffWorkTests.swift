@@ -12,11 +12,7 @@ import XCTest
 final class DiffWorkTests: XCTestCase {
     private var folder: TemporaryDirectory!
 
-    override func setUpWithError() throws {
-        try Vips.start()
-        folder = try TemporaryDirectory()
-        for side in ["base", "shots"] { try makeDirectory(folder(side)) }
-    }
+    override func setUpWithError() throws { folder = try diffFolders() }
 
     override func tearDown() { folder = nil }
 
@@ -87,18 +83,13 @@ final class DiffWorkTests: XCTestCase {
         configuration.diff = DiffSettings(baseline: folder("base"))
         configuration.output = folder("diff-{n}.png")
         (configuration.sheets, configuration.dryRun, configuration.jobs) = (true, true, 2)
-        let diff = Jobs.diffConfiguration(configuration), instrumentation = RunInstrumentation()
-        let run = CollageRun(configuration: diff, source: DiffSheets(configuration: diff, instrumentation: instrumentation),
-                             instrumentation: instrumentation, logger: Logger(label: "test"))
-        let log = EventLog()
-        let subscription = run.events.sink { log.record($0) }
-        let outcome = run.run()
-        subscription.cancel()
+        let instrumentation = RunInstrumentation()
+        let (outcome, events) = runDiff(configuration, instrumentation: instrumentation)
         XCTAssertEqual(outcome.status, .differs, "\(outcome)")
-        let statuses = log.events.compactMap { if case .compared(let pair) = $0 { pair.status } else { nil } }
+        let statuses = events.compactMap { if case .compared(let pair) = $0 { pair.status } else { nil } }
         XCTAssertEqual(statuses, [.changed, .changed, .changed])
         XCTAssertEqual(instrumentation.snapshot.decodes, 3 * 2, "each side decoded once")
         XCTAssertEqual(instrumentation.snapshot.peakHeldTiles, 0, "nothing kept for cells no one draws")
-        XCTAssertFalse(log.events.contains { if case .written = $0 { true } else { false } }, "no sheet")
+        XCTAssertFalse(events.contains { if case .written = $0 { true } else { false } }, "no sheet")
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import Locking
+import Logging
 @preconcurrency import OpenCombine
 @_exported import CollageTestSupport
 import XCTest
@@ -21,6 +22,15 @@ extension TemporaryDirectory {
     /// A path inside the folder; `name` may hold slashes.
     func callAsFunction(_ name: String) -> PathName { pathName.appending(Array(name.utf8)) }
     func callAsFunction(bytes name: [UInt8]) -> PathName { pathName.appending(name) }
+}
+
+/// A `--diff` test's folder, libvips started: `base/` and `shots/` in it,
+/// empty.
+func diffFolders() throws -> TemporaryDirectory {
+    try Vips.start()
+    let folder = try TemporaryDirectory()
+    for side in ["base", "shots"] { try makeDirectory(folder(side)) }
+    return folder
 }
 
 func makeDirectory(_ path: PathName) throws {
@@ -102,6 +112,20 @@ struct RunResult {
     var failed: [(path: PathName, error: String)] {
         events.compactMap { if case .failed(let path, let error) = $0 { return (path, error) } else { return nil } }
     }
+}
+
+/// Runs a `--diff` run, configured as its job configures it, to the end,
+/// counted by `instrumentation`: its outcome and every event, in order.
+func runDiff(_ configuration: CollageConfiguration, instrumentation: RunInstrumentation = RunInstrumentation())
+    -> (outcome: RunOutcome, events: [PipelineEvent]) {
+    let diff = Jobs.diffConfiguration(configuration)
+    let run = CollageRun(configuration: diff, source: DiffSheets(configuration: diff, instrumentation: instrumentation),
+                         instrumentation: instrumentation, logger: Logger(label: "test"))
+    let log = EventLog()
+    let subscription = run.events.sink { log.record($0) }
+    let outcome = run.run()
+    subscription.cancel()
+    return (outcome, log.events)
 }
 
 /// Runs a CollageRun to the end and returns its outcome and every event, in order.

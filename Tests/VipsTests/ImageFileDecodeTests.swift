@@ -17,13 +17,6 @@ final class ImageFileDecodeTests: XCTestCase {
 
     override func tearDown() { folder = nil }
 
-    /// A 60x40 PNG of `colour`, the starting point of the conversions below.
-    private func flatPNG() throws -> String {
-        let path = folder.file("flat.png")
-        try writeImage(PixelBuffer(width: 60, height: 40, fill: colour), suffix: ".png", to: path)
-        return path
-    }
-
     /// What `vipsheader` says of a file: "60x40 ushort, 4 bands, rgb16, pngload".
     private func vipsHeader(_ path: String) throws -> String {
         try runTool("vipsheader", [path]).trimmingCharacters(in: .whitespacesAndNewlines)
@@ -33,7 +26,7 @@ final class ImageFileDecodeTests: XCTestCase {
 
     func testGreyPNGBecomesThreeEqualBands() throws {
         let grey = folder.file("grey.png")
-        try runTool("vips", ["colourspace", try flatPNG(), grey, "b-w"])
+        try runTool("vips", ["colourspace", try flatPNG(in: folder, colour: colour), grey, "b-w"])
         XCTAssertTrue(try vipsHeader(grey).hasSuffix("60x40 uchar, 1 band, b-w, pngload"), "the input really is grey")
         let expected = try XCTUnwrap(UInt8(runTool("vips", ["getpoint", grey, "5", "5"])
             .trimmingCharacters(in: .whitespacesAndNewlines)))
@@ -46,7 +39,7 @@ final class ImageFileDecodeTests: XCTestCase {
 
     func testSixteenBitPNGWithAlphaIsFlattenedOntoTheBackground() throws {
         let rgba = folder.file("rgba.png"), rgba16 = folder.file("rgba16.v"), png16 = folder.file("rgba16.png")
-        try runTool("vips", ["bandjoin_const", try flatPNG(), rgba, "128"])  // alpha 128/255
+        try runTool("vips", ["bandjoin_const", try flatPNG(in: folder, colour: colour), rgba, "128"])  // alpha 128/255
         try runTool("vips", ["colourspace", rgba, rgba16, "rgb16"])
         try runTool("vips", ["pngsave", rgba16, png16])
         XCTAssertTrue(try vipsHeader(png16).hasSuffix("60x40 ushort, 4 bands, rgb16, pngload"),
@@ -73,7 +66,7 @@ final class ImageFileDecodeTests: XCTestCase {
 
     func testPalettePNG() throws {
         let palette = folder.file("palette.png")
-        try runTool("vips", ["pngsave", try flatPNG(), palette, "--palette"])
+        try runTool("vips", ["pngsave", try flatPNG(in: folder, colour: colour), palette, "--palette"])
         let bytes = try readBytes(palette)
         XCTAssertEqual(bytes[25], 3, "IHDR colour type 3: the input really is a palette PNG")
 

@@ -17,13 +17,6 @@ final class ImageFileRefusalTests: XCTestCase {
 
     override func tearDown() { folder = nil }
 
-    /// A 60x40 PNG, to convert to a format libvips reads but we do not.
-    private func flatPNG() throws -> String {
-        let path = folder.file("flat.png")
-        try writeImage(PixelBuffer(width: 60, height: 40, fill: RGB(red: 200, green: 30, blue: 60)), suffix: ".png", to: path)
-        return path
-    }
-
     private func assertUnsupported(_ path: String, _ what: String, file: StaticString = #filePath, line: UInt = #line) {
         XCTAssertThrowsError(try header(of: path), "header of \(what)", file: file, line: line) { error in
             XCTAssertEqual((error as? VipsError)?.code, .unsupported, "header of \(what): \(error)", file: file, line: line)
@@ -67,7 +60,7 @@ final class ImageFileRefusalTests: XCTestCase {
     func testPPMNamedJPGIsUnsupported() throws {
         // A format libvips reads natively, but not one we allow.
         let ppm = folder.file("image.ppm"), path = folder.file("image.jpg")
-        try runTool("vips", ["copy", try flatPNG(), ppm])
+        try runTool("vips", ["copy", try flatPNG(in: folder), ppm])
         try FileManager.default.moveItem(atPath: ppm, toPath: path)
         assertUnsupported(path, "PPM")
     }

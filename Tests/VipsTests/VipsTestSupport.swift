@@ -79,3 +79,10 @@ func XCTAssertTile(_ pixels: PixelBuffer, width: Int, height: Int, _ message: @a
     XCTAssertEqual(pixels.byteCount, width * height * 3, "8-bit samples \(message())", file: file, line: line)
 }
 
+/// A 60x40 PNG of `colour` in `folder` (flat.png): the starting point of
+/// conversions to the formats libvips reads, ours or not.
+func flatPNG(in folder: TemporaryDirectory, colour: RGB = RGB(red: 200, green: 30, blue: 60)) throws -> String {
+    let path = folder.file("flat.png")
+    try writeImage(PixelBuffer(width: 60, height: 40, fill: colour), suffix: ".png", to: path)
+    return path
+}

@@ -7,21 +7,13 @@ import Glibc
 /// its caption, closest to the film's: `LayoutOptions.cellShape`,
 /// `aimsBelowCaptions`), measured as `|ln(shape / (4/3))|`; a tie goes to
 /// more columns.
-struct GridLayout: SheetLayout {
-    var options: LayoutOptions
+struct GridLayout: CellGrid {
+    var options = LayoutOptions()
 
-    init(options: LayoutOptions = LayoutOptions()) {
-        self.options = options
-    }
-
-    var placesByCount: Bool { options.fit == .cover }
-
-    func frames(for shapes: [ImageShape], on canvas: Canvas) -> [Frame] {
-        guard !shapes.isEmpty else { return [] }
+    func cells(count: Int, on canvas: Canvas) -> Cells {
         let area = options.area(canvas)
-        let (columns, rows) = shape(count: shapes.count, area: area)
-        let cells = Cells(columns: columns, rows: rows, area: area, gap: options.gap, exact: options.exactArea(canvas))
-        return shapes.indices.map { cells.frame($0, shape: shapes[$0], options: options) }
+        let (columns, rows) = shape(count: count, area: area)
+        return Cells(columns: columns, rows: rows, area: area, gap: options.gap, exact: options.exactArea(canvas))
     }
 
     /// Cells of 4:3 (`LayoutOptions.cellShape`) under their captions.
@@ -74,11 +66,7 @@ struct GridLayout: SheetLayout {
 /// film's), the near-4:3 grid above (a contact sheet of twelve on
 /// 2400x1600 is 4x3 cells of 600x533, not 6x2 slivers of 400x800).
 struct AutoLayout: SheetLayout {
-    var options: LayoutOptions
-
-    init(options: LayoutOptions = LayoutOptions()) {
-        self.options = options
-    }
+    var options = LayoutOptions()
 
     var placesByCount: Bool { options.fit == .cover }
 

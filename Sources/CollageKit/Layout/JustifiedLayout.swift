@@ -14,11 +14,7 @@ import Vips
 /// canvas (a few portraits on a wide canvas), the best partition is scaled
 /// down to fit and centred: rows then no longer span the width.
 struct JustifiedLayout: SheetLayout {
-    var options: LayoutOptions
-
-    init(options: LayoutOptions = LayoutOptions()) {
-        self.options = options
-    }
+    var options = LayoutOptions()
 
     var placesByCount: Bool { false }
 

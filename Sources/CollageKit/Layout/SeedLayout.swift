@@ -5,20 +5,11 @@ import Vips
 ///
 ///     rows    = n < 3 ? 1 : 2
 ///     columns = round(n / rows)          (halves round away from zero)
-struct SeedLayout: SheetLayout {
-    var options: LayoutOptions
+struct SeedLayout: CellGrid {
+    var options = LayoutOptions()
 
-    init(options: LayoutOptions = LayoutOptions()) {
-        self.options = options
-    }
-
-    var placesByCount: Bool { options.fit == .cover }
-
-    func frames(for shapes: [ImageShape], on canvas: Canvas) -> [Frame] {
-        guard !shapes.isEmpty else { return [] }
-        let cells = Self.cells(count: shapes.count, area: options.area(canvas), gap: options.gap,
-                               exact: options.exactArea(canvas))
-        return shapes.indices.map { cells.frame($0, shape: shapes[$0], options: options) }
+    func cells(count: Int, on canvas: Canvas) -> Cells {
+        Self.cells(count: count, area: options.area(canvas), gap: options.gap, exact: options.exactArea(canvas))
     }
 
     /// The seed's tiles keep the shape they have on a 3:2 canvas of this width.

@@ -56,6 +56,24 @@ extension SheetLayout {
     }
 }
 
+/// A layout of equal cells (the seed's, the grid): a sheet's frames are
+/// its cells, which depend on the number of images alone, so it places by
+/// count wherever each image covers its cell.
+protocol CellGrid: SheetLayout {
+    /// The cells of a sheet of `count` images on `canvas`.
+    func cells(count: Int, on canvas: Canvas) -> Cells
+}
+
+extension CellGrid {
+    var placesByCount: Bool { options.fit == .cover }
+
+    func frames(for shapes: [ImageShape], on canvas: Canvas) -> [Frame] {
+        guard !shapes.isEmpty else { return [] }
+        let cells = self.cells(count: shapes.count, on: canvas)
+        return shapes.indices.map { cells.frame($0, shape: shapes[$0], options: options) }
+    }
+}
+
 /// The layouts by name, as `--layout` takes them. A new layout is one type
 /// conforming to `SheetLayout` and one line here.
 public enum Layouts {

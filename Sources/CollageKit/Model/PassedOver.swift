@@ -1,3 +1,15 @@
+/// Why an image was left out before decoding.
+public enum RejectReason: String, Sendable {
+    /// Taller than wide after EXIF rotation, without `--allow-portrait`.
+    case portrait
+    /// More pixels than `--max-pixels`, by its header.
+    case tooLarge = "too-large"
+    /// No allowed decoder reads it: an empty file, not an image, a special file.
+    case unsupported
+    /// Rated under `--min-rating` (unrated counts 0), by its XMP.
+    case rating
+}
+
 /// Why a file the run met was not used, though nothing went wrong: the
 /// kinds the `summary` counts under `passed_over`.
 public enum PassedOverKind: String, Sendable, CaseIterable {

@@ -142,3 +142,26 @@ final class PlanLines: PullSource {
         return decoded
     }
 }
+
+extension PlanLine {
+    /// What the scan found, as the event a run reports; nil for other lines.
+    var scanEvent: PipelineEvent? {
+        switch event {
+        case "rejected":
+            guard let path, let reason = reason.flatMap(RejectReason.init(rawValue:)) else { return nil }
+            return .rejected(path: path.path, reason: reason, detail: detail ?? "")
+        case "failed":
+            return path.map { .failed(path: $0.path, error: detail ?? "") }
+        case "paired":
+            guard let path, let with else { return nil }
+            return .paired(path: path.path, with: with.path)
+        case "passed-over":
+            guard let path, let kind = reason.flatMap(PassedOverKind.init(rawValue:)) else { return nil }
+            return .passedOver(path: path.path, kind: kind)
+        case "notice":
+            return detail.map { .notice($0) }
+        default:
+            return nil
+        }
+    }
+}

@@ -1,18 +1,6 @@
 import FileFacts
 import Vips
 
-/// Why an image was left out before decoding.
-public enum RejectReason: String, Sendable {
-    /// Taller than wide after EXIF rotation, without `--allow-portrait`.
-    case portrait
-    /// More pixels than `--max-pixels`, by its header.
-    case tooLarge = "too-large"
-    /// No allowed decoder reads it: an empty file, not an image, a special file.
-    case unsupported
-    /// Rated under `--min-rating` (unrated counts 0), by its XMP.
-    case rating
-}
-
 /// Everything that happens in a run, in order, on one stream: the stderr
 /// reporter, the `--json` writer and the summary all observe it.
 public enum PipelineEvent: Sendable {

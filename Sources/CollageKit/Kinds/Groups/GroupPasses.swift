@@ -37,7 +37,8 @@ final class GroupPasses: PassSource {
                 continue
             }
             report(.group(name: group.name, images: group.images.count))
-            return (Pass(job: makeRun(configuration.groupPass(group)), group: group.name), others)
+            let part = GroupPart(name: group.name, images: group.images.map(\.image))
+            return (Pass(job: makeRun(configuration.groupPass(part)), group: group.name), others)
         }
         return (nil, others)
     }
@@ -56,23 +57,5 @@ final class GroupPasses: PassSource {
         let images = HeaderPass.read(walk, selection: selection, jobs: configuration.jobs, workers: workers)
         guard !state.withLock({ $0.stopped }) else { return [] }
         return TakenGroups.cut(images, by: groupBy, order: configuration.sort, reverse: configuration.reverse)
-    }
-}
-
-extension CollageConfiguration {
-    /// One group's run of a `--group-by` job: its images, to its own output
-    /// (and state), `{group}` its name; the group is its shard's whole.
-    func groupPass(_ group: TakenGroup) -> CollageConfiguration {
-        groupPass(GroupPart(name: group.name, images: group.images.map(\.image)))
-    }
-
-    /// A group's run, its images chosen (or, from a plan, the plan's).
-    func groupPass(_ part: GroupPart) -> CollageConfiguration {
-        var single = self
-        single.shard = nil
-        single.group = part
-        single.output = GroupOutputs.output(template: output, group: part.name)
-        single.captions.group = part.name
-        return single
     }
 }

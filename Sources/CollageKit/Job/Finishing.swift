@@ -24,9 +24,14 @@ extension JobFinishing {
 /// `--html`: the page of the sheets the job wrote (or found unchanged).
 final class PageFinishing: JobFinishing {
     let page: PathName
-    private let records = Locked(PageRecords())
+    private let records: Locked<PageRecords>
 
-    init(page: PathName) { self.page = page }
+    /// `cells`: where a `--diff` cell's baseline panel ends (the diff's own
+    /// drawing knows), for a job whose pairs are compared.
+    init(page: PathName, cells: PageRecords.CellSplit? = nil) {
+        self.page = page
+        records = Locked(PageRecords(split: cells))
+    }
 
     func prepare() -> RunFailure? { Finishing.cannotWrite(page) }
     func note(_ event: PipelineEvent) { records.withLock { $0.note(event) } }
@@ -64,20 +69,27 @@ enum Finishing {
 /// The sheets of a run, from its events in order: a sheet's `placed`
 /// events come just before its `written` one.
 struct PageRecords {
+    /// A `--diff` cell's rectangle on the sheet cut where its baseline
+    /// panel ends: the baseline's, and the rest's.
+    typealias CellSplit = @Sendable (TileRect, ComparedPair) -> (baseline: TileRect, current: TileRect)
+
     var sheets: [HTMLIndex.Sheet] = []
     private var placed: [HTMLIndex.Tile] = []
     /// `--diff`: each compared pair, by its current path.
     private var pairs: [PathName: ComparedPair] = [:]
+    let split: CellSplit?
+
+    init(split: CellSplit?) { self.split = split }
 
     mutating func note(_ event: PipelineEvent) {
         switch event {
         case .compared(let pair):
             pairs[pair.path] = pair
         case .placed(let path, _, _, let rect, let label, _):
-            if let pair = pairs[path] {
+            if let pair = pairs[path], let split {
                 // A diff cell: its baseline panel links to the baseline's
                 // file, the current, difference and page panels to the current one.
-                let (left, right) = DiffCell.split(rect, pair)
+                let (left, right) = split(rect, pair)
                 placed.append(HTMLIndex.Tile(path: pair.baseline, rect: left, caption: label.map { $0 + " (baseline)" }))
                 placed.append(HTMLIndex.Tile(path: path, rect: right, caption: label.map { $0 + " (current)" }))
             } else {

@@ -100,6 +100,18 @@ extension CollageConfiguration {
         single.scan.below = FolderOutputs.relativePath(folder: folder, root: root)  // what --exclude matches below
         return single
     }
+
+    /// One group's run of a `--group-by` job, its images chosen (or, from
+    /// a plan, the plan's): to its own output (and state), `{group}` its
+    /// name; the group is its shard's whole.
+    func groupPass(_ part: GroupPart) -> CollageConfiguration {
+        var single = self
+        single.shard = nil
+        single.group = part
+        single.output = GroupOutputs.output(template: output, group: part.name)
+        single.captions.group = part.name
+        return single
+    }
 }
 
 /// `--watch`: a first pass, then one on every tick of a DispatchTimer

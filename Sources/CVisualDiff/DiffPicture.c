@@ -1,4 +1,4 @@
-#include "CVipsShim.h"
+#include "CVisualDiff.h"
 #include "DiffViews.h"
 #include <errno.h>
 #include <stdint.h>
@@ -133,7 +133,7 @@ static int marked_open(Marked *m, VipsImage *current, int width, int height, Vip
     lumas_of(&m->lumas);
     int mapped = 0;
     if (mask_image) {
-        m->mask = cvips_rows_of(mask_image, &mapped);
+        m->mask = vdiff_rows_of(mask_image, &mapped);
         if (!m->mask || mapped || mask_image->Bands != 1 || mask_image->BandFmt != VIPS_FORMAT_UCHAR) {
             vips_error("collage", "the difference's mask is not a picture of 8-bit values in memory");
             return -1;
@@ -145,7 +145,7 @@ static int marked_open(Marked *m, VipsImage *current, int width, int height, Vip
         }
     }
     if (current) {
-        m->rows = cvips_rows_of(current, &mapped);
+        m->rows = vdiff_rows_of(current, &mapped);
         if (!m->rows || current->Bands != 3 || current->BandFmt != VIPS_FORMAT_UCHAR) {
             vips_error("collage", "the difference picture's page has no rows of 8-bit RGB");
             return -1;
@@ -199,7 +199,7 @@ static int header(PNGWriter *png, int width, int height) {
     return write_all(png, signature, 8) || chunk(png, "IHDR", ihdr, 13) || chunk(png, "PLTE", palette, sizeof palette);
 }
 
-int cvips_diff_png_write(VipsImage *current, int width, int height, VipsImage *mask_image, int box_x, int box_y,
+int vdiff_png_write(VipsImage *current, int width, int height, VipsImage *mask_image, int box_x, int box_y,
                          const unsigned char *moved, int fd) {
     Marked marked;
     if (marked_open(&marked, current, width, height, mask_image, box_x, box_y, moved)) return -1;
@@ -245,7 +245,7 @@ static int *boxes_of(int length, int boxes) {
 }
 
 static VipsImage *owned(unsigned char *data, int width, int height, int bands) {
-    return data ? cvips_image_new_owning(data, width, height, bands) : NULL;
+    return data ? vdiff_image_new_owning(data, width, height, bands) : NULL;
 }
 
 /* Rows shrunk as they come: a region w x h to out_w x out_h (at most its
@@ -344,7 +344,7 @@ static int shrinker_close(Shrinker *s, VipsImage **out) {
     unsigned char *pixels = s->pixels;
     s->pixels = NULL;
     shrinker_free(s);
-    *out = cvips_image_new_owning(pixels, s->out_w, s->out_h, s->bands);
+    *out = vdiff_image_new_owning(pixels, s->out_w, s->out_h, s->bands);
     return *out ? 0 : -1;
 }
 
@@ -357,7 +357,7 @@ static int shrinker_close(Shrinker *s, VipsImage **out) {
  * sweep over the rows, instead of libvips shrinking the page and two masks
  * the size of the page: the rows through `Marked`, averaged by a
  * `Shrinker`, the marks placed in its boxes. */
-int cvips_diff_small_page(VipsImage *current, int width, int height, VipsImage *mask_image, int mask_x, int mask_y,
+int vdiff_small_page(VipsImage *current, int width, int height, VipsImage *mask_image, int mask_x, int mask_y,
                           int out_width, int out_height, VipsImage **page, VipsImage **changed, VipsImage **explained) {
     *page = *changed = *explained = NULL;
     Marked marked;
@@ -414,10 +414,10 @@ int cvips_diff_small_page(VipsImage *current, int width, int height, VipsImage *
     return 0;
 }
 
-int cvips_region_shrunk(VipsImage *picture, int x, int y, int w, int h, int out_w, int out_h, VipsImage **out) {
+int vdiff_region_shrunk(VipsImage *picture, int x, int y, int w, int h, int out_w, int out_h, VipsImage **out) {
     *out = NULL;
     int mapped = 0, bands = picture->Bands, width = picture->Xsize, height = picture->Ysize;
-    const unsigned char *rows = cvips_rows_of(picture, &mapped);
+    const unsigned char *rows = vdiff_rows_of(picture, &mapped);
     if (!rows || picture->BandFmt != VIPS_FORMAT_UCHAR) {
         vips_error("collage", "the picture has no rows of 8-bit values");
         return -1;
@@ -448,7 +448,7 @@ int cvips_region_shrunk(VipsImage *picture, int x, int y, int w, int h, int out_
     return shrinker_close(&shrinker, out);
 }
 
-int cvips_diff_marked_shrunk(VipsImage *current, int width, int height, VipsImage *mask, int box_x, int box_y,
+int vdiff_marked_shrunk(VipsImage *current, int width, int height, VipsImage *mask, int box_x, int box_y,
                              const unsigned char *moved, int x, int y, int w, int h, int out_w, int out_h,
                              VipsImage **out) {
     *out = NULL;

@@ -4,7 +4,8 @@ import Logging
 /// driving passes) over the same core, `CollageRun` (a `RunMachine` driving
 /// a `SheetSource`'s sheets to disk). A new kind of run is a `PassSource`
 /// (where its passes come from, if it has several) or a `SheetSource`
-/// (where a pass's sheets come from), chosen here.
+/// (where a pass's sheets come from) in a folder of its own (Kinds/),
+/// chosen here by one branch of `make`.
 enum Jobs {
     /// The job a resolved `Configuration` asks for.
     static func make(_ resolved: Configuration.Resolved, logger: Logger) -> CollageJob {
@@ -20,7 +21,8 @@ enum Jobs {
             let diff = diffConfiguration(configuration), instrumentation = RunInstrumentation()
             let run = CollageRun(configuration: diff, source: DiffSheets(configuration: diff, instrumentation: instrumentation),
                                  instrumentation: instrumentation, logger: logger)
-            return JobRun(.single, passes: SinglePass(run), finishing: configuration.htmlPage.map { PageFinishing(page: $0) })
+            let page = configuration.htmlPage.map { PageFinishing(page: $0, cells: { DiffCell.split($0, $1) }) }
+            return JobRun(.single, passes: SinglePass(run), finishing: page)
         }
         if configuration.film != nil {
             // A run of each video's sheet; the page, of them all.

@@ -1,5 +1,5 @@
 #define _GNU_SOURCE
-#include "CVipsShim.h"
+#include "CVisualDiff.h"
 #include "DiffViews.h"
 #include <errno.h>
 #include <fcntl.h>
@@ -26,7 +26,7 @@ typedef struct {
 
 static const char *rows_key = "cvips-rows-file";
 
-int cvips_rows_temp_file(void) {
+int vdiff_rows_temp_file(void) {
     const char *folder = g_get_tmp_dir();  /* TMPDIR, else /tmp: where libvips puts its own */
     int fd = open(folder, O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
     if (fd >= 0 || (errno != EOPNOTSUPP && errno != EISDIR && errno != EINVAL)) return fd;
@@ -39,7 +39,7 @@ int cvips_rows_temp_file(void) {
     return fd;
 }
 
-const char *cvips_rows_temp_folder(void) { return g_get_tmp_dir(); }
+const char *vdiff_rows_temp_folder(void) { return g_get_tmp_dir(); }
 
 typedef struct {
     pthread_mutex_t lock;  /* what libvips' workers read and write of it, against its caller */
@@ -87,7 +87,7 @@ static int write_strip(VipsRegion *region, VipsRect *area, void *a) {
     return 0;
 }
 
-int cvips_rows_write(VipsImage *image, int fd) {
+int vdiff_rows_write(VipsImage *image, int fd) {
     RowsWriter writer;
     pthread_mutex_init(&writer.lock, NULL);
     pthread_mutex_lock(&writer.lock);  /* handed over under it */
@@ -140,7 +140,7 @@ static int rows_generate(VipsRegion *out, void *seq, void *a, void *b, gboolean 
     return 0;
 }
 
-VipsImage *cvips_image_new_from_rows_file(int fd, int width, int height, int bands) {
+VipsImage *vdiff_image_new_from_rows_file(int fd, int width, int height, int bands) {
     RowsFile *file = calloc(1, sizeof(*file));
     if (!file) {
         close(fd);
@@ -184,7 +184,7 @@ VipsImage *cvips_image_new_from_rows_file(int fd, int width, int height, int ban
     return cached;
 }
 
-const unsigned char *cvips_rows_of(VipsImage *image, int *mapped) {
+const unsigned char *vdiff_rows_of(VipsImage *image, int *mapped) {
     *mapped = 0;
     if (image->data) return (const unsigned char *) image->data;  /* in memory */
     RowsFile *file = g_object_get_data(G_OBJECT(image), rows_key);
@@ -213,7 +213,7 @@ static void free_pixels(VipsImage *image, void *data) {
     free(data);
 }
 
-VipsImage *cvips_image_new_owning(unsigned char *data, int width, int height, int bands) {
+VipsImage *vdiff_image_new_owning(unsigned char *data, int width, int height, int bands) {
     VipsImage *image = vips_image_new_from_memory(data, (size_t) width * height * bands, width, height, bands,
                                                   VIPS_FORMAT_UCHAR);
     if (!image) {

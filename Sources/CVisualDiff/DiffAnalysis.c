@@ -1,4 +1,4 @@
-#include "CVipsShim.h"
+#include "CVisualDiff.h"
 #include "DiffViews.h"
 #include "RowAlignment.h"
 #include <limits.h>
@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* A pair of pictures analysed (see CVipsShim.h): rows aligned, each row
+/* A pair of pictures analysed (see CVisualDiff.h): rows aligned, each row
  * that is not a match judged pixel by pixel (PixelMatch.c), the counted and
  * explained pixels kept as a mask over their bounding box in the current
  * picture, the moved bands listed, and pixelmatch's own count taken on the
@@ -25,7 +25,7 @@ static int ignored(const int *ignore, int count, int x, int y) {
  * added to `paging`); NULL when it has none. */
 static const unsigned char *rows_of(VipsImage *image, DiffPaging *paging) {
     int mapped = 0;
-    const unsigned char *rows = cvips_rows_of(image, &mapped);
+    const unsigned char *rows = vdiff_rows_of(image, &mapped);
     if (!rows || image->Bands != 3 || image->BandFmt != VIPS_FORMAT_UCHAR) return NULL;
     if (mapped) diff_paging_add(paging, rows, (size_t) image->Xsize * image->Ysize * 3);
     return rows;
@@ -35,7 +35,7 @@ static const unsigned char *rows_of(VipsImage *image, DiffPaging *paging) {
  * given back. */
 enum { PAGING_EVERY = 8 << 20 };
 
-int cvips_diff_same_pixels(VipsImage *left, VipsImage *right) {
+int vdiff_same_pixels(VipsImage *left, VipsImage *right) {
     DiffPaging paging = {.every = PAGING_EVERY};
     const unsigned char *a = rows_of(left, &paging), *b = rows_of(right, &paging);
     if (!a || !b) return -1;
@@ -165,7 +165,7 @@ static uint64_t mix(uint64_t hash, uint64_t value) {
  * pixels in that box (the baseline's clamped to its size). */
 static uint64_t change_hash(const unsigned char *mask, int mw, int mh, int mx, int my, VipsImage *baseline,
                             VipsImage *current, const unsigned char *data[2], DiffPaging *paging,
-                            cvips_diff_result *result) {
+                            vdiff_result *result) {
     int x0 = mw, x1 = -1, y0 = mh, y1 = -1;
     for (int y = 0; y < mh; y++) {
         for (int x = 0; x < mw; x++) {
@@ -514,9 +514,9 @@ static void regions_mask_row(Regions *r, int k, int side, int *next, unsigned ch
     }
 }
 
-int cvips_diff_analyse(VipsImage *baseline, VipsImage *current, double threshold, int count_aa,
-                       const int *ignore, int ignore_count, cvips_shift *shifts, int max_shifts, int threads,
-                       cvips_diff_result *result) {
+int vdiff_analyse(VipsImage *baseline, VipsImage *current, double threshold, int count_aa,
+                       const int *ignore, int ignore_count, vdiff_shift *shifts, int max_shifts, int threads,
+                       vdiff_result *result) {
     memset(result, 0, sizeof(*result));
     DiffPaging paging = {.every = PAGING_EVERY};
     const unsigned char *a = rows_of(baseline, &paging), *b = rows_of(current, &paging);
@@ -635,7 +635,7 @@ int cvips_diff_analyse(VipsImage *baseline, VipsImage *current, double threshold
                    entries[end].dx == sideways && entries[end].a == entries[end - 1].a + 1) end++;
             if (dy != 0 || sideways != 0) {
                 if (result->shift_count < max_shifts)
-                    shifts[result->shift_count] = (cvips_shift) {entries[k].a, end - k, dy, sideways};
+                    shifts[result->shift_count] = (vdiff_shift) {entries[k].a, end - k, dy, sideways};
                 result->shift_count++;
             }
         }
