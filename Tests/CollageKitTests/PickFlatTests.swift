@@ -1,29 +1,18 @@
 import XCTest
 @testable import CollageKit
 import FileFacts
+import CollageTestSupport
 
 /// What `--pick` and `--sort taken` keep per photo over a large folder:
 /// a compact row (no header), a packed score, the moments chosen on arrays;
 /// and that the arrays choose exactly as the list of candidates did.
 final class PickFlatTests: XCTestCase {
-    /// A random number generator with a seed, so that a failure can be run again.
-    private struct Seeded: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
-
     /// A made-up day: scenes shot once or in bursts (a few bits apart, a
     /// few seconds apart), some shot again later, some blank, blurred,
     /// rated (-1 among them) or smaller; with dates, or (`dated` false)
     /// some without; indices not in the input's order.
     private func day(_ count: Int, dated: Bool, seed: UInt64) -> [PickCandidate] {
-        var random = Seeded(state: seed)
+        var random = SplitMix64(seed: seed)
         var photos: [PickCandidate] = []
         var time: Int64 = 1_700_000_000_000
         var scenes: [UInt64] = []
@@ -106,7 +95,7 @@ final class PickFlatTests: XCTestCase {
     /// case): four `Int32`s and a key per moment, and the pick's order.
     func testMomentsOfFiftyThousandPhotosAreArrays() {
         let count = 50_000
-        var random = Seeded(state: 7)
+        var random = SplitMix64(seed: 7)
         let photos = MomentPhotos(times: (0..<count).map { Int64($0) * 60_000 },
                                   prints: (0..<count).map { _ in UInt64.random(in: 0...UInt64.max, using: &random) },
                                   scores: (0..<count).map { _ in PackedScore(PickScore(sharpness: 0.7, clipped: 0, blank: false)) })
@@ -124,7 +113,7 @@ final class PickFlatTests: XCTestCase {
     /// `--sort taken|mtime` and `--reverse` on the table's rows: the order
     /// the header pass's dated images were sorted in.
     func testTheTableSortsAsTheDatedImagesDid() {
-        var random = Seeded(state: 11)
+        var random = SplitMix64(seed: 11)
         let header = ImageHeader(width: 4, height: 3, orientation: 1, format: "jpeg")
         var images: [DatedImage] = []
         for row in 0..<300 {

@@ -2,29 +2,17 @@ import Glibc
 import XCTest
 @testable import CollageKit
 @testable import Vips
+import CollageTestSupport
 
 /// Scenes painted here: rectangles of random greys and colours on a
 /// textured ground, seeded, so each seed is one scene and any shift,
 /// exposure or blur of it is known exactly.
 enum PaintedScene {
-    /// A deterministic generator (SplitMix64).
-    struct Generator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-        mutating func unit() -> Double { Double(next() >> 11) / Double(1 << 53) }
-    }
-
     /// Scene `seed` at `width` x `height`, moved `shift` of its width to the
     /// left, its levels times `gain` (clipped).
     static func paint(_ seed: UInt64, width: Int = 256, height: Int = 192, shift: Double = 0,
                       gain: Double = 1) -> PixelBuffer {
-        var random = Generator(state: seed)
+        var random = SplitMix64(seed: seed)
         let boxes = (0..<14).map { _ in
             (x: random.unit() * 1.1 - 0.1, y: random.unit() - 0.1, w: 0.1 + random.unit() * 0.4,
              h: 0.1 + random.unit() * 0.4, r: random.unit() * 220, g: random.unit() * 220, b: random.unit() * 220)
@@ -38,7 +26,7 @@ enum PaintedScene {
             }
             // Fine detail, as a sharp photo has: stripes a few pixels wide, and grain of the scene's own.
             let stripes = 14 * sin(u * Double(width) / texture * 2.1) * cos(v * Double(height) / texture * 1.7)
-            var grain = Generator(state: seed &+ UInt64(Int(u * Double(width)) & 0xFFFF) << 16 &+ UInt64(y))
+            var grain = SplitMix64(seed: seed &+ UInt64(Int(u * Double(width)) & 0xFFFF) << 16 &+ UInt64(y))
             let detail = stripes + 24 * (grain.unit() - 0.5)
             func level(_ value: Double) -> UInt8 { UInt8(max(0, min(255, (value + detail) * gain))) }
             return RGB(red: level(colour.r), green: level(colour.g), blue: level(colour.b))
@@ -162,4 +150,9 @@ private extension PickScore {
     var told: String {
         "sharpness \(sharpness), steepness \(edgeSteepness.map { "\($0)" } ?? "none"), kept \(edgeKept.map { "\($0)" } ?? "none")"
     }
+}
+
+private extension SplitMix64 {
+    /// Uniform in 0..<1.
+    mutating func unit() -> Double { Double(next() >> 11) / Double(1 << 53) }
 }
