@@ -22,7 +22,7 @@ import XCTest
 /// Every page is a section of tall pages, an iframe each, so Chromium
 /// starts four times in all (DiffRenderedPageTests' three ways, the first
 /// on two pages); the sections are cut out with `vips crop`.
-final class DiffDebianPageTests: CLITestCase {
+final class DiffDebianPageTests: RenderedPagesTestCase {
     private static let package = "python-requests-toolbelt-doc"
     private static let docs = "/usr/share/doc/python-requests-toolbelt-doc/html/"
     private static let width = 960, height = 800
@@ -72,17 +72,7 @@ final class DiffDebianPageTests: CLITestCase {
         return all
     }
 
-    /// The rendered pages, once for the class: folder/{default,hintnone,nosub}/NAME.png.
-    nonisolated(unsafe) private static var rendered: String?
-
-    override class func tearDown() {
-        if let rendered { _ = try? FileManager.default.removeItem(atPath: rendered) }
-        rendered = nil
-        super.tearDown()
-    }
-
-    private func render() throws -> String {
-        if let rendered = Self.rendered { return rendered }
+    override func renderPages() throws -> String {
         guard access(Self.docs + "adapters.html", R_OK) == 0 else {
             throw XCTSkip("\(Self.package) is not installed (scripts/test installs it)")
         }
@@ -121,7 +111,6 @@ final class DiffDebianPageTests: CLITestCase {
             _ = try? FileManager.default.removeItem(atPath: folder)
             throw error
         }
-        Self.rendered = folder
         return folder
     }
 
@@ -129,7 +118,7 @@ final class DiffDebianPageTests: CLITestCase {
     /// sidebar: each `changed`, its area counted, though few or no pixels
     /// differ by more than the threshold one by one.
     func testEditsOfShippedPagesAreChanges() throws {
-        let folder = try render()
+        let folder = try rendered()
         try copyPairs(Self.edits.map { ($0.0, "default/doc-base.png", "default/\($0.0).png") }, from: folder)
         let result = try collage(["--diff", "base", "shots", "--json", "--dry-run", "-o", "d.png"])
         XCTAssertEqual(result.status, 1, result.summary)
@@ -153,7 +142,7 @@ final class DiffDebianPageTests: CLITestCase {
     /// `noise` (or `unchanged`), no band said to have moved (to a look-alike
     /// line or otherwise); they pass by default.
     func testSubPixelMovesAndRehintingOfShippedPagesAreNoise() throws {
-        let folder = try render()
+        let folder = try rendered()
         var list: [(String, String, String)] = []
         for (base, _, _) in Self.bases {
             list += Self.moves.map { (base + "-" + $0.0, "default/\(base)-base.png", "default/\(base)-\($0.0).png") }
@@ -188,7 +177,7 @@ final class DiffDebianPageTests: CLITestCase {
     /// panel, the sidebar's open section) are a change (`changed`, with its
     /// shifts), a sliver of the page.
     func testShippedPagesDrawnWithoutSubPixelPositioningAreShifted() throws {
-        let folder = try render()
+        let folder = try rendered()
         try copyPairs(Self.bases.map { ($0.0, "default/\($0.0)-base.png", "nosub/\($0.0)-base.png") }, from: folder)
         let result = try collage(["--diff", "base", "shots", "--json", "--dry-run", "-o", "d.png"])
         XCTAssertEqual(result.status, 1, result.summary)

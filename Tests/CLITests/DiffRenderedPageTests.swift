@@ -15,7 +15,7 @@ import XCTest
 /// Every page is a 640x400 section of one tall page, so Chromium starts
 /// three times in all (its default rendering, fontconfig's hinting off,
 /// sub-pixel positioning off); the sections are cut out with `vips crop`.
-final class DiffRenderedPageTests: CLITestCase {
+final class DiffRenderedPageTests: RenderedPagesTestCase {
     private static let css = """
         body{margin:0;font:14px DejaVu Sans;color:#333;background:#fff}
         .s{position:absolute;left:0;width:640px;height:400px;overflow:hidden;background:#fff}
@@ -89,17 +89,7 @@ final class DiffRenderedPageTests: CLITestCase {
         return all
     }
 
-    /// The rendered pages, once for the class: folder/{default,hintnone,nosub}/NAME.png.
-    nonisolated(unsafe) private static var rendered: String?
-
-    override class func tearDown() {
-        if let rendered { _ = try? FileManager.default.removeItem(atPath: rendered) }
-        rendered = nil
-        super.tearDown()
-    }
-
-    private func render() throws -> String {
-        if let rendered = Self.rendered { return rendered }
+    override func renderPages() throws -> String {
         let folder = NSTemporaryDirectory() + "diff-rendered-\(getpid())"
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         var css = Self.css, body = ""
@@ -116,13 +106,12 @@ final class DiffRenderedPageTests: CLITestCase {
             _ = try? FileManager.default.removeItem(atPath: folder)
             throw error
         }
-        Self.rendered = folder
         return folder
     }
 
     /// Copies the rendered pairs (baseline, current) into base/ and shots/ under `name`.
     private func pairs(_ list: [(String, String, String)], base: String = "base", shots: String = "shots") throws {
-        try copyPairs(list, from: try render(), base: base, shots: shots)
+        try copyPairs(list, from: try rendered(), base: base, shots: shots)
     }
 
     /// A panel's fill and border, a text colour, the links' colour, a

@@ -69,3 +69,28 @@ extension CLITestCase {
         return byName
     }
 }
+
+/// A test class whose pages are rendered once for all its tests
+/// (`renderPages`), in a folder removed when its tests end.
+class RenderedPagesTestCase: CLITestCase {
+    nonisolated(unsafe) private static var folders: [String: String] = [:]
+
+    /// Renders the class's pages into a new folder: folder/{default,hintnone,nosub}/NAME.png.
+    func renderPages() throws -> String { fatalError("\(type(of: self)) renders no pages") }
+
+    /// The class's rendered pages, rendered by the first test that asks.
+    func rendered() throws -> String {
+        let key = String(describing: type(of: self))
+        if let folder = Self.folders[key] { return folder }
+        let folder = try renderPages()
+        Self.folders[key] = folder
+        return folder
+    }
+
+    override class func tearDown() {
+        if let folder = folders.removeValue(forKey: String(describing: self)) {
+            _ = try? FileManager.default.removeItem(atPath: folder)
+        }
+        super.tearDown()
+    }
+}
