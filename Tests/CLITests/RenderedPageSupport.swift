@@ -60,6 +60,20 @@ extension CLITestCase {
     }
 
     /// The `compared` events of a run, by their file's name less ".png".
+    /// The `compared` event of each pair of `list`, with its status, in
+    /// the list's order: each found, none with a pixel counted (what the
+    /// noise and shift tests ask first).
+    func uncounted(_ result: ProcessResult, _ list: [(String, String, String)]) throws
+        -> [(name: String, pair: [String: Any], status: String)] {
+        let found = comparedByName(result)
+        XCTAssertEqual(found.count, list.count)
+        return try list.map { name, _, _ in
+            let pair = try XCTUnwrap(found[name], name)
+            XCTAssertEqual(pair["pixels"] as? Int, 0, "\(name): \(pair)")
+            return (name, pair, pair["status"] as? String ?? "")
+        }
+    }
+
     func comparedByName(_ result: ProcessResult) -> [String: [String: Any]] {
         var byName: [String: [String: Any]] = [:]
         for event in events(jsonEvents(result), "compared") {
