@@ -99,7 +99,7 @@ public enum Collage {
     /// Starts a configuration resolved already (``Configuration/resolve(environment:)``:
     /// a plan read, `--exclude-from` files, `--shard auto` from the
     /// environment given) on a thread of its own, and returns at once, as
-    /// ``start(_:logger:)`` does. The command line resolves first, so that a
+    /// ``start(_:logger:)-(Configuration,_)`` does. The command line resolves first, so that a
     /// usage error is said before anything starts, then runs through here.
     ///
     /// - Parameters:

@@ -6,7 +6,7 @@ import Logging
 /// One job running on a thread of its own: its events as they happen, its
 /// outcome when it ends, and a way to stop it.
 ///
-/// Start one with ``Collage/start(_:logger:)``. The job starts at
+/// Start one with ``Collage/start(_:logger:)-(Configuration,_)``. The job starts at
 /// once, on a dedicated thread: its work (walking folders, decoding with
 /// libvips, writing files) blocks threads, so it never runs on Swift's
 /// cooperative pool. ``events`` is subscribed before the job starts, so it
