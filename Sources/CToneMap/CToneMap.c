@@ -117,18 +117,27 @@ static void soft_clip(double c[3]) {
     }
 }
 
-void ctm_map_linear(const ctm_source *source, const double in[3], double out[3]) {
-    double c[3] = {in[0], in[1], in[2]};
-    if (ctm_is_hdr(source)) {
-        double peak = ctm_source_peak(source);
-        double high = c[0] > c[1] ? c[0] : c[1];
-        if (c[2] > high) high = c[2];
-        double ratio = high > 0 ? eetf(high, peak) / high / sdr_white : 0;
-        for (int i = 0; i < 3; i++) c[i] = c[i] > 0 ? c[i] * ratio : 0;
-    }
-    const double (*m)[3] = to709[gamut(source->primaries)];
+static double brightest(const double c[3]) {
+    double high = c[0] > c[1] ? c[0] : c[1];
+    return c[2] > high ? c[2] : high;
+}
+
+// The mapping's last steps, shared by `ctm_map_linear` and the tables'
+// path of `ctm_to_srgb8`: HDR light times the EETF's `gain` for its
+// brightest channel, then through `m` into BT.709 and brought into 0-1.
+static void finish_linear(const double (*m)[3], double c[3], int hdr, double gain, double out[3]) {
+    if (hdr)
+        for (int i = 0; i < 3; i++) c[i] = c[i] > 0 ? c[i] * gain : 0;
     for (int i = 0; i < 3; i++) out[i] = m[i][0] * c[0] + m[i][1] * c[1] + m[i][2] * c[2];
     soft_clip(out);
+}
+
+void ctm_map_linear(const ctm_source *source, const double in[3], double out[3]) {
+    double c[3] = {in[0], in[1], in[2]};
+    int hdr = ctm_is_hdr(source);
+    double high = brightest(c);
+    double gain = hdr && high > 0 ? eetf(high, ctm_source_peak(source)) / high / sdr_white : 0;
+    finish_linear(to709[gamut(source->primaries)], c, hdr, gain, out);
 }
 
 // The curves a frame's pixels go through, sampled at `steps` points and
@@ -257,15 +266,9 @@ int ctm_to_srgb8(const ctm_source *source, const ctm_input *input, int width, in
                 double g = ys <= 0 ? 0 : hlg_peak * (ys < 1.0 / 64 ? pow(ys, hlg_gamma - 1) : read_curve(&hlg_gain_curve, ys));
                 for (int i = 0; i < 3; i++) c[i] *= g;
             }
-            if (hdr) {
-                double high = c[0] > c[1] ? c[0] : c[1];
-                if (c[2] > high) high = c[2];
-                double ratio = high > 0 ? read_curve(gain, sqrt(high / 10000.0)) : 0;
-                for (int i = 0; i < 3; i++) c[i] = c[i] > 0 ? c[i] * ratio : 0;
-            }
+            double high = brightest(c);
             double mapped[3];
-            for (int i = 0; i < 3; i++) mapped[i] = m[i][0] * c[0] + m[i][1] * c[1] + m[i][2] * c[2];
-            soft_clip(mapped);
+            finish_linear(m, c, hdr, hdr && high > 0 ? read_curve(gain, sqrt(high / 10000.0)) : 0, mapped);
             for (int i = 0; i < 3; i++) row[3 * x + i] = (uint8_t)(read_curve(&srgb_curve, mapped[i]) * 255.0 + 0.5);
         }
     }
