@@ -63,7 +63,10 @@ let package = Package(
         // Plain PNGs (browsers' screenshots, what --diff compares) inflated by libdeflate and unfiltered in place:
         // five times libpng's speed; any other PNG is left to libvips.
         .target(name: "CPNG", path: "Sources/CPNG", linkerSettings: [.linkedLibrary("deflate"), .linkedLibrary("z")]),
-        .target(name: "Vips", dependencies: ["CVipsShim", "CVisualDiff", "CHEVC", "CPNG", "ToneMap", "XMP", "FileFacts", "Locking"], path: "Sources/Vips",
+        // JPEG photos' small looks (--pick) decoded by libjpeg straight from their file, shrunk as they are
+        // decoded: libvips' loader and pipeline cost more than such a decode; any other JPEG is left to libvips.
+        .target(name: "CJPEG", path: "Sources/CJPEG", linkerSettings: [.linkedLibrary("jpeg")]),
+        .target(name: "Vips", dependencies: ["CVipsShim", "CVisualDiff", "CHEVC", "CPNG", "CJPEG", "ToneMap", "XMP", "FileFacts", "Locking"], path: "Sources/Vips",
                 swiftSettings: [.swiftLanguageMode(.v6)]),
         // LibRaw (RAW photos): a C face over its C++ API, and its one Swift owner.
         .target(name: "CLibRaw", path: "Sources/CLibRaw", linkerSettings: [.linkedLibrary("raw_r"), .linkedLibrary("gomp")]),

@@ -78,7 +78,7 @@ extension ImageFile {
     }
 
     /// 8-bit sRGB, 3 bands, exactly the tile's size, computed now.
-    private static func finished(_ image: Image, width: Int, height: Int, background: RGB) throws -> PixelBuffer {
+    static func finished(_ image: Image, width: Int, height: Int, background: RGB) throws -> PixelBuffer {
         let normal = try normalised(image, background: background)
         guard normal.width == width, normal.height == height else {
             throw VipsError(.operation, "resized to \(normal.width)x\(normal.height), not \(width)x\(height)")

@@ -37,6 +37,8 @@ ensure_swift() {
 # so that stays true.
 ensure_build_deps() {
   ensure_packages libvips-dev libpango1.0-dev libfontconfig-dev zlib1g-dev pkg-config
+  # libjpeg (libjpeg-turbo): the pick's small looks of JPEG photos (CJPEG); libvips-dev pulls it in, named here
+  ensure_packages libjpeg-dev
   # RAW photos (LibRaw) and, loaded only under --video, FFmpeg's libraries:
   # their headers to build; the libraries come with them.
   ensure_packages libraw-dev libavcodec-dev libavformat-dev libavutil-dev libswscale-dev

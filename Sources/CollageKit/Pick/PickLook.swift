@@ -2,10 +2,11 @@ import FileFacts
 import Media
 import Vips
 
-/// A photo's one small look for `--pick`: decoded through `MediaFile` as
-/// any tile is (shrink-on-load for a JPEG, a RAW's preview, a HEIC's
-/// smallest adequate image, a video's poster frame; an image's profile
-/// not applied), to a size a few
+/// A photo's one small look for `--pick`: a JPEG's decoded by libjpeg
+/// straight from its file (`ImageFile.smallJPEGTile`, libvips' own tile
+/// at half its cost), any other decoded through `MediaFile` as any tile is
+/// (a RAW's preview, a HEIC's smallest adequate image, a video's poster
+/// frame; an image's profile not applied), to a size a few
 /// hundred pixels across, and reduced at once to what the pick keeps: no
 /// pixels outlive this call.
 enum PickLook {
@@ -31,11 +32,17 @@ enum PickLook {
     static func look(descriptor: Int32, header: ImageHeader,
                      maxBuffer: Int) throws -> (fingerprint: UInt64, score: PickScore) {
         let size = size(of: header)
-        // In grey, a profile moves a few levels: not applied (lcms' transform, made for each photo, cost more).
-        let tile = try MediaFile.tile(descriptor: descriptor, width: size.width, height: size.height, crop: .centre,
-                                      background: RGB(red: 0, green: 0, blue: 0), header: header, maxBuffer: maxBuffer,
-                                      colourManaged: false)
-        let grey = GreyLook(tile.pixels)
+        // A JPEG photo's look straight from libjpeg (the same pixels, at half
+        // the cost of libvips' loader); any other file's, and a JPEG libjpeg
+        // warns of, through the tile every image gets. In grey, a profile
+        // moves a few levels: not applied (lcms' transform, made for each
+        // photo, cost more).
+        let pixels = try ImageFile.smallJPEGTile(descriptor: descriptor, width: size.width, height: size.height,
+                                                 header: header, maxBuffer: maxBuffer, maxBytes: cost(header))
+            ?? MediaFile.tile(descriptor: descriptor, width: size.width, height: size.height, crop: .centre,
+                              background: RGB(red: 0, green: 0, blue: 0), header: header, maxBuffer: maxBuffer,
+                              colourManaged: false).pixels
+        let grey = GreyLook(pixels)
         return (Fingerprint.of(grey), PickScore(grey, faces: faces(descriptor: descriptor, header: header),
                                                 rating: header.rating, pixels: header.width * header.height))
     }

@@ -28,7 +28,12 @@ struct PickPass: Sendable {
     /// `photos`' keys are their times (none where the time is the file's
     /// modification time).
     func pick(_ photos: PhotoTable, cap: Int?) -> [(row: Int, stack: Int)] {
-        let looked = look(photos)
+        pick(photos, looked: look(photos), cap: cap)
+    }
+
+    /// The same, of photos already looked at (`LookAhead`).
+    func pick(_ photos: PhotoTable, looked: (prints: [UInt64], scores: [PackedScore]),
+              cap: Int?) -> [(row: Int, stack: Int)] {
         if stop() { return [] }  // what was looked at is not the whole: no pick
         let choice = Moments.choose(MomentPhotos(times: photos.keys, prints: looked.prints, scores: looked.scores),
                                     cap: cap)
@@ -92,18 +97,23 @@ struct PickPass: Sendable {
             report(.failed(path: path, error: failure.message))
             return nil
         case .success(let opened):
-            let cost = PickLook.cost(opened.header)
-            acquire(cost)
-            defer { release(cost) }
-            do {
-                let looked = try PickLook.look(descriptor: opened.file.descriptor, header: opened.header,
-                                               maxBuffer: probe.maxBuffer)
-                report(.looked(path: path))
-                return looked
-            } catch {
-                report(.failed(path: path, error: String(describing: error)))
-                return nil
-            }
+            return look(opened)
+        }
+    }
+
+    /// The look of an image open with its header read, within the decode budget.
+    func look(_ image: AcceptedImage) -> (fingerprint: UInt64, score: PickScore)? {
+        let cost = PickLook.cost(image.header)
+        acquire(cost)
+        defer { release(cost) }
+        do {
+            let looked = try PickLook.look(descriptor: image.file.descriptor, header: image.header,
+                                           maxBuffer: probe.maxBuffer)
+            report(.looked(path: image.path))
+            return looked
+        } catch {
+            report(.failed(path: image.path, error: String(describing: error)))
+            return nil
         }
     }
 }

@@ -17,15 +17,18 @@ enum HeaderPass {
     }
 
     /// Each image kept as a row of a `PhotoTable`, its header let go with
-    /// its file (a pick, a sort: read again for the few used), keyed by
-    /// `key` of it and when it was taken.
+    /// its file (a sort: read again for the few used), keyed by `key` of it
+    /// and when it was taken; `added`, when given, is handed each row and
+    /// its image still open (a pick's looks).
     static func table<Source: PullSource>(_ walk: Source, selection: Selection, jobs: Int, workers: DispatchQueue,
+                                          added: ((Int, AcceptedImage) -> Void)? = nil,
                                           key: (AcceptedImage, TakenTime) -> Int64?) -> PhotoTable
         where Source.Element == InputFile {
         var table = PhotoTable()
         each(walk, selection: selection, jobs: jobs, workers: workers) { accepted, taken in
             table.append(path: accepted.path, stamp: accepted.file.stamp, key: key(accepted, taken),
                          partners: accepted.partners)
+            added?(table.count - 1, accepted)
         }
         return table
     }

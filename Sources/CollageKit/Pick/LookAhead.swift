@@ -1,0 +1,54 @@
+import Dispatch
+import Locking
+
+/// `--pick`'s looks taken during the header pass: each photo the
+/// selection accepts is looked at as soon as it is handed on, its file
+/// still open and its header read, at most `jobs` at once, while the pass
+/// reads the headers after it. No photo is opened twice (the pass, then
+/// the looks) and the looks do not wait for the last header.
+///
+/// Not Sendable across callers: `look` is called from the header pass's
+/// one thread; the looks run on the workers and write only their own row.
+final class LookAhead: @unchecked Sendable {
+    private let pass: PickPass
+    private let results = Locked((prints: [UInt64](), scores: [PackedScore]()))
+    private let running: DispatchSemaphore
+    private let group = DispatchGroup()
+
+    init(_ pass: PickPass) {
+        self.pass = pass
+        running = DispatchSemaphore(value: max(1, pass.jobs))
+    }
+
+    /// Looks at `image`, row `row` of the pass's table (rows come in
+    /// order, each once), on a worker; waits while `jobs` looks run.
+    func look(row: Int, _ image: AcceptedImage) {
+        results.withLock { results in
+            while results.prints.count <= row {
+                results.prints.append(0)
+                results.scores.append(.failed)
+            }
+        }
+        guard !pass.stop() else { return }
+        running.wait()
+        pass.workers.async(group: group) { [self] in
+            defer { running.signal() }
+            guard !pass.stop(), let looked = pass.look(image) else { return }
+            results.withLock { ($0.prints[row], $0.scores[row]) = (looked.fingerprint, PackedScore(looked.score)) }
+        }
+    }
+
+    /// Every look's fingerprint and score, in the table's rows (`rows` of
+    /// them), once all have ended.
+    func finish(rows: Int) -> (prints: [UInt64], scores: [PackedScore]) {
+        group.wait()
+        return results.withLock { results in
+            defer { results = ([], []) }
+            while results.prints.count < rows {
+                results.prints.append(0)
+                results.scores.append(.failed)
+            }
+            return results
+        }
+    }
+}
