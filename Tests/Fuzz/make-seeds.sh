@@ -2,7 +2,7 @@
 # Tests/Fuzz/make-seeds.sh: writes the seed corpus of every fuzz target
 # (Tests/Fuzz/corpus/TARGET/), small files made here: images of 16x12
 # pixels from samples/dune.jpg in each format and its variants (libvips'
-# savers), a DNG (scripts/lib/make-dng.py), and text for the parsers of
+# savers; exiftool for an orientation), a DNG (scripts/lib/make-dng.py), and text for the parsers of
 # the command line. The seeds are committed; run this again only to
 # change them. Needs the vips command (libvips-tools) and python3.
 set -euo pipefail
@@ -11,7 +11,7 @@ corpus="$root/Tests/Fuzz/corpus"
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 rm -rf "$corpus"
-for t in png png-plain jpeg tiff gif webp heif jxl sniff raw raw-layout template options exclude name-date duration path-list state xmp xmp-packet camera-exif decisions; do mkdir -p "$corpus/$t"; done
+for t in png png-plain jpeg jpeg-small tiff gif webp heif jxl sniff raw raw-layout template options exclude name-date duration path-list state xmp xmp-packet camera-exif decisions; do mkdir -p "$corpus/$t"; done
 
 src="$work/small.v"
 vips thumbnail "$root/samples/dune.jpg" "$src" 16 --height 12 --size force
@@ -30,6 +30,17 @@ vips copy "$work/opaque.v" "$corpus/png-plain/stored-rgba-avg.png[filter=avg,str
 save jpeg baseline.jpg "Q=50,strip"
 save jpeg progressive.jpg "Q=50,interlace,strip"
 save jpeg subsampled.jpg "Q=50,subsample_mode=on"
+# CJPEG's own seeds: 64x48, so that a fifth of it is shrunk on load.
+vips thumbnail "$root/samples/dune.jpg" "$work/mid.v" 64 --height 48 --size force
+mid() { vips copy "$work/mid.v" "$corpus/jpeg-small/$1[$2]"; }
+mid baseline.jpg "Q=50,strip"
+mid progressive.jpg "Q=50,interlace,strip"
+mid full-chroma.jpg "Q=50,subsample_mode=off,strip"
+mid restarts.jpg "Q=50,restart_interval=2,strip"
+vips colourspace "$work/mid.v" "$work/grey.v" b-w
+vips copy "$work/grey.v" "$corpus/jpeg-small/grey.jpg[Q=50,strip]"
+vips copy "$work/mid.v" "$corpus/jpeg-small/turned.jpg[Q=50]"
+exiftool -q -overwrite_original -Orientation=6 -n "$corpus/jpeg-small/turned.jpg"
 save tiff strips.tif "compression=none"
 save tiff tiled.tif "tile,tile_width=16,tile_height=16,compression=deflate"
 save tiff bigtiff.tif "bigtiff,compression=none"

@@ -75,3 +75,59 @@ final class SmallJPEGTests: XCTestCase {
         XCTAssertTrue(orientations.contains(1) && orientations.contains { $0 >= 5 }, "\(orientations)")
     }
 }
+
+extension SmallJPEGTests {
+    /// `samples/dune.jpg` saved by libvips with `options` (jpegsave's).
+    private func saved(_ name: String, _ options: String, colourspace: String? = nil) throws -> String {
+        var source = samplesDirectory + "/dune.jpg"
+        if let colourspace {
+            source = folder.file(name + "-source.v")
+            _ = try runTool("vips", ["colourspace", samplesDirectory + "/dune.jpg", source, colourspace])
+        }
+        let path = folder.file(name + ".jpg")
+        _ = try runTool("vips", ["copy", source, path + "[\(options)]"])
+        return path
+    }
+
+    func testProgressiveGreyFullChromaAndRestartsGiveLibvipsTiles() throws {
+        for (name, options, colourspace) in [("progressive", "Q=80,interlace", nil), ("grey", "Q=80", "b-w"),
+                                             ("full-chroma", "Q=90,subsample_mode=off", nil),
+                                             ("restarts", "Q=80,restart_interval=3", nil)] {
+            let path = try saved(name, options, colourspace: colourspace)
+            let facts = try header(of: path)
+            XCTAssertEqual(facts.bands, colourspace == nil ? 3 : 1, name)
+            for (width, height) in sizes(facts.displayedWidth, facts.displayedHeight) {
+                let fast = try XCTUnwrap(small(path, width, height), "\(name) \(width)x\(height)")
+                XCTAssertEqual(compare(fast, try libvips(path, width, height)).largest, 0, "\(name) \(width)x\(height)")
+            }
+        }
+    }
+
+    /// What CJPEG is not sure of is libvips': a CMYK JPEG, one cut short,
+    /// one with corrupt data libjpeg warns of, one whose decode needs more
+    /// than it may hold.
+    func testCMYKCutShortCorruptAndTooLargeAreLeftToLibvips() throws {
+        let cmyk = try saved("cmyk", "Q=80", colourspace: "cmyk")
+        XCTAssertEqual(try header(of: cmyk).bands, 4)
+        XCTAssertNil(try small(cmyk, 128, 80))
+
+        let whole = try readBytes(try saved("whole", "Q=80"))
+        let cut = folder.file("cut.jpg")
+        try writeBytes(Array(whole.prefix(whole.count * 2 / 3)), to: cut)
+        XCTAssertNil(try small(cut, 128, 80))
+        XCTAssertThrowsError(try libvips(cut, 128, 80), "libvips' answer stays the file's: an error")
+
+        // Bytes of the entropy-coded data, past the headers, overwritten:
+        // libjpeg warns of corrupt data and goes on; CJPEG does not.
+        var corrupt = whole
+        let start = corrupt.count / 2
+        for i in start..<(start + 64) { corrupt[i] = 0xFF }
+        let damaged = folder.file("damaged.jpg")
+        try writeBytes(corrupt, to: damaged)
+        XCTAssertNil(try small(damaged, 128, 80))
+
+        let path = try saved("large", "Q=80")
+        XCTAssertNotNil(try small(path, 128, 80))
+        XCTAssertNil(try small(path, 128, 80, maxBytes: 64 << 10), "its rows alone need more than 64 KiB")
+    }
+}
