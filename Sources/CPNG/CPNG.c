@@ -1,16 +1,17 @@
-// Plain PNGs inflated with zlib (as libpng inflates them; libdeflate checks
-// the chunks' CRCs), and their rows unfiltered in place: see CPNG.h.
+// Plain PNGs inflated under zlib's rules (Inflate.c; libdeflate checks the
+// chunks' CRCs and the stream's Adler-32), and their rows unfiltered in
+// place: see CPNG.h.
 #include "CPNG.h"
 
 #include <emmintrin.h>
 #include <libdeflate.h>
 #include <limits.h>
-#include <zlib.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include <zlib.h>
 
 static uint32_t big_endian(const unsigned char *p) {
     return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
@@ -224,32 +225,23 @@ int cpng_decode_plain(int descriptor, size_t max_bytes, unsigned char **pixels, 
         free(compressed);
         return -1;
     }
-    // zlib's inflate, as libpng's: a stream libpng refuses (a code-length
-    // repeat past the lengths' end, which libdeflate 1.14 lets through) is
-    // refused here too and left to libvips, which says why. Its header and
-    // Adler-32 are checked here as zlib checks them, the sum by libdeflate's
-    // vectorised one (zlib's own was 5% of a page diff's CPU): zlib inflates
-    // the raw stream between them.
+    // Inflated under zlib's rules (cpng_inflate), as libpng's zlib would: a
+    // stream libpng refuses is refused here too and left to libvips, which
+    // says why. The zlib header and Adler-32 are checked here as zlib checks
+    // them, the sum by libdeflate's vectorised one.
     unsigned cmf = count >= 6 ? compressed[0] : 0, flg = count >= 6 ? compressed[1] : 0;
     if (count < 6 || (cmf & 15) != 8 || (cmf >> 4) > 7 || ((cmf << 8) | flg) % 31 != 0 || (flg & 32)) {
         free(rows), free(compressed);
         return 0;
     }
-    z_stream stream;
-    memset(&stream, 0, sizeof stream);
-    if (inflateInit2(&stream, -15) != Z_OK) {
+    int result = cpng_inflate(compressed + 2, count - 6, rows, (size_t)stored);
+    if (result == -2) {
         free(rows), free(compressed);
         return -1;
     }
-    stream.next_in = compressed + 2, stream.avail_in = (uInt)(count - 6);
-    stream.next_out = rows, stream.avail_out = (uInt)stored;
-    int result = inflate(&stream, Z_FINISH);
-    size_t used = count - 6 - stream.avail_in, made = (size_t)stored - stream.avail_out;
-    inflateEnd(&stream);
     uint32_t sum = big_endian(compressed + count - 4);
     free(compressed);
-    if (result != Z_STREAM_END || used != count - 6 || made != (size_t)stored
-        || (uint32_t)libdeflate_adler32(1, rows, (size_t)stored) != sum
+    if (result != 0 || (uint32_t)libdeflate_adler32(1, rows, (size_t)stored) != sum
         || cpng_unfilter(rows, (int)w, (int)h, bpp) != 0
         || (bpp == 4 && !opaque_to_rgb(rows, (size_t)w * h))) {
         free(rows);
@@ -257,4 +249,19 @@ int cpng_decode_plain(int descriptor, size_t max_bytes, unsigned char **pixels, 
     }
     *pixels = rows, *width = (int)w, *height = (int)h;
     return 1;
+}
+
+int cpng_inflate_zlib(const unsigned char *stream, size_t count, unsigned char *output, size_t size, size_t *made) {
+    *made = 0;
+    if (count > UINT_MAX || size > UINT_MAX) return -1;
+    z_stream inflating;
+    memset(&inflating, 0, sizeof inflating);
+    if (inflateInit2(&inflating, -15) != Z_OK) return -2;
+    inflating.next_in = (unsigned char *)stream, inflating.avail_in = (uInt)count;
+    inflating.next_out = output, inflating.avail_out = (uInt)size;
+    int result = inflate(&inflating, Z_FINISH);
+    int whole = result == Z_STREAM_END && inflating.avail_in == 0 && inflating.avail_out == 0;
+    *made = size - inflating.avail_out;
+    inflateEnd(&inflating);
+    return whole ? 0 : -1;
 }
