@@ -42,6 +42,42 @@ INLINE void store_pixel(unsigned char *p, __m128i pixel, int bpp) {
     memcpy(p, &value, (size_t)bpp);
 }
 
+// The bytes of a pixel (3 or 4, in the low bytes of `colour`) over and
+// over: 15 or 16 bytes, whole pixels; kept for the colour last asked for.
+typedef struct {
+    int made;
+    uint32_t colour;
+    __m128i bytes;
+} Run;
+
+INLINE void run_of(Run *run, uint32_t colour, int bpp) {
+    if (run->made && run->colour == colour) return;
+    unsigned char bytes[16];
+    for (int k = 0; k < 16; k++) bytes[k] = (unsigned char)(colour >> (8 * (k % bpp)));
+    run->made = 1, run->colour = colour, run->bytes = _mm_loadu_si128((const __m128i *)bytes);
+}
+
+// Whether the 16 bytes at `p` are all zero.
+INLINE int zeros(const unsigned char *p) {
+    return _mm_movemask_epi8(_mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *)p), _mm_setzero_si128())) == 0xffff;
+}
+
+// Whether the whole pixels among the 16 bytes at `p` are all `colour`.
+INLINE int same_run(Run *run, const unsigned char *p, uint32_t colour, int bpp) {
+    run_of(run, colour, bpp);
+    int mask = _mm_movemask_epi8(_mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *)p), run->bytes));
+    return (mask | (bpp == 3 ? 0x8000 : 0)) == 0xffff;
+}
+
+// The whole pixels of 16 bytes at `p` made `colour` (the 16th byte, after
+// 5 RGB pixels, is left as it was).
+INLINE void store_run(Run *run, unsigned char *p, uint32_t colour, int bpp) {
+    run_of(run, colour, bpp);
+    unsigned char bytes[16];
+    _mm_storeu_si128((__m128i *)bytes, run->bytes);
+    memcpy(p, bytes, (size_t)(16 - 16 % bpp));
+}
+
 // One row, `source` filtered, into `row` (which may start before `source`,
 // never after: the in-place layout), `above` the row above, unfiltered, or
 // NULL for the first. Each pixel is read before its own bytes are written,
@@ -66,9 +102,17 @@ INLINE void unfilter_row(int filter, const unsigned char *source, unsigned char 
     }
     case 1: {  // Sub
         __m128i left = zero;
-        for (size_t i = 0; i < length; i += (size_t)bpp) {
+        Run run = {0, 0, zero};
+        for (size_t i = 0; i < length;) {
+            size_t whole = (size_t)(16 - 16 % bpp);
+            if (i + 16 <= length && zeros(source + i)) {  // the left pixel again: a block of them
+                store_run(&run, row + i, (uint32_t)_mm_cvtsi128_si32(left), bpp);
+                i += whole;
+                continue;
+            }
             left = _mm_add_epi8(load_pixel(source + i, bpp), left);
             store_pixel(row + i, left, bpp);
+            i += (size_t)bpp;
         }
         return;
     }
@@ -85,7 +129,19 @@ INLINE void unfilter_row(int filter, const unsigned char *source, unsigned char 
     }
     default: {  // Paeth, in 16-bit lanes; ties go to left, then above, then above-left
         __m128i left = zero, corner = zero;
+        Run run = {0, 0, zero};
         for (size_t i = 0; i < length; i += (size_t)bpp) {
+            // Where left, above and above-left are one colour and nothing is added, Paeth gives that colour:
+            // a block of it, while the row above is that colour too.
+            if (i + 16 <= length && zeros(source + i)) {
+                uint32_t colour = (uint32_t)_mm_cvtsi128_si32(left);
+                if (colour == (uint32_t)_mm_cvtsi128_si32(_mm_packus_epi16(corner, zero))
+                    && same_run(&run, above + i, colour, bpp)) {
+                    store_run(&run, row + i, colour, bpp);
+                    i += (size_t)(16 - 16 % bpp) - (size_t)bpp;
+                    continue;
+                }
+            }
             __m128i up = _mm_unpacklo_epi8(load_pixel(above + i, bpp), zero);
             __m128i a = _mm_unpacklo_epi8(left, zero);
             __m128i pa = _mm_sub_epi16(up, corner), pb = _mm_sub_epi16(a, corner);
