@@ -29,10 +29,11 @@ let package = Package(
                        providers: [.apt(["libvips-dev"])]),
         .target(name: "CVipsShim", dependencies: ["CVips"], path: "Sources/CVipsShim", linkerSettings: vipsLinker),
         // The visual diff's pixel work (--diff): rows aligned, pixels judged, the difference pictures written as
-        // PNGs (zlib) and shrunk, pictures too large to hold kept on disc. Its pictures are libvips images; it is
-        // called from Vips alone (Difference, its panels and drawings, FullPicture).
+        // PNGs (deflated as their rows come; zlib's CRC, libdeflate's Adler-32) and shrunk, pictures too large to
+        // hold kept on disc. Its pictures are libvips images; it is called from Vips alone (Difference, its panels
+        // and drawings, FullPicture).
         .target(name: "CVisualDiff", dependencies: ["CVips"], path: "Sources/CVisualDiff",
-                linkerSettings: vipsLinker + [.linkedLibrary("z")]),
+                linkerSettings: vipsLinker + [.linkedLibrary("z"), .linkedLibrary("deflate")]),
         // HEVC pictures of HEIF files on several threads: a libheif plugin libvips' HEIF loader uses; and HEIF
         // grids decoded tile by tile, their HEVC tiles through libde265, AVIF's AV1 tiles through dav1d (libheif's
         // own AV1 decoder).
@@ -60,8 +61,8 @@ let package = Package(
         .target(name: "ProcessPages", dependencies: ["Locking"], path: "Sources/ProcessPages", swiftSettings: [.swiftLanguageMode(.v6)]),
         // The one lock: a value behind a pthread mutex, which ThreadSanitizer sees handed over. Pure Swift.
         .target(name: "Locking", path: "Sources/Locking", swiftSettings: [.swiftLanguageMode(.v6)]),
-        // Plain PNGs (browsers' screenshots, what --diff compares) inflated by libdeflate and unfiltered in place:
-        // five times libpng's speed; any other PNG is left to libvips.
+        // Plain PNGs (browsers' screenshots, what --diff compares) inflated by our own inflate (zlib's rules, zlib
+        // linked to check it against) and unfiltered in place; any other PNG is left to libvips.
         .target(name: "CPNG", path: "Sources/CPNG", linkerSettings: [.linkedLibrary("deflate"), .linkedLibrary("z")]),
         // JPEG photos' small looks (--pick) decoded by libjpeg straight from their file, shrunk as they are
         // decoded: libvips' loader and pipeline cost more than such a decode; any other JPEG is left to libvips.
@@ -117,7 +118,7 @@ let package = Package(
                     swiftSettings: [.swiftLanguageMode(.v6)]),
         // Fuzzing (scripts/fuzz): every parser's target and the invariants it holds, built here so that a
         // target that no longer builds fails the build; FuzzRegressionTests replays the crashers fuzzing found.
-        .target(name: "FuzzTargets", dependencies: ["FileFacts", "Vips", "Raw", "XMP", "CollageKit"], path: "Tests/Fuzz/Targets",
+        .target(name: "FuzzTargets", dependencies: ["FileFacts", "Vips", "CPNG", "Raw", "XMP", "CollageKit"], path: "Tests/Fuzz/Targets",
                 swiftSettings: [.swiftLanguageMode(.v6)]),
         .testTarget(name: "FuzzRegressionTests", dependencies: ["FuzzTargets"], path: "Tests/FuzzRegressionTests",
                     swiftSettings: [.swiftLanguageMode(.v6)]),

@@ -1,16 +1,17 @@
-// Plain PNGs inflated with zlib (as libpng inflates them; libdeflate checks
-// the chunks' CRCs), and their rows unfiltered in place: see CPNG.h.
+// Plain PNGs inflated under zlib's rules (Inflate.c; libdeflate checks the
+// chunks' CRCs and the stream's Adler-32), and their rows unfiltered in
+// place: see CPNG.h.
 #include "CPNG.h"
 
 #include <emmintrin.h>
 #include <libdeflate.h>
 #include <limits.h>
-#include <zlib.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include <zlib.h>
 
 static uint32_t big_endian(const unsigned char *p) {
     return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
@@ -41,6 +42,42 @@ INLINE void store_pixel(unsigned char *p, __m128i pixel, int bpp) {
     memcpy(p, &value, (size_t)bpp);
 }
 
+// The bytes of a pixel (3 or 4, in the low bytes of `colour`) over and
+// over: 15 or 16 bytes, whole pixels; kept for the colour last asked for.
+typedef struct {
+    int made;
+    uint32_t colour;
+    __m128i bytes;
+} Run;
+
+INLINE void run_of(Run *run, uint32_t colour, int bpp) {
+    if (run->made && run->colour == colour) return;
+    unsigned char bytes[16];
+    for (int k = 0; k < 16; k++) bytes[k] = (unsigned char)(colour >> (8 * (k % bpp)));
+    run->made = 1, run->colour = colour, run->bytes = _mm_loadu_si128((const __m128i *)bytes);
+}
+
+// Whether the 16 bytes at `p` are all zero.
+INLINE int zeros(const unsigned char *p) {
+    return _mm_movemask_epi8(_mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *)p), _mm_setzero_si128())) == 0xffff;
+}
+
+// Whether the whole pixels among the 16 bytes at `p` are all `colour`.
+INLINE int same_run(Run *run, const unsigned char *p, uint32_t colour, int bpp) {
+    run_of(run, colour, bpp);
+    int mask = _mm_movemask_epi8(_mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *)p), run->bytes));
+    return (mask | (bpp == 3 ? 0x8000 : 0)) == 0xffff;
+}
+
+// The whole pixels of 16 bytes at `p` made `colour` (the 16th byte, after
+// 5 RGB pixels, is left as it was).
+INLINE void store_run(Run *run, unsigned char *p, uint32_t colour, int bpp) {
+    run_of(run, colour, bpp);
+    unsigned char bytes[16];
+    _mm_storeu_si128((__m128i *)bytes, run->bytes);
+    memcpy(p, bytes, (size_t)(16 - 16 % bpp));
+}
+
 // One row, `source` filtered, into `row` (which may start before `source`,
 // never after: the in-place layout), `above` the row above, unfiltered, or
 // NULL for the first. Each pixel is read before its own bytes are written,
@@ -65,9 +102,17 @@ INLINE void unfilter_row(int filter, const unsigned char *source, unsigned char 
     }
     case 1: {  // Sub
         __m128i left = zero;
-        for (size_t i = 0; i < length; i += (size_t)bpp) {
+        Run run = {0, 0, zero};
+        for (size_t i = 0; i < length;) {
+            size_t whole = (size_t)(16 - 16 % bpp);
+            if (i + 16 <= length && zeros(source + i)) {  // the left pixel again: a block of them
+                store_run(&run, row + i, (uint32_t)_mm_cvtsi128_si32(left), bpp);
+                i += whole;
+                continue;
+            }
             left = _mm_add_epi8(load_pixel(source + i, bpp), left);
             store_pixel(row + i, left, bpp);
+            i += (size_t)bpp;
         }
         return;
     }
@@ -84,7 +129,19 @@ INLINE void unfilter_row(int filter, const unsigned char *source, unsigned char 
     }
     default: {  // Paeth, in 16-bit lanes; ties go to left, then above, then above-left
         __m128i left = zero, corner = zero;
+        Run run = {0, 0, zero};
         for (size_t i = 0; i < length; i += (size_t)bpp) {
+            // Where left, above and above-left are one colour and nothing is added, Paeth gives that colour:
+            // a block of it, while the row above is that colour too.
+            if (i + 16 <= length && zeros(source + i)) {
+                uint32_t colour = (uint32_t)_mm_cvtsi128_si32(left);
+                if (colour == (uint32_t)_mm_cvtsi128_si32(_mm_packus_epi16(corner, zero))
+                    && same_run(&run, above + i, colour, bpp)) {
+                    store_run(&run, row + i, colour, bpp);
+                    i += (size_t)(16 - 16 % bpp) - (size_t)bpp;
+                    continue;
+                }
+            }
             __m128i up = _mm_unpacklo_epi8(load_pixel(above + i, bpp), zero);
             __m128i a = _mm_unpacklo_epi8(left, zero);
             __m128i pa = _mm_sub_epi16(up, corner), pb = _mm_sub_epi16(a, corner);
@@ -224,32 +281,23 @@ int cpng_decode_plain(int descriptor, size_t max_bytes, unsigned char **pixels, 
         free(compressed);
         return -1;
     }
-    // zlib's inflate, as libpng's: a stream libpng refuses (a code-length
-    // repeat past the lengths' end, which libdeflate 1.14 lets through) is
-    // refused here too and left to libvips, which says why. Its header and
-    // Adler-32 are checked here as zlib checks them, the sum by libdeflate's
-    // vectorised one (zlib's own was 5% of a page diff's CPU): zlib inflates
-    // the raw stream between them.
+    // Inflated under zlib's rules (cpng_inflate), as libpng's zlib would: a
+    // stream libpng refuses is refused here too and left to libvips, which
+    // says why. The zlib header and Adler-32 are checked here as zlib checks
+    // them, the sum by libdeflate's vectorised one.
     unsigned cmf = count >= 6 ? compressed[0] : 0, flg = count >= 6 ? compressed[1] : 0;
     if (count < 6 || (cmf & 15) != 8 || (cmf >> 4) > 7 || ((cmf << 8) | flg) % 31 != 0 || (flg & 32)) {
         free(rows), free(compressed);
         return 0;
     }
-    z_stream stream;
-    memset(&stream, 0, sizeof stream);
-    if (inflateInit2(&stream, -15) != Z_OK) {
+    int result = cpng_inflate(compressed + 2, count - 6, rows, (size_t)stored);
+    if (result == -2) {
         free(rows), free(compressed);
         return -1;
     }
-    stream.next_in = compressed + 2, stream.avail_in = (uInt)(count - 6);
-    stream.next_out = rows, stream.avail_out = (uInt)stored;
-    int result = inflate(&stream, Z_FINISH);
-    size_t used = count - 6 - stream.avail_in, made = (size_t)stored - stream.avail_out;
-    inflateEnd(&stream);
     uint32_t sum = big_endian(compressed + count - 4);
     free(compressed);
-    if (result != Z_STREAM_END || used != count - 6 || made != (size_t)stored
-        || (uint32_t)libdeflate_adler32(1, rows, (size_t)stored) != sum
+    if (result != 0 || (uint32_t)libdeflate_adler32(1, rows, (size_t)stored) != sum
         || cpng_unfilter(rows, (int)w, (int)h, bpp) != 0
         || (bpp == 4 && !opaque_to_rgb(rows, (size_t)w * h))) {
         free(rows);
@@ -257,4 +305,19 @@ int cpng_decode_plain(int descriptor, size_t max_bytes, unsigned char **pixels, 
     }
     *pixels = rows, *width = (int)w, *height = (int)h;
     return 1;
+}
+
+int cpng_inflate_zlib(const unsigned char *stream, size_t count, unsigned char *output, size_t size, size_t *made) {
+    *made = 0;
+    if (count > UINT_MAX || size > UINT_MAX) return -1;
+    z_stream inflating;
+    memset(&inflating, 0, sizeof inflating);
+    if (inflateInit2(&inflating, -15) != Z_OK) return -2;
+    inflating.next_in = (unsigned char *)stream, inflating.avail_in = (uInt)count;
+    inflating.next_out = output, inflating.avail_out = (uInt)size;
+    int result = inflate(&inflating, Z_FINISH);
+    int whole = result == Z_STREAM_END && inflating.avail_in == 0 && inflating.avail_out == 0;
+    *made = size - inflating.avail_out;
+    inflateEnd(&inflating);
+    return whole ? 0 : -1;
 }

@@ -1,5 +1,6 @@
 #include "CVisualDiff.h"
 #include "DiffViews.h"
+#include "RowDeflate.h"
 #include <errno.h>
 #include <stdint.h>
 #include <string.h>
@@ -10,15 +11,14 @@
  * of at most 132 colours, a row at a time, in one sweep over the current
  * picture's rows: the same pixels libvips' pipeline of Difference.marked
  * makes at scale 1 (its luma in double, stored as float, faded in float and
- * cut to 8 bits), at a byte a pixel for zlib instead of three, and without a
- * pipeline of whole-picture operations. The colours:
+ * cut to 8 bits), at a byte a pixel instead of three, deflated as the rows
+ * come (RowDeflate.c), and without a pipeline of whole-picture operations.
+ * The colours:
  *   0-64     the faded grey g = 191 + i;
  *   65-129   a moved band's tint of g: (0.8 g, 0.88 g, g), each cut to 8 bits;
  *   130      yellow (a differing pixel explained); 131 red (a changed one). */
 
 enum { GREYS = 65, TINTS = GREYS, YELLOW = GREYS + TINTS, RED = YELLOW + 1, COLOURS = RED + 1 };
-enum { CHUNK = 1 << 16 };
-
 static const double luma[3] = {0.29889531, 0.58662247, 0.11448223};
 
 /* Each band's share of the luma, a product per value: the same doubles as
@@ -64,8 +64,7 @@ static inline int next_mark(const unsigned char *marks, int x, int end) {
 typedef struct {
     int fd;
     int error;  /* errno of the write that failed */
-    z_stream zip;
-    unsigned char out[CHUNK];
+    RowDeflate zip;
 } PNGWriter;
 
 static void put32(unsigned char *at, unsigned long value) {
@@ -91,19 +90,9 @@ static int chunk(PNGWriter *png, const char *type, const unsigned char *data, si
     return write_all(png, head, 8) || write_all(png, data, length) || write_all(png, tail, 4);
 }
 
-/* Deflates `count` bytes (none with Z_FINISH), writing each full buffer as an IDAT chunk. */
-static int deflate_row(PNGWriter *png, const unsigned char *row, size_t count, int flush) {
-    png->zip.next_in = (Bytef *) row, png->zip.avail_in = (uInt) count;
-    for (;;) {
-        int status = deflate(&png->zip, flush);
-        if (status == Z_STREAM_ERROR) return png->error = EINVAL;
-        if (png->zip.avail_out == 0 || (flush == Z_FINISH && status == Z_STREAM_END)) {
-            size_t made = CHUNK - png->zip.avail_out;
-            if (made && chunk(png, "IDAT", png->out, made)) return png->error;
-            png->zip.next_out = png->out, png->zip.avail_out = CHUNK;
-        }
-        if (flush == Z_FINISH ? status == Z_STREAM_END : png->zip.avail_in == 0 && png->zip.avail_out > 0) return 0;
-    }
+/* The image data as RowDeflate makes it, an IDAT chunk at a time. */
+static int idat(void *context, const unsigned char *bytes, size_t count) {
+    return chunk(context, "IDAT", bytes, count);
 }
 
 static void palette_of(unsigned char *palette) {
@@ -203,32 +192,28 @@ int vdiff_png_write(VipsImage *current, int width, int height, VipsImage *mask_i
                          const unsigned char *moved, int fd) {
     Marked marked;
     if (marked_open(&marked, current, width, height, mask_image, box_x, box_y, moved)) return -1;
-    PNGWriter *png = g_try_malloc0(sizeof(PNGWriter));
+    PNGWriter *png = g_try_malloc(sizeof(PNGWriter));
     unsigned char *row = g_try_malloc((size_t) width + 1);
-    if (!png || !row || deflateInit(&png->zip, 1) != Z_OK) {
+    if (!png || !row || row_deflate_open(&png->zip, width + 1, idat, png) != 0) {
         g_free(png), g_free(row);
+        diff_paging_release(&marked.paging);
         vips_error("collage", "out of memory");
         return -1;
     }
-    png->fd = fd;
-    png->zip.next_out = png->out, png->zip.avail_out = CHUNK;
+    png->fd = fd, png->error = 0;
     int failed = header(png, width, height);
     row[0] = 0;  /* no filter */
     for (int y = 0; y < height && !failed; y++) {
         marked_row(&marked, y, row + 1);
-        failed = deflate_row(png, row, (size_t) width + 1, Z_NO_FLUSH);
+        row_deflate_row(&png->zip, row);
+        failed = png->error;
     }
-    if (!failed) failed = deflate_row(png, NULL, 0, Z_FINISH);
+    if (!failed) failed = row_deflate_finish(&png->zip);
+    else row_deflate_close(&png->zip);
     if (!failed) failed = chunk(png, "IEND", NULL, 0);
     diff_paging_release(&marked.paging);
-    deflateEnd(&png->zip);
     int error = png->error;
     g_free(png), g_free(row);
-    if (!error) return 0;
-    if (error == EINVAL) {
-        vips_error("collage", "cannot compress the difference picture");
-        return -1;
-    }
     return error;
 }
 

@@ -161,7 +161,10 @@ extension ProcessPages {
             }
             current = nil
         }
-        for line in smaps.split(separator: "\n", omittingEmptySubsequences: true) {
+        // Lines split at their bytes (the kernel escapes a newline in a path, so a line is never "\r\n"-joined).
+        for bytes in smaps.utf8.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: true) {
+            let line = Substring(bytes)
+            if isFieldNotRead(line) { continue }
             let fields = line.split(separator: " ", maxSplits: 5, omittingEmptySubsequences: true)
             guard let first = fields.first else { continue }
             if first.hasSuffix(":") {
@@ -187,6 +190,19 @@ extension ProcessPages {
         finish()
         return result
     }
+
+    /// Whether `line` is a field of a mapping ("Pss:   12 kB") that
+    /// `releasableMappings` does not read: most of smaps' lines, passed
+    /// over by their bytes before any is split into fields.
+    private static func isFieldNotRead(_ line: Substring) -> Bool {
+        let bytes = line.utf8
+        let name = bytes[..<(bytes.firstIndex(of: UInt8(ascii: " ")) ?? bytes.endIndex)]
+        guard name.last == UInt8(ascii: ":") else { return false }
+        return !fieldsRead.contains { name.elementsEqual($0) }
+    }
+
+    private static let fieldsRead = ["Rss:", "Anonymous:", "Private_Dirty:", "Swap:", "SwapPss:", "VmFlags:"]
+        .map { Array($0.utf8) }
 
     /// The whole text of a file (of /proc or /sys), or nil.
     static func readWholeFile(_ path: String) -> String? {

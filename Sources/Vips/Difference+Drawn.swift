@@ -28,8 +28,8 @@ extension Difference {
     /// The difference picture at full size (`picture(of:width:height:)` at
     /// 1:1: the same pixels), written to `descriptor` as a PNG of a palette
     /// of 132 colours, a row at a time in one sweep over `current`'s rows
-    /// (`vdiff_png_write`): a tall page is never held whole, and zlib
-    /// is given a byte a pixel, not three.
+    /// (`vdiff_png_write`, deflated as the rows come): a tall page is never
+    /// held whole, and a byte a pixel is compressed, not three.
     public func write(of current: FullPicture, to descriptor: Int32) throws {
         let moved = movedRowFlags(height: height, scale: 1), box = box ?? PixelRect(x: 0, y: 0, width: 0, height: 0)
         try Self.written(vdiff_png_write(current.image.pointer, Int32(width), Int32(height), boxMask?.image.pointer,

@@ -11,7 +11,7 @@ corpus="$root/Tests/Fuzz/corpus"
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 rm -rf "$corpus"
-for t in png png-plain jpeg jpeg-small tiff gif webp heif jxl sniff raw raw-layout template options exclude name-date duration path-list state xmp xmp-packet camera-exif decisions; do mkdir -p "$corpus/$t"; done
+for t in png png-plain jpeg jpeg-small tiff gif webp heif jxl sniff raw raw-layout template options exclude name-date duration path-list state xmp xmp-packet camera-exif decisions inflate; do mkdir -p "$corpus/$t"; done
 
 src="$work/small.v"
 vips thumbnail "$root/samples/dune.jpg" "$src" 16 --height 12 --size force
@@ -27,6 +27,34 @@ for filter in none sub up avg paeth; do save png-plain "stored-$filter.png" "fil
 vips bandjoin_const "$src" "$work/opaque.v" 255
 vips copy "$work/opaque.v" "$corpus/png-plain/rgba-paeth.png[filter=paeth,strip]"
 vips copy "$work/opaque.v" "$corpus/png-plain/stored-rgba-avg.png[filter=avg,strip,compression=0]"
+# CPNG's inflate against zlib's (raw deflate streams): the PNG seeds' image
+# data, page-like rows (runs of white, a line of text-like bytes, the same
+# row again) as zlib writes them with each strategy (stored, fixed codes,
+# run lengths, Huffman codes alone, the default), and the code-length
+# repeat past the lengths' end that libdeflate lets through (from
+# png-plain's crasher).
+python3 - "$corpus" "$root/Tests/Fuzz/crashers/png-plain/crash-5c85e03b4d95" <<'PY'
+import sys, zlib
+corpus, crasher = sys.argv[1], sys.argv[2]
+def idat(path):
+    data, at, out = open(path, 'rb').read(), 8, b''
+    while at + 8 <= len(data):
+        length = int.from_bytes(data[at:at + 4], 'big')
+        if data[at + 4:at + 8] == b'IDAT': out += data[at + 8:at + 8 + length]
+        at += 12 + length
+    return out[2:-4]
+for name in ['rgb-paeth', 'rgb-all', 'stored-up']:
+    open(f'{corpus}/inflate/{name}.deflate', 'wb').write(idat(f'{corpus}/png-plain/{name}.png'))
+open(f'{corpus}/inflate/repeat-past-the-end.deflate', 'wb').write(idat(crasher))
+white = b'\x00' + b'\xff' * 300
+text = b'\x01' + bytes((i * 37) % 256 if i % 7 < 3 else 0 for i in range(300))
+page = white * 3 + text + text + white * 2 + b'\x02' + b'\x00' * 300
+for name, level, strategy in [('stored', 0, zlib.Z_DEFAULT_STRATEGY), ('fixed', 6, zlib.Z_FIXED),
+                              ('runs', 6, zlib.Z_RLE), ('huffman', 6, zlib.Z_HUFFMAN_ONLY),
+                              ('default', 9, zlib.Z_DEFAULT_STRATEGY)]:
+    packer = zlib.compressobj(level, zlib.DEFLATED, -15, 9, strategy)
+    open(f'{corpus}/inflate/page-{name}.deflate', 'wb').write(packer.compress(page) + packer.flush())
+PY
 save jpeg baseline.jpg "Q=50,strip"
 save jpeg progressive.jpg "Q=50,interlace,strip"
 save jpeg subsampled.jpg "Q=50,subsample_mode=on"

@@ -75,6 +75,25 @@ final class PlainPNGTests: XCTestCase {
         }
     }
 
+    /// A page's flat areas (white, and a grey band) with a dot here and
+    /// there: Sub and Paeth rows that are mostly zeros, which CPNG fills
+    /// a block of pixels at a time, give libvips' pixels too.
+    func testFlatAreasUnderSubAndPaethGiveLibvipsPixels() throws {
+        let page = PixelBuffer(width: 203, height: 40) { x, y in
+            if (x * 7 + y * 13) % 37 == 0 { return RGB(red: 0, green: UInt8(y * 5), blue: 9) }
+            if y >= 20 && y < 26 { return RGB(red: 200, green: 201, blue: 202) }
+            return RGB(red: 255, green: 255, blue: 255)
+        }
+        for alpha in [nil, "255"] {
+            for filter in ["sub", "paeth", "all"] {
+                let name = "flat-\(alpha ?? "rgb")-\(filter)"
+                let path = try png(page, name, alpha: alpha, ["--filter", filter])
+                let picture = try XCTUnwrap(try fast(path), name)
+                XCTAssertTrue(same(try picture.pixels(), try libvips(path)), name)
+            }
+        }
+    }
+
     func testTheDiffsDecodeIsCPNGsForAPlainPNG() throws {
         let path = try png(busy(40, 30), "plain", ["--filter", "all"])
         let picture = try withDescriptor(path) { try ImageFile.full(descriptor: $0) }

@@ -21,25 +21,48 @@ struct SHA256 {
         0x748f_82ee, 0x78a5_636f, 0x84c8_7814, 0x8cc7_0208, 0x90be_fffa, 0xa450_6ceb, 0xbef9_a3f7, 0xc671_78f2,
     ]
 
-    /// More of the message.
+    /// More of the message: whole blocks straight from `bytes`, the rest
+    /// held until the next call.
     mutating func update(_ bytes: some Collection<UInt8>) {
         length &+= UInt64(bytes.count)
-        pending.append(contentsOf: bytes)
+        let done: Void? = bytes.withContiguousStorageIfAvailable { feed(UnsafeRawBufferPointer($0)) }
+        if done == nil { Array(bytes).withUnsafeBytes { feed($0) } }
+    }
+
+    /// `update` of bytes in memory, without a copy.
+    private mutating func feedCounted(_ bytes: UnsafeRawBufferPointer) {
+        length &+= UInt64(bytes.count)
+        feed(bytes)
+    }
+
+    private mutating func feed(_ bytes: UnsafeRawBufferPointer) {
         var start = 0
-        while pending.count - start >= 64 {
-            compress(pending[start..<start + 64])
+        if !pending.isEmpty {
+            let taken = min(64 - pending.count, bytes.count)
+            pending.append(contentsOf: bytes[0..<taken])
+            start = taken
+            guard pending.count == 64 else { return }
+            pending.withUnsafeBytes { compress($0) }
+            pending.removeAll(keepingCapacity: true)
+        }
+        while bytes.count - start >= 64 {
+            compress(UnsafeRawBufferPointer(rebasing: bytes[start..<start + 64]))
             start += 64
         }
-        pending.removeFirst(start)
+        pending.append(contentsOf: bytes[start...])
     }
 
     /// The digest of all that was fed, as 64 lower-case hexadecimal digits.
     mutating func hex() -> String {
         let bits = length &* 8
-        update([0x80])
-        while pending.count % 64 != 56 { update([0]) }
-        pending += (0..<8).map { UInt8(truncatingIfNeeded: bits >> (56 - 8 * UInt64($0))) }
-        compress(pending[0..<64])
+        var tail = pending + [0x80]
+        while tail.count % 64 != 56 { tail.append(0) }
+        tail += (0..<8).map { UInt8(truncatingIfNeeded: bits >> (56 - 8 * UInt64($0))) }
+        tail.withUnsafeBytes { all in
+            for start in stride(from: 0, to: all.count, by: 64) {
+                compress(UnsafeRawBufferPointer(rebasing: all[start..<start + 64]))
+            }
+        }
         pending = []
         let digits = Array("0123456789abcdef".utf8)
         var text: [UInt8] = []
@@ -49,26 +72,31 @@ struct SHA256 {
         return String(decoding: text, as: UTF8.self)
     }
 
-    private mutating func compress(_ block: ArraySlice<UInt8>) {
-        var w = [UInt32](repeating: 0, count: 64)
-        let base = block.startIndex
-        for i in 0..<16 {
-            w[i] = UInt32(block[base + 4 * i]) << 24 | UInt32(block[base + 4 * i + 1]) << 16
-                | UInt32(block[base + 4 * i + 2]) << 8 | UInt32(block[base + 4 * i + 3])
+    /// One block of 64 bytes into the state; its schedule on the stack.
+    private mutating func compress(_ block: UnsafeRawBufferPointer) {
+        withUnsafeTemporaryAllocation(of: UInt32.self, capacity: 64) { w in
+            for i in 0..<16 {
+                w[i] = UInt32(block[4 * i]) << 24 | UInt32(block[4 * i + 1]) << 16
+                    | UInt32(block[4 * i + 2]) << 8 | UInt32(block[4 * i + 3])
+            }
+            func rotate(_ x: UInt32, _ n: UInt32) -> UInt32 { x >> n | x << (32 - n) }
+            for i in 16..<64 {
+                let s0 = rotate(w[i - 15], 7) ^ rotate(w[i - 15], 18) ^ (w[i - 15] >> 3)
+                let s1 = rotate(w[i - 2], 17) ^ rotate(w[i - 2], 19) ^ (w[i - 2] >> 10)
+                w[i] = w[i - 16] &+ s0 &+ w[i - 7] &+ s1
+            }
+            var (a, b, c, d, e, f, g, h) = (state[0], state[1], state[2], state[3], state[4], state[5], state[6], state[7])
+            Self.k.withUnsafeBufferPointer { k in
+                for i in 0..<64 {
+                    let t1 = h &+ (rotate(e, 6) ^ rotate(e, 11) ^ rotate(e, 25)) &+ ((e & f) ^ (~e & g)) &+ k[i] &+ w[i]
+                    let t2 = (rotate(a, 2) ^ rotate(a, 13) ^ rotate(a, 22)) &+ ((a & b) ^ (a & c) ^ (b & c))
+                    (h, g, f, e, d, c, b, a) = (g, f, e, d &+ t1, c, b, a, t1 &+ t2)
+                }
+            }
+            state.withUnsafeMutableBufferPointer { s in
+                s[0] &+= a; s[1] &+= b; s[2] &+= c; s[3] &+= d; s[4] &+= e; s[5] &+= f; s[6] &+= g; s[7] &+= h
+            }
         }
-        func rotate(_ x: UInt32, _ n: UInt32) -> UInt32 { x >> n | x << (32 - n) }
-        for i in 16..<64 {
-            let s0 = rotate(w[i - 15], 7) ^ rotate(w[i - 15], 18) ^ (w[i - 15] >> 3)
-            let s1 = rotate(w[i - 2], 17) ^ rotate(w[i - 2], 19) ^ (w[i - 2] >> 10)
-            w[i] = w[i - 16] &+ s0 &+ w[i - 7] &+ s1
-        }
-        var (a, b, c, d, e, f, g, h) = (state[0], state[1], state[2], state[3], state[4], state[5], state[6], state[7])
-        for i in 0..<64 {
-            let t1 = h &+ (rotate(e, 6) ^ rotate(e, 11) ^ rotate(e, 25)) &+ ((e & f) ^ (~e & g)) &+ Self.k[i] &+ w[i]
-            let t2 = (rotate(a, 2) ^ rotate(a, 13) ^ rotate(a, 22)) &+ ((a & b) ^ (a & c) ^ (b & c))
-            (h, g, f, e, d, c, b, a) = (g, f, e, d &+ t1, c, b, a, t1 &+ t2)
-        }
-        for (index, value) in [a, b, c, d, e, f, g, h].enumerated() { state[index] &+= value }
     }
 
     /// The digest of `bytes`.
@@ -93,7 +121,7 @@ struct SHA256 {
             if count < 0 && errno == EINTR { continue }
             guard count >= 0 else { return nil }
             if count == 0 { return hash.hex() }
-            hash.update(block[..<count])
+            block.withUnsafeBytes { hash.feedCounted(UnsafeRawBufferPointer(rebasing: $0[..<count])) }
         }
     }
 }

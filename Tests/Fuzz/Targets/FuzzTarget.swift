@@ -28,7 +28,7 @@ public enum FuzzTargets {
     /// Every target, in the order `scripts/fuzz` runs them.
     public static let all: [FuzzTarget] = StructureTargets.all + [RawTarget.inspect, RawLayoutTarget.walk] + TextTargets.all + TimeTargets.all
         + [PrintTarget.print] + StreamTargets.all + [XMPTarget.faces, XMPTarget.packet, CameraTarget.exif]
-        + [PlainPNGTarget.decode, DecisionsTarget.parse, SmallJPEGTarget.decode]
+        + [PlainPNGTarget.decode, InflateTarget.inflate, DecisionsTarget.parse, SmallJPEGTarget.decode]
 
     public static func named(_ name: String) -> FuzzTarget? { all.first { $0.name == name } }
 }

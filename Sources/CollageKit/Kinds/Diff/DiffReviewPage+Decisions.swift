@@ -1,9 +1,28 @@
+import Dispatch
 import FoundationEssentials
+import Locking
 
 /// The review page's decisions: a row's boxes, the JSON kept up to date
 /// below the rows, its download and the command that applies it
 /// (`--approve-from`).
 extension DiffReviewPage {
+    /// The digests of the current files of the pairs shown with a box
+    /// (not unchanged, not removed; nil for one that cannot be read), on
+    /// `threads` threads (the run's jobs; at most 2): the page is written
+    /// at the end of the run, and each file is read whole.
+    static func digests(_ pairs: [ComparedPair], threads: Int) -> [PathName: String?] {
+        let hashed = pairs.filter { $0.status != .unchanged && $0.status != .removed }.map(\.path)
+        let digests = Locked([PathName: String?]())
+        let lanes = max(1, min(threads, 2, hashed.count))
+        DispatchQueue.concurrentPerform(iterations: lanes) { lane in
+            for index in stride(from: lane, to: hashed.count, by: lanes) {
+                let digest = SHA256.hex(ofFile: hashed[index])
+                digests.withLock { $0[hashed[index]] = digest }
+            }
+        }
+        return digests.withLock { $0 }
+    }
+
     /// A row's boxes: "approve", and "as an alternative" when the pair has
     /// a baseline to keep and a current image to take its place. A pair
     /// whose current file could not be read for its digest cannot be

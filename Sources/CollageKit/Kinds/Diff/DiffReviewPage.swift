@@ -37,9 +37,11 @@ enum DiffReviewPage {
         }
     }
 
-    static func page(_ pairs: [ComparedPair], unreadable: [JUnitReport.Unreadable], page: PathName, run: Run) -> [UInt8] {
-        Self.page(pairs, unreadable: unreadable, link: PageLinks(page: page).href, run: run,
-                  digest: { SHA256.hex(ofFile: $0) })
+    static func page(_ pairs: [ComparedPair], unreadable: [JUnitReport.Unreadable], page: PathName, run: Run,
+                     threads: Int = 1) -> [UInt8] {
+        let known = digests(pairs, threads: threads)
+        return Self.page(pairs, unreadable: unreadable, link: PageLinks(page: page).href, run: run,
+                         digest: { known[$0] ?? SHA256.hex(ofFile: $0) })
     }
 
     static func page(_ pairs: [ComparedPair], unreadable: [JUnitReport.Unreadable],

@@ -66,7 +66,8 @@ extension DiffSheets {
         if let page = settings.html {
             do {
                 _ = try AtomicWriter(stem: page).write(DiffReviewPage.page(pairs, unreadable: unreadable, page: page,
-                                                                           run: reviewRun), to: page)
+                                                                           run: reviewRun, threads: configuration.jobs),
+                                                       to: page)
             } catch {
                 return error.runFailure(prefix: "--html: ")
             }
