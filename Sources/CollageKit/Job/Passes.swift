@@ -86,34 +86,6 @@ final class FolderPasses: PassSource {
     }
 }
 
-extension CollageConfiguration {
-    /// One folder's run of a `--per-folder` job: its own files (not those
-    /// of its subfolders), walked from its `listing` when the job's walk of
-    /// folders read it, to its own output; the folder is its shard's whole.
-    func folderPass(_ folder: PathName, root: PathName, listing: DirectoryListing? = nil) -> CollageConfiguration {
-        var single = self
-        single.shard = nil
-        single.inputs = [.path(folder)]
-        single.listing = listing
-        single.recursive = false
-        single.output = FolderOutputs.output(template: output, folder: folder, root: root)
-        single.scan.below = FolderOutputs.relativePath(folder: folder, root: root)  // what --exclude matches below
-        return single
-    }
-
-    /// One group's run of a `--group-by` job, its images chosen (or, from
-    /// a plan, the plan's): to its own output (and state), `{group}` its
-    /// name; the group is its shard's whole.
-    func groupPass(_ part: GroupPart) -> CollageConfiguration {
-        var single = self
-        single.shard = nil
-        single.group = part
-        single.output = GroupOutputs.output(template: output, group: part.name)
-        single.captions.group = part.name
-        return single
-    }
-}
-
 /// `--watch`: a first pass, then one on every tick of a DispatchTimer
 /// publisher. Each pass after the first skips an output whose inputs and
 /// options are unchanged (the `--skip-unchanged` state), so only a changed

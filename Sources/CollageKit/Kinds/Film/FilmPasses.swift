@@ -48,12 +48,7 @@ final class FilmPasses: PassSource {
             }
             switch Self.header(video) {
             case .found(let header):
-                var pass = configuration
-                (pass.shard, pass.inputs, pass.output) = (nil, [.path(video)], output)
-                pass.captions.film = header
-                // Cells of the film's shape as shown (a phone's upright film: portrait).
-                pass.layoutOptions.cellShape = (max(1, header.facts.width), max(1, header.facts.height))
-                pass.layoutOptions.aimsBelowCaptions = true
+                let pass = configuration.filmPass(video, output: output, header: header)
                 let run = CollageRun(configuration: pass, source: FilmSheets(configuration: pass, video: video, header: header),
                                      logger: logger)
                 return (Pass(job: run, folder: video), others)
