@@ -5,7 +5,8 @@ import Logging
 /// a `SheetSource`'s sheets to disk). A new kind of run is a `PassSource`
 /// (where its passes come from, if it has several) or a `SheetSource`
 /// (where a pass's sheets come from) in a folder of its own (Kinds/),
-/// chosen here by one branch of `make`.
+/// named among `ResolvedRun.Kind` with the settings it decides (Resolve/),
+/// and wired here by one case of `make`, which decides no setting.
 enum Jobs {
     /// The job a resolved `Configuration` asks for.
     static func make(_ resolved: Configuration.Resolved, logger: Logger) -> CollageJob {

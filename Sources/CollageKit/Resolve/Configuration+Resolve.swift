@@ -1,5 +1,3 @@
-import FoundationEssentials
-
 /// What a configuration names that `resolve()` reads and `validate()`
 /// does not: `--approve-from`'s decisions and `--rules`.
 struct DiffFiles {
@@ -135,16 +133,7 @@ extension Configuration {
             }
             configuration.diff = settings
         }
-        if frames != nil || every != nil {
-            // Sheets of each video: a grid of its frames, timed, under its header.
-            configuration.film = FilmSettings(count: frames ?? max ?? tile?.cells ?? FilmSettings.everyTiles, scenes: scenes,
-                                              every: every, vtt: vtt)
-            configuration.maxImages = configuration.film!.count
-            configuration.sheets = every != nil
-            if layoutName == "auto" { configuration.layoutName = "grid" }
-            if label == nil { configuration.captions.label = FilmSettings.defaultLabel }
-            if title == nil { configuration.captions.title = FilmSettings.defaultTitle }
-        }
+        resolveFilm(&configuration)
         // Camera rolls.
         var rules = ScanRules()
         rules.video = video || frames != nil || every != nil
