@@ -52,3 +52,15 @@ final class WalkedSheets: SheetSource {
         stages.withLock { $0 = Stages() }
     }
 }
+
+extension RunStages {
+    /// `--sheets` placed by count: the accepted images decoded to their
+    /// slots (`decode`) at most `jobs` at once, ahead into the next sheets
+    /// by the decode window, then cut.
+    func decodedAhead(_ accepted: AnyPublisher<AcceptedImage, Never>, decode: Decode) -> AnyPublisher<CutSheet, Never> {
+        cutDecoded(accepted
+            .orderedParallelMap(limits: configuration.windowLimits, budget: budget, workers: workers, queue: queue,
+                                cost: { Decode.cost($0.header, to: decode.slot(of: $0)) }) { decode($0) }
+            .eraseToAnyPublisher())
+    }
+}
