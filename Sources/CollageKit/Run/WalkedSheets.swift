@@ -4,7 +4,7 @@ import Locking
 /// The sheets of a collage run: the inputs walked and selected as they
 /// come (or every header read first and sorted, a group's images, a plan's
 /// sheets, a shard's share of them), decoded at most `jobs` at once, cut
-/// into sheets (`RunStages`).
+/// into sheets, the one way the run's configuration says (`RunStages.way`).
 final class WalkedSheets: SheetSource {
     let configuration: CollageConfiguration
 
