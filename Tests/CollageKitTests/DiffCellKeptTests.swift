@@ -49,7 +49,7 @@ final class DiffCellKeptTests: XCTestCase {
         var configuration = CollageConfiguration(inputs: [.path(folder("shots"))])
         configuration.diff = DiffSettings(baseline: folder("base"))
         if name == "c.png" { configuration.diff!.tolerance = .pixels(1_000_000) }  // `resized`: the whole pictures
-        configuration = Jobs.diffConfiguration(configuration)
+        configuration = ResolvedRun.diff(configuration)
         let pair = DiffPair(relative: PathName(name), current: folder("shots/" + name), baseline: folder("base/" + name),
                             inCurrent: true, inBaseline: true)
         let instrumentation = RunInstrumentation()

@@ -27,7 +27,7 @@ final class DiffGroupTests: XCTestCase {
     }
 
     private func run(_ configuration: CollageConfiguration) -> RunResult {
-        let diff = Jobs.diffConfiguration(configuration)
+        let diff = ResolvedRun.diff(configuration)
         let run = CollageRun(configuration: diff, source: DiffSheets(configuration: diff), logger: Logger(label: "test"))
         let log = EventLog()
         let subscription = run.events.sink { log.record($0) }

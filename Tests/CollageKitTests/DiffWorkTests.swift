@@ -50,7 +50,7 @@ final class DiffWorkTests: XCTestCase {
         var configuration = CollageConfiguration(inputs: [.path(folder("shots"))])
         configuration.diff = DiffSettings(baseline: folder("base"))
         configuration.jobs = 2
-        configuration = Jobs.diffConfiguration(configuration)
+        configuration = ResolvedRun.diff(configuration)
         let pair = DiffPair(relative: PathName("a.png"), current: folder("shots/a.png"), baseline: folder("base/a.png"),
                             inCurrent: true, inBaseline: true)
         let meeting = MeetingDecodes()

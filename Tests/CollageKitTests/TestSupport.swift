@@ -114,11 +114,11 @@ struct RunResult {
     }
 }
 
-/// Runs a `--diff` run, configured as its job configures it, to the end,
+/// Runs a `--diff` run, configured as its resolution configures it, to the end,
 /// counted by `instrumentation`: its outcome and every event, in order.
 func runDiff(_ configuration: CollageConfiguration, instrumentation: RunInstrumentation = RunInstrumentation())
     -> (outcome: RunOutcome, events: [PipelineEvent]) {
-    let diff = Jobs.diffConfiguration(configuration)
+    let diff = ResolvedRun.diff(configuration)
     let run = CollageRun(configuration: diff, source: DiffSheets(configuration: diff, instrumentation: instrumentation),
                          instrumentation: instrumentation, logger: Logger(label: "test"))
     let log = EventLog()

@@ -25,12 +25,9 @@ final class FolderPasses: PassSource {
     private let configuration: CollageConfiguration
     private let makeRun: @Sendable (CollageConfiguration) -> CollageJob
     private struct Walk {
-        var inputs: ArraySlice<Input>
-        var folders: DirectoryWalk?
-        var root = PathName("")
+        var inputs: InputsWalk
         /// The folder whose collage each output is, so that two never share one.
         var outputs: [PathName: PathName] = [:]
-        var stopped = false
     }
     private let walk: Locked<Walk>
     /// Hears of each folder the walk of folders reads (for tests' counts).
@@ -42,10 +39,10 @@ final class FolderPasses: PassSource {
         self.configuration = configuration
         self.makeRun = makeRun
         self.listed = listed
-        walk = Locked(Walk(inputs: configuration.inputs[...]))
+        walk = Locked(Walk(inputs: InputsWalk(configuration.inputs)))
     }
 
-    func stop() { walk.withLock { $0.stopped = true } }
+    func stop() { walk.withLock { $0.inputs.stopped = true } }
 
     func next(report: @escaping @Sendable (PipelineEvent) -> Void) -> (pass: Pass?, othersSkipped: Int) {
         var others = 0
@@ -73,44 +70,12 @@ final class FolderPasses: PassSource {
 
     private func nextFolder(report: @escaping @Sendable (PipelineEvent) -> Void) -> (DirectoryListing, PathName)? {
         walk.withLock { walk in
-            while !walk.stopped {
-                if let listing = walk.folders?.nextFolder() { return (listing, walk.root) }
-                guard let input = walk.inputs.popFirst() else { return nil }
-                guard case .path(let root) = input else { continue }
-                walk.root = root
-                walk.folders = DirectoryWalk(root: root, followLinks: configuration.followLinks, folders: true,
-                                             rules: configuration.scan, listed: listed, report: report)
+            let listing = walk.inputs.next({ $0.nextFolder() }) { [configuration, listed] root in
+                .walk(DirectoryWalk(root: root, followLinks: configuration.followLinks, folders: true,
+                                    rules: configuration.scan, listed: listed, report: report))
             }
-            return nil
+            return listing.map { ($0, walk.inputs.root) }
         }
-    }
-}
-
-extension CollageConfiguration {
-    /// One folder's run of a `--per-folder` job: its own files (not those
-    /// of its subfolders), walked from its `listing` when the job's walk of
-    /// folders read it, to its own output; the folder is its shard's whole.
-    func folderPass(_ folder: PathName, root: PathName, listing: DirectoryListing? = nil) -> CollageConfiguration {
-        var single = self
-        single.shard = nil
-        single.inputs = [.path(folder)]
-        single.listing = listing
-        single.recursive = false
-        single.output = FolderOutputs.output(template: output, folder: folder, root: root)
-        single.scan.below = FolderOutputs.relativePath(folder: folder, root: root)  // what --exclude matches below
-        return single
-    }
-
-    /// One group's run of a `--group-by` job, its images chosen (or, from
-    /// a plan, the plan's): to its own output (and state), `{group}` its
-    /// name; the group is its shard's whole.
-    func groupPass(_ part: GroupPart) -> CollageConfiguration {
-        var single = self
-        single.shard = nil
-        single.group = part
-        single.output = GroupOutputs.output(template: output, group: part.name)
-        single.captions.group = part.name
-        return single
     }
 }
 

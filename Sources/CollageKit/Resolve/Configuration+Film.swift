@@ -11,6 +11,20 @@ extension Configuration {
         size ?? (frames != nil || every != nil ? CanvasSize(width: CanvasSize.default.width, height: nil) : .default)
     }
 
+    /// `--frames N`, `--every SECONDS`: sheets of each video, a grid of its
+    /// frames, timed, under its header (with the canvas, `canvasSize`, and
+    /// the frames shown whole unless `--fit cover`, the film's defaults).
+    func resolveFilm(_ configuration: inout CollageConfiguration) {
+        guard frames != nil || every != nil else { return }
+        configuration.film = FilmSettings(count: frames ?? max ?? tile?.cells ?? FilmSettings.everyTiles, scenes: scenes,
+                                          every: every, vtt: vtt)
+        configuration.maxImages = configuration.film!.count
+        configuration.sheets = every != nil
+        if layoutName == "auto" { configuration.layoutName = "grid" }
+        if label == nil { configuration.captions.label = FilmSettings.defaultLabel }
+        if title == nil { configuration.captions.title = FilmSettings.defaultTitle }
+    }
+
     /// `--frames N` and `--scenes`: N in range, the output named per
     /// video, and none of the options that cut a run otherwise.
     func validateFilm() throws(ConfigurationError) {

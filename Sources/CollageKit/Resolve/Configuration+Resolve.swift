@@ -1,43 +1,50 @@
-import FoundationEssentials
+/// What a configuration names that `resolve()` reads and `validate()`
+/// does not: `--approve-from`'s decisions and `--rules`.
+struct DiffFiles {
+    var decisions: ApprovalDecisions?
+    var rules: (rules: [DiffRule], text: [UInt8])?
+}
 
 extension Configuration {
-    /// A configuration made ready to run: the run's `CollageConfiguration`,
-    /// and the kind of job it is. `Jobs.make(_:logger:)` makes the job.
-    public struct Resolved: Sendable {
-        /// What was asked (with `--from-plan`, the plan's configuration and
-        /// the options given beside it).
-        public let request: Configuration
-        /// The run's configuration.
-        public let configuration: CollageConfiguration
-        /// `--per-folder`: one collage per folder.
-        public var perFolder: Bool { request.perFolder }
-        /// `--watch`: seconds between rescans, or nil.
-        public var watchEvery: Double? { request.watch ? request.interval ?? 2 : nil }
-    }
-
-    /// Validates, reads what the configuration names (a plan, `--exclude-from`
-    /// files, `--shard auto`'s `environment`), and makes the run's
-    /// configuration. Nothing of an INPUT is read.
+    /// Checks the configuration, reads what it names (a plan, `--rules`,
+    /// `--approve-from` and `--exclude-from` files, `--shard auto`'s
+    /// `environment`), and resolves what will run, defaults included: each
+    /// check made once, each file read once. Nothing of an INPUT is read.
     public func resolve(environment: [String: String] = [:]) throws(ConfigurationError) -> Resolved {
-        if let fromPlan {
-            if fromPlan.bytes.isEmpty { throw ConfigurationError("--from-plan needs the path of a plan") }
-            var planned = try Self.planned(fromPlan, given: self)
-            planned.fromPlan = nil
-            try planned.validate()
-            planned.fromPlan = fromPlan
-            return try planned.resolveChecked(environment: environment)
-        }
-        try validate()
-        return try resolveChecked(environment: environment)
+        guard let fromPlan else { return try resolved(environment: environment, fromPlan: nil) }
+        try Self.checkPlanPath(fromPlan)
+        // The plan's configuration and the options given beside it, checked put together.
+        var planned = try Self.planned(fromPlan, given: self)
+        planned.fromPlan = nil
+        return try planned.resolved(environment: environment, fromPlan: fromPlan)
     }
 
-    /// `resolve()` once the configuration is valid.
-    private func resolveChecked(environment: [String: String]) throws(ConfigurationError) -> Resolved {
-        let shard = try resolvedShard(environment)
-        if let shard, shard.count > 1, OutputNaming(path: outputPath, sheets: sheets).isDocument {
-            throw Self.onePDF(shard)
-        }
-        var patterns = try exclusions()
+    /// `resolve()` of a configuration, or of a plan's (`fromPlan`): the
+    /// options checked, the files read, the run's configuration made and
+    /// checked, in the order the command line says what is wrong.
+    private func resolved(environment: [String: String], fromPlan: PathName?) throws(ConfigurationError) -> Resolved {
+        let shard = try checkOptions(environment: environment)
+        var request = self
+        request.fromPlan = fromPlan
+        let files = try request.diffFiles()
+        var configuration = try request.collageConfiguration(files, shard: shard)
+        try request.checkResolved(configuration, shard: shard)
+        configuration.scan.exclusions += try request.excludedByFiles()
+        return Resolved(request: request, configuration: configuration)
+    }
+
+    /// `--approve-from` and `--rules` of `--diff`, read.
+    private func diffFiles() throws(ConfigurationError) -> DiffFiles {
+        guard diff != nil else { return DiffFiles() }
+        var files = DiffFiles()
+        if let approveFrom { files.decisions = try Self.decisions(approveFrom) }
+        if let rules { files.rules = try Self.diffRules(rules) }
+        return files
+    }
+
+    /// The patterns of the `--exclude-from` files, in order.
+    private func excludedByFiles() throws(ConfigurationError) -> [ExcludePattern] {
+        var patterns: [ExcludePattern] = []
         for file in excludeFrom {
             let name = String(decoding: file.bytes, as: UTF8.self)
             let bytes: [UInt8]
@@ -49,24 +56,13 @@ extension Configuration {
                 throw ConfigurationError("--exclude-from '\(name)' \(error)")
             }
         }
-        return Resolved(request: self, configuration: try collageConfiguration(shard: shard, exclusions: patterns))
+        return patterns
     }
 
-    /// `--shard`, read with the batch system's `environment` for `auto`.
-    private func resolvedShard(_ environment: [String: String]) throws(ConfigurationError) -> Shard? {
-        guard let shard else { return nil }
-        guard sheets || perFolder || groupBy != nil || frames != nil || every != nil else {
-            throw ConfigurationError("--shard cuts a --sheets, --per-folder, --group-by or --frames job into parts; add one of them")
-        }
-        switch Shard.parse(shard, environment: environment) {
-        case .success(let value): return value
-        case .failure(let error): throw ConfigurationError(error.description)
-        }
-    }
-
-    /// The run's configuration: every option in its place.
-    func collageConfiguration(shard: Shard?, exclusions: [ExcludePattern]) throws(ConfigurationError)
-        -> CollageConfiguration {
+    /// The run's configuration: every option in its place, defaults
+    /// included, from the options and the `files` read (none for
+    /// `validate()`); the `--exclude-from` patterns are added once it is checked.
+    func collageConfiguration(_ files: DiffFiles, shard: Shard?) throws(ConfigurationError) -> CollageConfiguration {
         var configuration = CollageConfiguration(inputs: inputs)
         configuration.output = outputPath
         configuration.nulSeparated = nulSeparated
@@ -125,12 +121,11 @@ extension Configuration {
             configuration.htmlPage = nil  // the review page is the diff's own
             (settings.approve, settings.alternative) = (approve, alternative)
             settings.inputs = inputs.map { if case .path(let path) = $0 { path.description } else { "-" } }
-            if let approveFrom {
-                let decisions = try Self.decisions(approveFrom)
+            if let approveFrom, let decisions = files.decisions {
                 (settings.decisions, settings.decisionsFile) = (decisions, approveFrom)
                 settings.approve = decisions.decisions.map(\.path)
             }
-            if let rules { (settings.rules, settings.rulesText) = try Self.diffRules(rules) }
+            if let rules = files.rules { (settings.rules, settings.rulesText) = rules }
             if settings.approve != nil {  // nothing is written but the baseline
                 (settings.junit, settings.diffImages, settings.markdown, settings.html) = (nil, nil, nil, nil)
                 configuration.dryRun = true
@@ -138,21 +133,12 @@ extension Configuration {
             }
             configuration.diff = settings
         }
-        if frames != nil || every != nil {
-            // Sheets of each video: a grid of its frames, timed, under its header.
-            configuration.film = FilmSettings(count: frames ?? max ?? tile?.cells ?? FilmSettings.everyTiles, scenes: scenes,
-                                              every: every, vtt: vtt)
-            configuration.maxImages = configuration.film!.count
-            configuration.sheets = every != nil
-            if layoutName == "auto" { configuration.layoutName = "grid" }
-            if label == nil { configuration.captions.label = FilmSettings.defaultLabel }
-            if title == nil { configuration.captions.title = FilmSettings.defaultTitle }
-        }
+        resolveFilm(&configuration)
         // Camera rolls.
         var rules = ScanRules()
         rules.video = video || frames != nil || every != nil
         rules.raw = try rawMode()
-        rules.exclusions = exclusions
+        rules.exclusions = try exclusions()
         configuration.scan = rules
         // Order and groups.
         configuration.sort = try order()
@@ -167,53 +153,6 @@ extension Configuration {
         if plan != nil { configuration.planned = plannedPart }
         configuration.fromPlan = fromPlan
         return configuration
-    }
-
-    /// What a plan records: all but what changes only how a run goes (the
-    /// page, `--html`, stays: the job's first shard writes it).
-    var plannedPart: Configuration {
-        var planned = self
-        (planned.skipUnchanged, planned.shard, planned.jobs, planned.decodeMemory) = (false, nil, nil, nil)
-        (planned.plan, planned.fromPlan) = (nil, nil)
-        return planned
-    }
-
-    /// `--from-plan FILE`: the plan's configuration, with the options given
-    /// beside it (only those that do not change the plan).
-    static func planned(_ file: PathName, given: Configuration) throws(ConfigurationError) -> Configuration {
-        let header: PlanLine
-        switch PlanFile.check(file) {
-        case .success(let checked): header = checked
-        case .failure(let problem): throw ConfigurationError(problem.message, status: problem.status)
-        }
-        guard var planned = header.configuration else {
-            throw ConfigurationError("cannot use the plan \(file): its header is damaged", status: .noInput)
-        }
-        let changed = given.changedKeys.filter { !runtimeKeys.contains($0) }
-        if let first = changed.first {
-            throw ConfigurationError("--from-plan takes its inputs and options from the plan; \(option(first)) would change it; "
-                                     + "make another plan instead")
-        }
-        if let directory = header.directory?.path, PlanFile.workingDirectory != directory {
-            throw ConfigurationError("the plan was made in \(directory), and its paths are read from there: cd \(directory) first")
-        }
-        planned.skipUnchanged = given.skipUnchanged
-        planned.shard = given.shard
-        planned.jobs = given.jobs
-        planned.decodeMemory = given.decodeMemory
-        planned.html = given.html ?? planned.html
-        planned.fromPlan = file
-        return planned
-    }
-
-    /// The properties that differ from a configuration of no inputs and no options.
-    var changedKeys: [CodingKeys] {
-        guard let mine = try? fields(), let blank = try? Configuration(inputs: []).fields() else { return [] }
-        return CodingKeys.allCases.filter { mine[$0.stringValue] != blank[$0.stringValue] }
-    }
-
-    private func fields() throws -> [String: JSONValue] {
-        try JSONDecoder().decode([String: JSONValue].self, from: JSONEncoder().encode(self))
     }
 
     /// `--approve-from FILE` read: the reviewer's decisions; a file that is

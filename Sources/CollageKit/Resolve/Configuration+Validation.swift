@@ -20,15 +20,23 @@ public struct ConfigurationError: Error, Sendable, Equatable, CustomStringConver
 extension Configuration {
     /// Every usage error that needs nothing but the configuration itself:
     /// values out of range, options that cannot go together, templates,
-    /// an output that cannot be written. `resolve()` checks these too.
+    /// an output that cannot be written. No file is read (`--shard auto`,
+    /// a plan and the files of `--rules`, `--approve-from` and
+    /// `--exclude-from` are read and checked by `resolve()`, which makes
+    /// these checks too, once).
     public func validate() throws(ConfigurationError) {
-        func usage(_ message: String) -> ConfigurationError { ConfigurationError(message) }
         // A run from a plan is the plan's configuration and what is given
         // beside it: checked once they are put together (`resolve()`).
-        if let fromPlan {
-            if fromPlan.bytes.isEmpty { throw usage("--from-plan needs the path of a plan") }
-            return
-        }
+        if let fromPlan { return try Self.checkPlanPath(fromPlan) }
+        let shard = try checkOptions(environment: nil)
+        try checkResolved(collageConfiguration(DiffFiles(), shard: shard), shard: shard)
+    }
+
+    /// The checks of the options themselves, each made here once, in the
+    /// order they are told. Returns `--shard` parsed: `auto` read from the
+    /// batch system's `environment`, or nil with none (`validate()`).
+    func checkOptions(environment: [String: String]?) throws(ConfigurationError) -> Shard? {
+        func usage(_ message: String) -> ConfigurationError { ConfigurationError(message) }
         let standardInputs = inputs.filter { $0 == .standardInput }.count
         if inputs.isEmpty && fromPlan == nil {
             throw usage("no INPUT: name files or folders, or - to read paths from standard input")
@@ -72,24 +80,30 @@ extension Configuration {
         guard !outputPath.bytes.isEmpty else { throw usage("--output needs a path") }
         try validatePrint()
         let naming = OutputNaming(path: outputPath, sheets: sheets)
-        guard let suffix = naming.saverSuffix else {
+        guard naming.saverSuffix != nil else {
             throw usage("cannot write '\(outputPath)': the extension must be one of \(ImageFormat.outputExtensionList), pdf")
         }
-        if let shard {
-            guard sheets || perFolder || groupBy != nil || frames != nil || every != nil else {
-                throw usage("--shard cuts a --sheets, --per-folder, --group-by or --frames job into parts; add one of them")
-            }
-            // `auto` is read from the environment when the configuration is resolved.
-            if shard != "auto", case .failure(let error) = Shard.parse(shard, environment: [:]) {
-                throw usage(error.description)
-            }
+        guard let shard else { return nil }
+        guard sheets || perFolder || groupBy != nil || frames != nil || every != nil else {
+            throw usage("--shard cuts a --sheets, --per-folder, --group-by or --frames job into parts; add one of them")
         }
-        let configuration = try collageConfiguration(shard: nil, exclusions: [])
-        try validatePDF(naming)
-        if let problem = configuration.layoutProblem { throw usage(problem) }
+        // `auto` is read from the environment when the configuration is resolved.
+        if shard == "auto", environment == nil { return nil }
+        switch Shard.parse(shard, environment: environment ?? [:]) {
+        case .success(let value): return value
+        case .failure(let error): throw usage(error.description)
+        }
+    }
+
+    /// What is checked on the run's configuration: a PDF's limits (with
+    /// `shard` as far as it is known), the layout on its canvas, WebP's size.
+    func checkResolved(_ configuration: CollageConfiguration, shard: Shard?) throws(ConfigurationError) {
+        let naming = OutputNaming(path: outputPath, sheets: sheets)
+        try validatePDF(naming, shard: shard)
+        if let problem = configuration.layoutProblem { throw ConfigurationError(problem) }
         let size = canvasSize
-        if suffix == ".webp", Swift.max(size.width, size.height ?? 0) > 16383 {
-            throw usage("WebP images are at most 16383 pixels a side; --size \(size.optionText) is larger")
+        if naming.saverSuffix == ".webp", Swift.max(size.width, size.height ?? 0) > 16383 {
+            throw ConfigurationError("WebP images are at most 16383 pixels a side; --size \(size.optionText) is larger")
         }
     }
 
@@ -121,21 +135,6 @@ extension Configuration {
             throw ConfigurationError("--watch never ends, so --html and --fail-on-flag, which act at the end, cannot be used with it")
         }
         if html?.bytes.isEmpty == true { throw ConfigurationError("--html needs a path") }
-    }
-
-    private func validatePlan() throws(ConfigurationError) {
-        guard let plan else { return }
-        guard fromPlan == nil else { throw ConfigurationError("--plan writes a plan and --from-plan runs one; give one of them") }
-        if plan.bytes.isEmpty { throw ConfigurationError("--plan needs a path") }
-        let conflicts: [(Bool, String)] = [
-            (shard != nil, "--shard (plan once, then run each shard with --from-plan --shard)"),
-            (dryRun, "--dry-run (a plan is already a dry run, written down)"),
-            (watch, "--watch"), (skipUnchanged, "--skip-unchanged (give it to --from-plan)"),
-            (inputs.contains(.standardInput), "- (a list on standard input)"),
-        ]
-        if let conflict = conflicts.first(where: \.0) {
-            throw ConfigurationError("--plan cannot be used with \(conflict.1)")
-        }
     }
 
     private func validateTime() throws(ConfigurationError) {
@@ -229,22 +228,17 @@ extension Configuration {
     }
 
     /// What a PDF cannot be written with.
-    private func validatePDF(_ naming: OutputNaming) throws(ConfigurationError) {
+    private func validatePDF(_ naming: OutputNaming, shard: Shard?) throws(ConfigurationError) {
         guard naming.isDocument else { return }
         if FolderOutputs.contains(outputPath.bytes, Array("{n}".utf8)) {
             throw ConfigurationError("a PDF holds every sheet of the run, a page each: drop {n} from --output '\(outputPath)'")
         }
-        if let shard, case .success(let parsed) = Shard.parse(shard, environment: [:]), parsed.count > 1 {
-            throw Self.onePDF(parsed)
+        if let shard, shard.count > 1 {
+            throw ConfigurationError("--shard \(shard) cannot write one PDF from \(shard.count) runs: write the shards' sheets "
+                                     + "as images (-o 'sheets/{n}.jpg') and make the PDF in one run, or run without --shard")
         }
         if diff != nil {
             throw ConfigurationError("--diff writes its report as images, not a PDF: use -o 'diff-{n}.png' (with --sheets)")
         }
-    }
-
-    /// A PDF is one run's: N shards cannot write it.
-    static func onePDF(_ shard: Shard) -> ConfigurationError {
-        ConfigurationError("--shard \(shard) cannot write one PDF from \(shard.count) runs: write the shards' sheets as "
-                           + "images (-o 'sheets/{n}.jpg') and make the PDF in one run, or run without --shard")
     }
 }

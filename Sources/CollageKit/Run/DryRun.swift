@@ -1,3 +1,5 @@
+@preconcurrency import OpenCombine
+
 extension CollageConfiguration {
     /// `--dry-run`: what sheet `number` would be, from the headers alone:
     /// where each image would go and what its caption would say.
@@ -13,5 +15,24 @@ extension CollageConfiguration {
             }
         }
         return planned
+    }
+}
+
+extension RunStages {
+    /// `--dry-run`: each sheet from the headers alone, nothing decoded;
+    /// with `--shard` and `--sheets`, this shard's sheets of the whole run's `cut`.
+    func dryRun(_ accepted: AnyPublisher<AcceptedImage, Never>, shard cut: AnyPublisher<CutImages, Never>?)
+        -> AnyPublisher<CutSheet, Never> {
+        if let cut {
+            return cut
+                .map { cut in
+                    CutSheet(items: cut.images.map { SheetItem(path: $0.path, header: $0.header, tile: nil) },
+                             place: cut.place)
+                }
+                .eraseToAnyPublisher()
+        }
+        return accepted.map { SheetItem(path: $0.path, header: $0.header, tile: nil) }  // lets go of the file
+            .sheets(of: configuration.effectiveCap, wholeInput: configuration.sheets).map { CutSheet(items: $0) }
+            .eraseToAnyPublisher()
     }
 }

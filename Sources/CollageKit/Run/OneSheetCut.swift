@@ -1,3 +1,5 @@
+@preconcurrency import OpenCombine
+
 /// The one sheet of a collage without `--sheets`, cut on headers before any
 /// image is decoded: at its first `next()` it reads up to `--max` accepted
 /// images (fewer when the input ends first) and lays them out, so that each
@@ -35,9 +37,24 @@ struct OneSheetCut: PullSource {
 }
 
 extension RunStages {
-    /// What makes a pull of the accepted images one at a time, as `sheets()`'s
-    /// publisher of them reads them (`OneSheetCut` reads them so).
-    func acceptedImages(_ chosen: (@Sendable () -> ChosenList)?) -> @Sendable () -> () -> AcceptedImage? {
+    /// One collage placed by count: its images cut on headers first, each
+    /// decoded once, to its own frame (`decode` holds a full sheet's slots,
+    /// for an image that takes the place of one that failed).
+    func oneSheet(_ chosen: (@Sendable () -> ChosenList)?, layout: any SheetLayout, decode: Decode)
+        -> AnyPublisher<CutSheet, Never> {
+        let (cap, canvas, nextImage) = (configuration.effectiveCap, configuration.canvas, nextAccepted(chosen))
+        return cutDecoded(Publishers.Pull {
+            OneSheetCut(images: nextImage(), cap: cap, layOut: { layout.layOut($0, on: canvas).frames },
+                        slot: { decode.slot(of: $0) })
+        }
+        .orderedParallelMap(limits: configuration.windowLimits, budget: budget, workers: workers, queue: queue,
+                            cost: { Decode.cost($0.image.header, to: $0.frame) }) { decode.decode($0.image, to: $0.frame) }
+        .eraseToAnyPublisher())
+    }
+
+    /// What makes a pull of the accepted images one at a time, as
+    /// `acceptedImages`' publisher of them reads them (`OneSheetCut` reads them so).
+    private func nextAccepted(_ chosen: (@Sendable () -> ChosenList)?) -> @Sendable () -> () -> AcceptedImage? {
         let (walk, selection, configuration, workers, report) = (walk, selection, configuration, workers, reportPlanned)
         if let load = chosen {
             return {

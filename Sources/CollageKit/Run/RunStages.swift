@@ -87,75 +87,19 @@ struct RunStages {
         selection = Selection(probe: probe, report: scanReport, observe: configuration.keepsState ? observe : nil)
     }
 
-    /// The run's sheets, each asked for by the sink. Decoding runs ahead of
-    /// the cut by the decode window: with --sheets, into the next sheets
-    /// until the tiles waiting hold `decodeWindowBytes` (or
-    /// `decodeWindowImages` images), so no decoder idles while a giant
-    /// image, a sheet's last image or its save runs on the other core; while
-    /// a sheet is written only the window fills, nothing more is scanned.
-    /// Without --sheets there is no next sheet to work ahead for: the one
-    /// sheet is cut on headers (`OneSheetCut`) and each image decoded once,
-    /// to its own frame.
-    func sheets() -> AnyPublisher<CutSheet, Never> {
-        let cap = configuration.effectiveCap
-        let (walk, selection) = (walk, selection)
-        let chosen = chosenImages()
-        let accepted = chosen.map { load in
-            Publishers.Pull { [configuration, reportPlanned] in
-                Reopening(probe: configuration.probe, report: reportPlanned, load: load)
-            }.eraseToAnyPublisher()
-        } ?? (configuration.headerReadAhead > 0
-            ? Publishers.Pull { [configuration, workers] in
-                  ProbeAhead(walk, probe: configuration.probe, depth: configuration.headerReadAhead, workers: workers)
-              }.compactMap { selection($0) }.eraseToAnyPublisher()
-            : Publishers.Pull { walk }.compactMap { selection($0) }.eraseToAnyPublisher())
-        // A shard's sheets, cut on every header; with an order of the
-        // headers, only this shard's images are opened again.
-        let shardCut = (configuration.sheets ? configuration.shard : nil).map { shard in
-            chosen.map { load in cutShard(chosen: Publishers.Pull { LazyList(load) }, shard) } ?? cutShard(accepted, shard)
-        }
-        if configuration.dryRun {
-            if let shardCut { return planShard(shardCut) }
-            return accepted.map { SheetItem(path: $0.path, header: $0.header, tile: nil) }  // lets go of the file
-                .sheets(of: cap, wholeInput: configuration.sheets).map { CutSheet(items: $0) }.eraseToAnyPublisher()
-        }
-        let canvas = configuration.canvas
-        let layout = configuration.layout
-        var decode = Decode(background: configuration.background, maxBuffer: configuration.probe.maxBuffer,
-                            instrumentation: instrumentation,
-                            keepsFile: Decode.canKeepFiles(2 * cap + configuration.windowLimits.aheadCount
-                                                           + configuration.jobs),
-                            signs: !configuration.flags.isEmpty)
-        decode.partnerProbe = configuration.probe
+    /// The decoder with a full sheet's frames as its slots: each image's
+    /// frame when the layout places images by their count alone.
+    func slotted(_ decode: Decode, layout: any SheetLayout) -> Decode {
+        var slotted = decode
+        slotted.slots = layout.layOut(Array(repeating: .unknown, count: configuration.effectiveCap),
+                                      on: configuration.canvas).frames
+        return slotted
+    }
+
+    /// Decoded tiles cut into sheets of the cap; a decode that failed is
+    /// told and leaves no place.
+    func cutDecoded(_ decoded: AnyPublisher<Result<DecodedTile, DecodeFailure>, Never>) -> AnyPublisher<CutSheet, Never> {
         let decodeFailed = decodeFailed
-        if let plan = configuration.fromPlan {
-            return cutThenDecode(plannedSheets(plan, configuration.shard ?? Shard(index: 0, count: 1)!),
-                                 layout: layout, decode: decode)
-        }
-        if let shardCut { return cutThenDecode(shardCut, layout: layout, decode: decode) }
-        guard layout.placesByCount else {
-            let cut = accepted.sheets(of: cap, wholeInput: configuration.sheets).map { CutImages(images: $0) }
-            return cutThenDecode(cut, layout: layout, decode: decode)
-        }
-        decode.slots = layout.layOut(Array(repeating: .unknown, count: cap), on: canvas).frames
-        let slotted = decode
-        let decoded: AnyPublisher<Result<DecodedTile, DecodeFailure>, Never>
-        if configuration.sheets {
-            decoded = accepted
-                .orderedParallelMap(limits: configuration.windowLimits, budget: budget, workers: workers, queue: queue,
-                                    cost: { Decode.cost($0.header, to: slotted.slot(of: $0)) }) { slotted($0) }
-                .eraseToAnyPublisher()
-        } else {
-            // One collage: its images cut on headers first, each decoded once, to its own frame.
-            let nextImage = acceptedImages(chosen)
-            decoded = Publishers.Pull {
-                OneSheetCut(images: nextImage(), cap: cap, layOut: { layout.layOut($0, on: canvas).frames },
-                            slot: { slotted.slot(of: $0) })
-            }
-            .orderedParallelMap(limits: configuration.windowLimits, budget: budget, workers: workers, queue: queue,
-                                cost: { Decode.cost($0.image.header, to: $0.frame) }) { slotted.decode($0.image, to: $0.frame) }
-            .eraseToAnyPublisher()
-        }
         return decoded
             .compactMap { result -> SheetItem? in
                 switch result {
@@ -163,7 +107,8 @@ struct RunStages {
                 case .failure(let failure): decodeFailed(failure); return nil
                 }
             }
-            .sheets(of: cap, wholeInput: configuration.sheets).map { CutSheet(items: $0) }.eraseToAnyPublisher()
+            .sheets(of: configuration.effectiveCap, wholeInput: configuration.sheets).map { CutSheet(items: $0) }
+            .eraseToAnyPublisher()
     }
 
     /// For a layout that needs the whole sheet's shapes: the sheet is cut
@@ -174,7 +119,7 @@ struct RunStages {
     /// the rest out again); nothing from the next sheet takes its place.
     /// (With `--shard`, the sheets of other shards are gone before this, and a
     /// sheet kept from the last run passes as one element, not decoded.)
-    private func cutThenDecode<Cut: Publisher>(_ cut: Cut, layout: any SheetLayout, decode: Decode)
+    func cutThenDecode<Cut: Publisher>(_ cut: Cut, layout: any SheetLayout, decode: Decode)
         -> AnyPublisher<CutSheet, Never> where Cut.Output == CutImages, Cut.Failure == Never {
         let canvas = configuration.canvas
         let decodeFailed = decodeFailed

@@ -106,16 +106,6 @@ extension RunStages {
             .filter { shard.owns(sheet: $0.1.number) }
             .eraseToAnyPublisher()
     }
-
-    /// `--dry-run --shard`: this shard's sheets, from the headers alone.
-    func planShard(_ cut: AnyPublisher<CutImages, Never>) -> AnyPublisher<CutSheet, Never> {
-        cut
-            .map { cut in
-                CutSheet(items: cut.images.map { SheetItem(path: $0.path, header: $0.header, tile: nil) },
-                         place: cut.place)
-            }
-            .eraseToAnyPublisher()
-    }
 }
 
 /// `--skip-unchanged` for one sheet of a shard: the sheet the last run of

@@ -13,8 +13,8 @@ import Dispatch
 /// - `DiffSheets`: the pairs of a baseline and the inputs, compared, the
 ///   differing ones cut into sheets of cells.
 ///
-/// A new kind of run is a new source here and one line in `Jobs.make`
-/// that chooses it.
+/// A new kind of run is a new source here, its name among
+/// `ResolvedRun.Kind`, and one case of `Jobs.make` that wires it.
 protocol SheetSource: Sendable {
     /// What this kind of run checks before any image is read, after the
     /// contract's own checks (`Preflight`): why it cannot start, if so.

@@ -4,7 +4,7 @@ import Locking
 /// The sheets of a collage run: the inputs walked and selected as they
 /// come (or every header read first and sorted, a group's images, a plan's
 /// sheets, a shard's share of them), decoded at most `jobs` at once, cut
-/// into sheets (`RunStages`).
+/// into sheets, the one way the run's configuration says (`RunStages.way`).
 final class WalkedSheets: SheetSource {
     let configuration: CollageConfiguration
 
@@ -50,5 +50,17 @@ final class WalkedSheets: SheetSource {
 
     func close() {
         stages.withLock { $0 = Stages() }
+    }
+}
+
+extension RunStages {
+    /// `--sheets` placed by count: the accepted images decoded to their
+    /// slots (`decode`) at most `jobs` at once, ahead into the next sheets
+    /// by the decode window, then cut.
+    func decodedAhead(_ accepted: AnyPublisher<AcceptedImage, Never>, decode: Decode) -> AnyPublisher<CutSheet, Never> {
+        cutDecoded(accepted
+            .orderedParallelMap(limits: configuration.windowLimits, budget: budget, workers: workers, queue: queue,
+                                cost: { Decode.cost($0.header, to: decode.slot(of: $0)) }) { decode($0) }
+            .eraseToAnyPublisher())
     }
 }

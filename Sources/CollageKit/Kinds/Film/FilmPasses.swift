@@ -13,22 +13,20 @@ final class FilmPasses: PassSource {
     private let configuration: CollageConfiguration
     private let logger: Logger
     private struct Walk {
-        var inputs: ArraySlice<Input>
-        var files: DirectoryWalk?
+        var inputs: InputsWalk
         var number = 0
         /// The video whose sheet each output is, so that two never share one.
         var outputs: [PathName: PathName] = [:]
-        var stopped = false
     }
     private let walk: Locked<Walk>
 
     init(_ configuration: CollageConfiguration, logger: Logger) {
         self.configuration = configuration
         self.logger = logger
-        walk = Locked(Walk(inputs: configuration.inputs[...]))
+        walk = Locked(Walk(inputs: InputsWalk(configuration.inputs)))
     }
 
-    func stop() { walk.withLock { $0.stopped = true } }
+    func stop() { walk.withLock { $0.inputs.stopped = true } }
 
     func next(report: @escaping @Sendable (PipelineEvent) -> Void) -> (pass: Pass?, othersSkipped: Int) {
         var others = 0
@@ -48,12 +46,7 @@ final class FilmPasses: PassSource {
             }
             switch Self.header(video) {
             case .found(let header):
-                var pass = configuration
-                (pass.shard, pass.inputs, pass.output) = (nil, [.path(video)], output)
-                pass.captions.film = header
-                // Cells of the film's shape as shown (a phone's upright film: portrait).
-                pass.layoutOptions.cellShape = (max(1, header.facts.width), max(1, header.facts.height))
-                pass.layoutOptions.aimsBelowCaptions = true
+                let pass = configuration.filmPass(video, output: output, header: header)
                 let run = CollageRun(configuration: pass, source: FilmSheets(configuration: pass, video: video, header: header),
                                      logger: logger)
                 return (Pass(job: run, folder: video), others)
@@ -83,25 +76,20 @@ final class FilmPasses: PassSource {
     /// The next video and its number among them (1-based).
     private func nextVideo(report: @escaping @Sendable (PipelineEvent) -> Void) -> (PathName, Int)? {
         walk.withLock { walk in
-            while !walk.stopped {
-                if let path = walk.files?.next() {
-                    guard Self.isVideo(path) else { continue }
-                    walk.number += 1
-                    return (path, walk.number)
-                }
-                walk.files = nil
-                guard let input = walk.inputs.popFirst() else { return nil }
-                guard case .path(let path) = input else { continue }
+            let video = walk.inputs.next({ files in
+                while let path = files.next() { if Self.isVideo(path) { return path } }
+                return nil
+            }) { [configuration] path -> InputsWalk.Start<PathName> in
                 var info = stat()
                 if path.withCString({ $0.map { stat($0, &info) } ?? -1 }) == 0, (info.st_mode & S_IFMT) == S_IFDIR {
-                    walk.files = DirectoryWalk(root: path, followLinks: configuration.followLinks, rules: configuration.scan,
-                                               report: report)
-                    continue
+                    return .walk(DirectoryWalk(root: path, followLinks: configuration.followLinks, rules: configuration.scan,
+                                               report: report))
                 }
-                walk.number += 1
-                return (path, walk.number)  // named: a video or a clear line
+                return .item(path)  // named: a video or a clear line
             }
-            return nil
+            guard let video else { return nil }
+            walk.number += 1
+            return (video, walk.number)
         }
     }
 

@@ -40,8 +40,7 @@ final class PlannedFolderPasses: PassSource {
                     continue
                 }
                 report(.group(name: group, images: images))
-                var single = configuration.groupPass(GroupPart(name: group, images: nil))
-                single.fromPlanOffset = offset
+                let single = configuration.groupPass(GroupPart(name: group, images: nil), planOffset: offset)
                 return (Pass(job: makeRun(single), group: group), others)
             }
             guard let folder = line.folder?.path, let root = line.root?.path else { continue }
@@ -51,8 +50,7 @@ final class PlannedFolderPasses: PassSource {
                 others += 1
                 continue
             }
-            var single = configuration.folderPass(folder, root: root)
-            single.fromPlanOffset = offset
+            let single = configuration.folderPass(folder, root: root, planOffset: offset)
             return (Pass(job: makeRun(single), folder: folder, root: root), others)
         }
         return (nil, others)
