@@ -23,12 +23,7 @@ final class LookAhead: @unchecked Sendable {
     /// Looks at `image`, row `row` of the pass's table (rows come in
     /// order, each once), on a worker; waits while `jobs` looks run.
     func look(row: Int, _ image: AcceptedImage) {
-        results.withLock { results in
-            while results.prints.count <= row {
-                results.prints.append(0)
-                results.scores.append(.failed)
-            }
-        }
+        results.withLock { Self.pad(&$0, to: row + 1) }
         guard !pass.stop() else { return }
         running.wait()
         pass.workers.async(group: group) { [self] in
@@ -44,11 +39,15 @@ final class LookAhead: @unchecked Sendable {
         group.wait()
         return results.withLock { results in
             defer { results = ([], []) }
-            while results.prints.count < rows {
-                results.prints.append(0)
-                results.scores.append(.failed)
-            }
+            Self.pad(&results, to: rows)
             return results
         }
+    }
+
+    /// `results` grown to `rows` rows, each new one not looked at (failed).
+    private static func pad(_ results: inout (prints: [UInt64], scores: [PackedScore]), to rows: Int) {
+        let missing = max(0, rows - results.prints.count)
+        results.prints.append(contentsOf: repeatElement(0, count: missing))
+        results.scores.append(contentsOf: repeatElement(.failed, count: missing))
     }
 }
