@@ -365,6 +365,45 @@ static int cvips_pool_progress(void *a) {
     return result;
 }
 
+/* Whether pools started on this thread run on it (cvips_compute_here),
+ * and how many were started here, by libvips (0) and on this thread (1). */
+static _Thread_local int cvips_here = 0;
+static _Thread_local unsigned long cvips_pools[2];
+
+unsigned long cvips_pools_started(int here) {
+    return cvips_pools[here ? 1 : 0];
+}
+
+int cvips_compute_here(int here) {
+    int previous = cvips_here;
+    cvips_here = here;
+    return previous;
+}
+
+/* libvips' pool with one worker, the calling thread: what each worker of
+ * libvips' own does (start; then allocate and work until allocate says
+ * stop or a call fails), with the progress call libvips' pool makes after
+ * each unit. The same units, in the same order a single worker takes
+ * them: the same pixels. */
+static int cvips_threadpool_here(VipsImage *image, VipsThreadStartFn start, VipsThreadpoolAllocateFn allocate,
+                                 VipsThreadpoolWorkFn work, VipsThreadpoolProgressFn progress, void *a) {
+    VipsThreadState *state = start(image, a);
+    if (!state) return -1;
+    int result = 0;
+    for (;;) {
+        gboolean stop = FALSE;
+        if (allocate(state, a, &stop)) { result = -1; break; }
+        if (stop) break;
+        /* A stall asks for no work this time round: allocate again. */
+        if (state->stall) { state->stall = FALSE; continue; }
+        if (work(state, a)) { result = -1; break; }
+        if (progress && progress(a)) { result = -1; break; }
+    }
+    g_object_unref(state);
+    vips_image_minimise_all(image);
+    return result;
+}
+
 /* libvips computes an image's pixels on the threads of a pool (a sink:
  * vips_sink_disc, vips_sink_memory, vips_sink), also from inside a
  * loader, as a thumbnail of a JPEG reads it; on those threads no capture
@@ -374,7 +413,8 @@ static int cvips_pool_progress(void *a) {
  * definition takes the place of libvips' own (bound as vips_verror is):
  * a pool started where a capture is current runs its start, allocate and
  * work functions with that capture current, so every message of an image
- * being read is its own. Elsewhere it is libvips' pool as it was. */
+ * being read is its own. Elsewhere it is libvips' pool as it was; or,
+ * where cvips_compute_here asked for it, the calling thread alone. */
 int vips_threadpool_run(VipsImage *image, VipsThreadStartFn start, VipsThreadpoolAllocateFn allocate,
                         VipsThreadpoolWorkFn work, VipsThreadpoolProgressFn progress, void *a) {
     typedef int (*run_fn)(VipsImage *, VipsThreadStartFn, VipsThreadpoolAllocateFn, VipsThreadpoolWorkFn,
@@ -389,6 +429,9 @@ int vips_threadpool_run(VipsImage *image, VipsThreadStartFn start, VipsThreadpoo
         }
         atomic_store_explicit(&found, libvips_run, memory_order_release);
     }
+    /* On this thread: the capture current here stays current. */
+    cvips_pools[cvips_here ? 1 : 0]++;
+    if (cvips_here) return cvips_threadpool_here(image, start, allocate, work, progress, a);
     CVipsCapture *capture = cvips_current;
     if (!capture) return libvips_run(image, start, allocate, work, progress, a);
     /* The pool ends before libvips' call returns: the capture, referenced

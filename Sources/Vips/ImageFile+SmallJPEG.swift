@@ -36,10 +36,22 @@ extension ImageFile {
         // thumbnail turns it after the resize, as it turns the file's.
         let image = Image(owning: raw)
         if header.orientation != 1 { vips_image_set_int(image.pointer, "orientation", Int32(header.orientation)) }
-        let resized = try image.apply(.operation, "cannot resize") {
-            cvips_thumbnail_image($0, $1, Int32(width), Int32(height), CropMode.centre.interesting)
+        // Resized on this thread (the caller runs a look a core): libvips'
+        // pool would hand so small a resize to its workers and wait.
+        return try computedHere {
+            let resized = try image.apply(.operation, "cannot resize") {
+                cvips_thumbnail_image($0, $1, Int32(width), Int32(height), CropMode.centre.interesting)
+            }
+            return try finished(resized, width: width, height: height, background: RGB(red: 0, green: 0, blue: 0))
         }
-        return try finished(resized, width: width, height: height, background: RGB(red: 0, green: 0, blue: 0))
+    }
+
+    /// `body`, with every picture libvips computes in it computed on the
+    /// calling thread: the same pixels, none of the pool's hand-offs.
+    static func computedHere<R>(_ body: () throws -> R) rethrows -> R {
+        let previous = cvips_compute_here(1)
+        defer { cvips_compute_here(previous) }
+        return try body()
     }
 
     /// libvips' thumbnail's shrink-on-load for a JPEG covering a tile:

@@ -1,3 +1,4 @@
+import CVipsShim
 import FileFacts
 import Foundation
 import CollageTestSupport
@@ -73,6 +74,19 @@ final class SmallJPEGTests: XCTestCase {
         }
         XCTAssertEqual(shrinks, [1, 2, 4, 8])
         XCTAssertTrue(orientations.contains(1) && orientations.contains { $0 >= 5 }, "\(orientations)")
+    }
+
+    /// The look is computed on the caller's thread (a look a core), never
+    /// handed to libvips' workers: every pool its resize starts runs here.
+    func testTheLookIsComputedOnTheCallersThread() throws {
+        let path = samplesDirectory + "/dune.jpg", facts = try header(of: path)
+        let (pooled, here) = (cvips_pools_started(0), cvips_pools_started(1))
+        XCTAssertNotNil(try small(path, facts.displayedWidth / 5, facts.displayedHeight / 5))
+        XCTAssertEqual(cvips_pools_started(0), pooled, "a pool was handed to libvips' workers")
+        XCTAssertGreaterThan(cvips_pools_started(1), here)
+        // And libvips' own tile, beside it, still uses libvips' workers.
+        _ = try libvips(path, facts.displayedWidth / 5, facts.displayedHeight / 5)
+        XCTAssertGreaterThan(cvips_pools_started(0), pooled)
     }
 }
 

@@ -65,6 +65,16 @@ char *cvips_capture_text(CVipsCapture *capture);
 /// Routes libvips' g_warning messages to the thread's current capture
 /// (none: nowhere).
 void cvips_capture_warnings(void);
+/// Whether the pixels libvips computes on this thread from now on are
+/// computed on it, not on libvips' worker threads (1) or as libvips
+/// computes them (0); returns the setting it replaces. For pictures a few
+/// hundred pixels across, the pool's hand-offs cost about what the work
+/// does, and a caller that runs as many of them at once as there are
+/// cores keeps the cores busy itself.
+int cvips_compute_here(int here);
+/// How many pools (sinks computing a picture) were started on this
+/// thread: on libvips' workers (0) or on the thread itself (1).
+unsigned long cvips_pools_started(int here);
 /// The capture current on this thread, or NULL.
 CVipsCapture *cvips_capture_current(void);
 /// How many libvips error messages were written, in this process, on a

@@ -3,9 +3,12 @@ import Locking
 
 /// `--pick`'s looks taken during the header pass: each photo the
 /// selection accepts is looked at as soon as it is handed on, its file
-/// still open and its header read, at most `jobs` at once, while the pass
-/// reads the headers after it. No photo is opened twice (the pass, then
-/// the looks) and the looks do not wait for the last header.
+/// still open and its header read, while the pass reads the headers
+/// after it. No photo is opened twice (the pass, then the looks) and the
+/// looks do not wait for the last header. At most `jobs` + 1 looks are
+/// under way (each within the decode budget): a worker that ends one
+/// finds the next already handed on, where with `jobs` its core would
+/// wait for the pass's thread to wake and hand it one.
 ///
 /// Not Sendable across callers: `look` is called from the header pass's
 /// one thread; the looks run on the workers and write only their own row.
@@ -17,11 +20,11 @@ final class LookAhead: @unchecked Sendable {
 
     init(_ pass: PickPass) {
         self.pass = pass
-        running = DispatchSemaphore(value: max(1, pass.jobs))
+        running = DispatchSemaphore(value: max(1, pass.jobs) + 1)
     }
 
     /// Looks at `image`, row `row` of the pass's table (rows come in
-    /// order, each once), on a worker; waits while `jobs` looks run.
+    /// order, each once), on a worker; waits while `jobs` + 1 are under way.
     func look(row: Int, _ image: AcceptedImage) {
         results.withLock { Self.pad(&$0, to: row + 1) }
         guard !pass.stop() else { return }
