@@ -3,36 +3,68 @@ import Locking
 
 /// `--pick`'s looks taken during the header pass: each photo the
 /// selection accepts is looked at as soon as it is handed on, its file
-/// still open and its header read, while the pass reads the headers
-/// after it. No photo is opened twice (the pass, then the looks) and the
-/// looks do not wait for the last header. At most `jobs` + 1 looks are
-/// under way (each within the decode budget): a worker that ends one
-/// finds the next already handed on, where with `jobs` its core would
-/// wait for the pass's thread to wake and hand it one.
+/// still open and its header read, at most `jobs` at once, while the pass
+/// reads the headers after it. No photo is opened twice (the pass, then
+/// the looks) and the looks do not wait for the last header.
 ///
-/// Not Sendable across callers: `look` is called from the header pass's
-/// one thread; the looks run on the workers and write only their own row.
+/// The pass hands photos on into a queue of at most `jobs` waiting; a
+/// worker that ends a look takes the next waiting one itself, so its core
+/// never waits for the pass's thread to wake and hand one on, and a
+/// worker that finds none ends (the pass starts another when it hands on
+/// a photo while fewer than `jobs` run). No worker ever waits for work
+/// queued behind it on the same workers (the header pass's reads).
+///
+/// Not Sendable across callers: `look` and `finish` are called from the
+/// header pass's one thread; the looks run on the workers and write only
+/// their own row.
 final class LookAhead: @unchecked Sendable {
     private let pass: PickPass
     private let results = Locked((prints: [UInt64](), scores: [PackedScore]()))
-    private let running: DispatchSemaphore
+    /// The photos handed on and not yet taken, and how many workers run.
+    private let queue = Locked((waiting: [(row: Int, image: AcceptedImage)](), running: 0))
+    /// Room in the queue: `jobs` photos wait at most (each holds its file open).
+    private let room: DispatchSemaphore
+    private let jobs: Int
     private let group = DispatchGroup()
 
     init(_ pass: PickPass) {
         self.pass = pass
-        running = DispatchSemaphore(value: max(1, pass.jobs) + 1)
+        jobs = max(1, pass.jobs)
+        room = DispatchSemaphore(value: jobs)
     }
 
     /// Looks at `image`, row `row` of the pass's table (rows come in
-    /// order, each once), on a worker; waits while `jobs` + 1 are under way.
+    /// order, each once), on a worker; waits while `jobs` photos wait.
     func look(row: Int, _ image: AcceptedImage) {
         results.withLock { Self.pad(&$0, to: row + 1) }
         guard !pass.stop() else { return }
-        running.wait()
-        pass.workers.async(group: group) { [self] in
-            defer { running.signal() }
-            guard !pass.stop(), let looked = pass.look(image) else { return }
+        room.wait()
+        let start = queue.withLock { queue in
+            queue.waiting.append((row, image))
+            guard queue.running < jobs else { return false }
+            queue.running += 1
+            return true
+        }
+        if start { pass.workers.async(group: group) { [self] in work() } }
+    }
+
+    /// A worker: looks at waiting photos until none waits.
+    private func work() {
+        while let (row, image) = take() {
+            room.signal()
+            guard !pass.stop(), let looked = pass.look(image) else { continue }
             results.withLock { ($0.prints[row], $0.scores[row]) = (looked.fingerprint, PackedScore(looked.score)) }
+        }
+    }
+
+    /// The next waiting photo, or nil (and this worker no longer counted).
+    private func take() -> (row: Int, image: AcceptedImage)? {
+        queue.withLock { queue in
+            guard !queue.waiting.isEmpty else {
+                queue.running -= 1
+                return nil
+            }
+            return queue.waiting.removeFirst()  // of at most `jobs`
         }
     }
 
