@@ -5,8 +5,13 @@ import Dispatch
 import Glibc
 import Logging
 
-@main
-struct CollageCommand: ParsableCommand {
+/// The command is its options (`CollageOptions`) with no group around
+/// them: ArgumentParser's debug build checks a type's arguments each time
+/// it gathers them, and gathers a group's again for each check of the
+/// type holding it, so a level of groups less made each start of the
+/// debug binary (which the tests run thousands of times) several times
+/// cheaper; the help, the errors and the parse are the same.
+extension CollageOptions: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "collage",
         abstract: "Make collages and contact sheets from folders of photos, with libvips.",
@@ -32,14 +37,12 @@ struct CollageCommand: ParsableCommand {
         """,
         version: CollageOptions.version)
 
-    @OptionGroup var options: CollageOptions
-
     /// The configuration resolved (a plan read, `--exclude-from` files,
     /// `--shard auto`'s environment), then the job run.
     func run() throws {
         let resolved: Configuration.Resolved
         do throws(ConfigurationError) {
-            resolved = try options.request.resolve(environment: CollageProcess.environment)
+            resolved = try request.resolve(environment: CollageProcess.environment)
         } catch {
             let help = error.status == .usage ? " (see 'collage --help')" : ""
             StandardStream.error.write(line: "collage: \(error.message)\(help)")
@@ -48,20 +51,27 @@ struct CollageCommand: ParsableCommand {
         // Runs of many images: starting again costs 30 ms, which one
         // collage of six would feel and a batch would not.
         if resolved.request.makesManyCollages { CollageProcess.restartWithHugePagesIfUseful() }
-        throw ExitCode(CollageCLI.run(options, resolved).rawValue)
+        throw ExitCode(CollageCLI.run(self, resolved).rawValue)
     }
+}
 
+@main
+enum CollageCommand {
     /// Parse errors become one line on standard error and exit 64; help and
     /// version print as usual.
     static func main() {
         CollageProcess.prepareForBatch()
         do {
-            var command = try parseAsRoot(DiffArguments.prepared(Array(CommandLine.arguments.dropFirst())))
+            var command = try CollageOptions.parseAsRoot(DiffArguments.prepared(Array(CommandLine.arguments.dropFirst())))
             try command.run()
+        } catch let status as ExitCode {
+            // How every run ends: nothing to print, as ArgumentParser would
+            // print nothing, without building its usage text to find that out.
+            Glibc.exit(status.rawValue)
         } catch {
-            let code = exitCode(for: error)
-            if code == .success || error is ExitCode { exit(withError: error) }
-            let message = self.message(for: error).split(separator: "\n").first.map(String.init) ?? "usage error"
+            let code = CollageOptions.exitCode(for: error)
+            if code == .success { CollageOptions.exit(withError: error) }
+            let message = CollageOptions.message(for: error).split(separator: "\n").first.map(String.init) ?? "usage error"
             StandardStream.error.write(line: "collage: \(message) (see 'collage --help')")
             Glibc.exit(code.rawValue == 0 ? 64 : code.rawValue)
         }

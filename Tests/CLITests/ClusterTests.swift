@@ -115,6 +115,10 @@ final class ClusterTests: CLITestCase {
                              "--log-file=" + path("munge/log"), "--seed-file=" + path("munge/seed")])
 
         // slurm.conf: this machine as the one node, ports that are free now.
+        // MinJobAge 4: `sbatch --wait` looks at its job every 2 s while
+        // 2 s is not under half of it, where the default (300) makes its
+        // second look 8 s after the first (finished records stay until
+        // slurmctld's next purge, a minute apart, so none is missed).
         var name = [CChar](repeating: 0, count: 256)
         gethostname(&name, name.count)
         let hostname = String(decoding: name.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
@@ -142,6 +146,7 @@ final class ClusterTests: CLITestCase {
             SelectTypeParameters=CR_CPU
             MpiDefault=none
             ReturnToService=2
+            MinJobAge=4
             StateSaveLocation=\(path("state"))
             SlurmdSpoolDir=\(path("spool"))
             SlurmctldPidFile=\(path("slurmctld.pid"))
@@ -164,7 +169,7 @@ final class ClusterTests: CLITestCase {
             state = (try? runProcess([b("sinfo"), b("-h"), b("-o"), b("%t")], environment: environment, timeout: 30))?
                 .stdoutText ?? ""
             if state.contains("idle") { break }
-            usleep(500_000)
+            usleep(100_000)
         }
         guard state.contains("idle") else {
             let logs = ["slurmctld.log", "slurmd.log"].map { String(decoding: contents($0) ?? [], as: UTF8.self) }

@@ -10,17 +10,22 @@ extension ExitStatusTests {
     /// 3000x2000 of noise at high quality: slow to decode on purpose.
     static func bigNoisyJPEG() throws -> [UInt8] {
         if let cached = Self.bigJPEG.withLock({ $0 }) { return cached }
-        let scratch = "/tmp/collage-cli-big-\(getpid())"
+        let bytes = try noisyJPEG(width: 3000, height: 2000)
+        Self.bigJPEG.withLock { $0 = bytes }
+        return bytes
+    }
+
+    /// `width` x `height` of noise at high quality (vips gaussnoise, Q=95).
+    static func noisyJPEG(width: Int, height: Int) throws -> [UInt8] {
+        let scratch = "/tmp/collage-cli-noise-\(getpid())-\(width)x\(height)"
         mkdir(scratch, 0o755)
         defer { _ = try? runProcess([b("rm"), b("-rf"), b(scratch)]) }
-        let made = try runProcess([b("vips"), b("gaussnoise"), b(scratch + "/noise.v"), b("3000"), b("2000"),
+        let made = try runProcess([b("vips"), b("gaussnoise"), b(scratch + "/noise.v"), b(String(width)), b(String(height)),
                                    b("--sigma"), b("80"), b("--mean"), b("128")])
         guard made.status == 0 else { throw SpawnError.system("vips gaussnoise: \(made.stderrText)", 0) }
         let saved = try runProcess([b("vips"), b("copy"), b(scratch + "/noise.v"), b(scratch + "/noise.jpg[Q=95]")])
         guard saved.status == 0 else { throw SpawnError.system("vips copy: \(saved.stderrText)", 0) }
-        let bytes = try Data(contentsOf: URL(fileURLWithPath: scratch + "/noise.jpg"))
-        Self.bigJPEG.withLock { $0 = Array(bytes) }
-        return Array(bytes)
+        return Array(try Data(contentsOf: URL(fileURLWithPath: scratch + "/noise.jpg")))
     }
 
     private static let bigJPEG = Mutex<[UInt8]?>(nil)

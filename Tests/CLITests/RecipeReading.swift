@@ -82,9 +82,12 @@ extension RecipeTests {
     }
 
     /// Whether a line starts with a program: `collage`, one of the
-    /// project's scripts, one on PATH, or a shell assignment of a command's output.
+    /// project's scripts, one on PATH, or a shell assignment of a command's
+    /// output. Not `import`: the first word of the Swift the docs show, and
+    /// ImageMagick's screen grabber where ImageMagick is installed (as
+    /// scripts/bench installs it), which no recipe runs.
     static func isCommand(_ line: String) -> Bool {
-        guard let word = line.split(separator: " ").first.map(String.init) else { return false }
+        guard let word = line.split(separator: " ").first.map(String.init), word != "import" else { return false }
         if word == "collage" || word.hasPrefix("scripts/") || word.contains("=$(") { return true }
         return word.allSatisfy { $0.isLetter || $0.isNumber || "-_.".contains($0) } && haveProgram(word)
     }

@@ -1,4 +1,5 @@
 import Foundation
+import Glibc
 
 /// HEIF photos made in the tests as phones and cameras write them: a grid
 /// of HEVC tiles (libheif 1.15 cannot encode grids, and libvips' heifsave
@@ -42,7 +43,17 @@ public struct GridHEIF {
     public var rows: Int { (height + tile - 1) / tile }
 
     /// Writes the grid of `photo` at `path`; `scratch`: a folder for the coded tiles.
+    /// The same grid of the same photo is encoded once a run (`SharedFixture`).
     public func write(from photo: String, to path: String, scratch: String) throws {
+        var source = stat()
+        guard stat(photo, &source) == 0 else { throw TestFailure("no photo at \(photo)") }
+        let key = "GridHEIF \(width)x\(height) tile \(tile) bits \(bits) chroma \(chroma) colour \(String(describing: colour)) "
+            + "turns \(quarterTurns) filters \(filters) alpha \(alpha) premultiplied \(premultiplied) codec \(codec) "
+            + "from \(photo) (\(source.st_size) bytes, inode \(source.st_ino), modified \(source.st_mtim.tv_sec).\(source.st_mtim.tv_nsec))"
+        try SharedFixture.copy(key, to: path) { made in try make(from: photo, to: made, scratch: scratch) }
+    }
+
+    private func make(from photo: String, to path: String, scratch: String) throws {
         var filters = self.filters
         if premultiplied {
             filters = ["format=gbrp", "split[colour][grey];[grey]format=gray[alpha];[colour][alpha]alphamerge",
