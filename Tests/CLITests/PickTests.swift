@@ -4,8 +4,7 @@ import Glibc
 import XCTest
 
 /// `--pick` on the command line: a plan and its shards place one run's
-/// sheets byte for byte, as every `--jobs` does, `--skip-unchanged` sees
-/// a changed pick, and what
+/// sheets byte for byte, `--skip-unchanged` sees a changed pick, and what
 /// it cannot be given with is a usage error.
 final class PickTests: CLITestCase {
     private var samples: String {
@@ -52,25 +51,6 @@ final class PickTests: CLITestCase {
         XCTAssertEqual(made.keys.sorted(), ["s-0001.png", "s-0002.png", "s-0003.png"])
         XCTAssertEqual(made.keys.sorted(), expected.keys.sorted())
         for (name, bytes) in expected where made[name] != bytes { XCTFail("\(name) differs from one run's") }
-    }
-
-    /// Whatever `--jobs` (the looks taken one at a time, or more at once
-    /// than the photos of a burst), the same pick, told alike, and the
-    /// same sheets byte for byte.
-    func testThePickIsTheSameWhateverJobs() throws {
-        try makeDay()
-        var first: (picked: [String], sheets: [String: [UInt8]])?
-        for jobs in [1, 2, 5] {
-            makeFolder("j\(jobs)")
-            let run = try collage(["--pick", "--sheets", "--max", "2", "--size", "240x160", "--label", "{name}{stack}",
-                                   "--jobs", "\(jobs)", "--json", "-o", "j\(jobs)/s-{n}.png", "in"])
-            XCTAssertEqual(run.status, 0, run.summary)
-            let picked = events(jsonEvents(run), "picked").map { "\($0["path"] ?? "") \($0["members"] ?? "")" }
-            XCTAssertEqual(picked.count, 5, run.summary)
-            guard let first else { first = (picked, outputs("j\(jobs)")); continue }
-            XCTAssertEqual(picked, first.picked, "--jobs \(jobs)")
-            XCTAssertEqual(outputs("j\(jobs)"), first.sheets, "--jobs \(jobs): the sheets differ")
-        }
     }
 
     func testSkipUnchangedSeesAChangedPick() throws {
