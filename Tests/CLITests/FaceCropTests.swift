@@ -1,3 +1,4 @@
+import CollageTestSupport
 import Foundation
 import Vips
 import XCTest
@@ -20,10 +21,10 @@ final class FaceCropTests: CLITestCase {
     func regions(_ name: String, _ areas: [(Double, Double, Double, Double)], type: String = "Face",
                  orientation: Int? = nil) throws {
         let list = areas.map { "{Area={X=\($0.0),Y=\($0.1),W=\($0.2),H=\($0.3),Unit=normalized},Type=\(type),Name=Ann}" }
-        var arguments = ["exiftool", "-q", "-overwrite_original",
+        var arguments = ["-q", "-overwrite_original",
                          "-XMP-mwg-rs:RegionInfo={AppliedToDimensions={W=1200,H=400,Unit=pixel},RegionList=[\(list.joined(separator: ","))]}"]
         if let orientation { arguments += ["-Orientation#=\(orientation)"] }
-        try tool(arguments + [name])
+        try TestMedia.run("exiftool", arguments + [path(name)])
     }
 
     /// One 400x400 tile of `name` with `--crop crop`: its pixels and its `placed` event.

@@ -15,17 +15,8 @@ final class FilmDecodeTests: CLITestCase {
         guard haveProgram("ffmpeg") else { throw XCTSkip("needs ffmpeg") }
     }
 
-    /// 3 s of FFmpeg's moving pattern at 3840x2160, 10 frames a second, as
-    /// a phone records it: HEVC Main 10 (x265's fastest preset, 3 B-frames),
-    /// HLG in BT.2020, a keyframe every second (x265's open GOPs: CRA
-    /// keyframes naming the group before's pictures).
-    private func phoneClip(_ name: String) throws {
-        try TestMedia.run("ffmpeg", ["-v", "error", "-y", "-f", "lavfi", "-i", "testsrc2=s=3840x2160:r=10:d=3",
-                                     "-vf", "scale=out_color_matrix=bt2020:out_range=tv,format=yuv420p10le",
-                                     "-c:v", "libx265", "-preset", "ultrafast", "-x265-params",
-                                     "log-level=error:keyint=10:min-keyint=10:bframes=3:colorprim=bt2020:"
-                                        + "transfer=arib-std-b67:colormatrix=bt2020nc", path(name)])
-    }
+    /// A phone's 4K HDR clip (`TestFilms.phone4KHLG`).
+    private func phoneClip(_ name: String) throws { try TestFilms.phone4KHLG(path(name)) }
 
     /// The poster and a sheet of 4 frames each stay under 160 MiB (they
     /// peaked at 449 and 414 MiB for such a clip when its keyframes were

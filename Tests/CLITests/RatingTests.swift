@@ -1,3 +1,4 @@
+import CollageTestSupport
 import Foundation
 import Vips
 import XCTest
@@ -14,10 +15,10 @@ final class RatingTests: CLITestCase {
         for (index, name) in ["five.jpg", "two.jpg", "four.jpg"].enumerated() {
             writeImage(palette[index], to: "day/" + name, width: 120, height: 80, suffix: ".jpg")
         }
-        try tool(["exiftool", "-q", "-overwrite_original", "-XMP:Rating=5", "-XMP:Label=Red", "day/five.jpg"])
-        try tool(["exiftool", "-q", "-overwrite_original", "-XMP:Rating=2", "day/two.jpg"])
+        try TestMedia.run("exiftool", ["-q", "-overwrite_original", "-XMP:Rating=5", "-XMP:Label=Red", path("day/five.jpg")])
+        try TestMedia.run("exiftool", ["-q", "-overwrite_original", "-XMP:Rating=2", path("day/two.jpg")])
         write(b("rating: 5 (not XMP)\n"), to: "day/two.xmp")
-        try tool(["exiftool", "-q", "-XMP:Rating=4", "-o", "day/four.jpg.xmp"])
+        try TestMedia.run("exiftool", ["-q", "-XMP:Rating=4", "-o", path("day/four.jpg.xmp")])
     }
 
     func testMinRatingAndTheRatingFields() throws {

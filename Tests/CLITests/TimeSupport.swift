@@ -1,3 +1,4 @@
+import CollageTestSupport
 import Foundation
 import Glibc
 import Vips
@@ -17,10 +18,9 @@ extension CLITestCase {
     func writePhoto(_ relative: String, _ colour: RGB, exif: [String: String] = [:], modified: String? = nil) {
         write(image(colour, suffix: ".jpg"), to: relative)
         if !exif.isEmpty {
-            let arguments = [b("exiftool"), b("-q"), b("-overwrite_original")]
-                + exif.sorted { $0.key < $1.key }.map { b("-\($0.key)#=\($0.value)") } + [b(path(relative))]
-            let result = try? runProcess(arguments)
-            XCTAssertEqual(result?.status, 0, "exiftool \(relative): \(result?.summary ?? "did not run")")
+            let arguments = ["-q", "-overwrite_original"]
+                + exif.sorted { $0.key < $1.key }.map { "-\($0.key)#=\($0.value)" } + [path(relative)]
+            XCTAssertNoThrow(try TestMedia.run("exiftool", arguments), "exiftool \(relative)")
         }
         if let modified { touch(relative, modified) }
     }

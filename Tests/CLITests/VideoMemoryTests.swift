@@ -10,18 +10,14 @@ import XCTest
 /// keyframes alone and its poster shrunk by swscale as it is converted.
 final class VideoMemoryTests: CLITestCase {
     /// A 4K HEVC (libx265, B-frames and references as its fastest preset
-    /// makes them) of FFmpeg's moving test pattern: 8-bit SDR, or 10-bit
-    /// HLG in BT.2020.
+    /// makes them) of FFmpeg's moving test pattern: 8-bit SDR, 2 s at 25
+    /// frames a second, one keyframe; or a phone's 10-bit HLG clip in
+    /// BT.2020 keyed every second (`TestFilms.phone4KHLG`, which
+    /// FilmDecodeTests decodes too).
     private func film4K(_ name: String, hlg: Bool) throws {
-        var arguments = ["-v", "error", "-y", "-f", "lavfi", "-i", "testsrc2=s=3840x2160:r=25:d=2"]
-        if hlg {
-            arguments += ["-vf", "scale=out_color_matrix=bt2020:out_range=tv,format=yuv420p10le", "-c:v", "libx265",
-                          "-preset", "ultrafast", "-x265-params",
-                          "log-level=error:colorprim=bt2020:transfer=arib-std-b67:colormatrix=bt2020nc"]
-        } else {
-            arguments += ["-pix_fmt", "yuv420p", "-c:v", "libx265", "-preset", "ultrafast", "-x265-params",
-                          "log-level=error"]
-        }
+        if hlg { return try TestFilms.phone4KHLG(path(name)) }
+        let arguments = ["-v", "error", "-y", "-f", "lavfi", "-i", "testsrc2=s=3840x2160:r=25:d=2",
+                         "-pix_fmt", "yuv420p", "-c:v", "libx265", "-preset", "ultrafast", "-x265-params", "log-level=error"]
         // Made once a run: both tests' SDR film is the same.
         try SharedFixture.copy("ffmpeg " + arguments.joined(separator: " "), to: path(name)) { made in
             try TestMedia.run("ffmpeg", arguments + ["-f", "mp4", made])

@@ -6,9 +6,8 @@ extension GridHEIF {
     /// configuration) and each tile's OBUs, its temporal delimiter left out.
     func encodeAV1(_ photo: String, filters: [String], format: String,
                    scratch stream: String) throws -> (parameterSets: [[UInt8]], frames: [[UInt8]]) {
-        try TestMedia.run("ffmpeg", ["-v", "error", "-y", "-i", photo, "-vf", chain(filters: filters, format: format),
-                                     "-c:v", "libaom-av1", "-cpu-used", "8", "-usage", "realtime", "-g", "1",
-                                     "-f", "obu", stream])
+        try ffmpeg(photo, ["-vf", chain(filters: filters, format: format), "-c:v", "libaom-av1", "-cpu-used", "8",
+                           "-usage", "realtime", "-g", "1", "-f", "obu"], stream: stream)
         let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: stream)))
         var frames: [[UInt8]] = [], sequenceHeader: [UInt8] = [], at = 0
         while at < bytes.count {

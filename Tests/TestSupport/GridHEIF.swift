@@ -45,12 +45,29 @@ public struct GridHEIF {
     /// Writes the grid of `photo` at `path`; `scratch`: a folder for the coded tiles.
     /// The same grid of the same photo is encoded once a run (`SharedFixture`).
     public func write(from photo: String, to path: String, scratch: String) throws {
-        var source = stat()
-        guard stat(photo, &source) == 0 else { throw TestFailure("no photo at \(photo)") }
         let key = "GridHEIF \(width)x\(height) tile \(tile) bits \(bits) chroma \(chroma) colour \(String(describing: colour)) "
             + "turns \(quarterTurns) filters \(filters) alpha \(alpha) premultiplied \(premultiplied) codec \(codec) "
-            + "from \(photo) (\(source.st_size) bytes, inode \(source.st_ino), modified \(source.st_mtim.tv_sec).\(source.st_mtim.tv_nsec))"
+            + "from \(try Self.identity(photo))"
         try SharedFixture.copy(key, to: path) { made in try make(from: photo, to: made, scratch: scratch) }
+    }
+
+    /// `photo` in words that change when its bytes may have: its path,
+    /// size, inode and modification time.
+    static func identity(_ photo: String) throws -> String {
+        var source = stat()
+        guard stat(photo, &source) == 0 else { throw TestFailure("no photo at \(photo)") }
+        return "\(photo) (\(source.st_size) bytes, inode \(source.st_ino), modified \(source.st_mtim.tv_sec).\(source.st_mtim.tv_nsec))"
+    }
+
+    /// Runs FFmpeg on `photo` with `arguments` (the input and the output
+    /// stream named by the function), writing `stream`; the same command
+    /// on the same photo is run once a run (the same tiles are coded for
+    /// a grid with alpha and one without).
+    func ffmpeg(_ photo: String, _ arguments: [String], stream: String) throws {
+        try SharedFixture.copy("GridHEIF tiles: ffmpeg \(arguments.joined(separator: " ")) from \(try Self.identity(photo))",
+                               to: stream) { made in
+            try TestMedia.run("ffmpeg", ["-v", "error", "-y", "-i", photo] + arguments + [made])
+        }
     }
 
     private func make(from photo: String, to path: String, scratch: String) throws {
@@ -90,9 +107,8 @@ public struct GridHEIF {
                        "range=\(colour.fullRange ? "full" : "limited")"]
         }
         let chain = self.chain(filters: filters, format: format)
-        try TestMedia.run("ffmpeg", ["-v", "error", "-y", "-i", photo, "-vf", chain, "-c:v", "libx265",
-                                     "-preset", "ultrafast", "-x265-params", params.joined(separator: ":"),
-                                     "-f", "hevc", stream])
+        try ffmpeg(photo, ["-vf", chain, "-c:v", "libx265", "-preset", "ultrafast",
+                           "-x265-params", params.joined(separator: ":"), "-f", "hevc"], stream: stream)
         let units = Self.units(try [UInt8](Data(contentsOf: URL(fileURLWithPath: stream))))
         let parameterSets = units.filter { [32, 33, 34].contains(Self.type($0)) }
         var frames: [[UInt8]] = []

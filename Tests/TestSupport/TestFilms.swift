@@ -48,6 +48,22 @@ public enum TestFilms {
                                      "-color_range", "tv", path])
     }
 
+    /// 3 s of FFmpeg's moving pattern at 3840x2160, 10 frames a second, as
+    /// a phone records it: HEVC Main 10 (x265's fastest preset, 3 B-frames),
+    /// HLG in BT.2020, a keyframe every second (x265's open GOPs: CRA
+    /// keyframes naming the group before's pictures). Encoded once a run
+    /// (`SharedFixture`): 4K 10-bit costs seconds of CPU.
+    public static func phone4KHLG(_ path: String) throws {
+        let arguments = ["-v", "error", "-y", "-f", "lavfi", "-i", "testsrc2=s=3840x2160:r=10:d=3",
+                         "-vf", "scale=out_color_matrix=bt2020:out_range=tv,format=yuv420p10le",
+                         "-c:v", "libx265", "-preset", "ultrafast", "-x265-params",
+                         "log-level=error:keyint=10:min-keyint=10:bframes=3:colorprim=bt2020:"
+                            + "transfer=arib-std-b67:colormatrix=bt2020nc", "-f", "mp4"]
+        try SharedFixture.copy("ffmpeg " + arguments.joined(separator: " "), to: path) { made in
+            try TestMedia.run("ffmpeg", arguments + [made])
+        }
+    }
+
     /// An 8-bit H.264 of the pattern (sRGB code values) encoded with
     /// `matrix` (`bt601`, `bt709`) and `range` (`tv`, `pc`) and tagged so;
     /// `size` its frame size (the pattern scaled by nearest neighbour).

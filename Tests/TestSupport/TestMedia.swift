@@ -10,8 +10,16 @@ public enum TestMedia {
     public static let right = RGB(red: 0x20, green: 0x40, blue: 0xD0)
 
     /// Runs a program (found on PATH) and throws with its standard error
-    /// when it fails.
+    /// when it fails. ExifTool's commands go to the one ExifTool this
+    /// process keeps running (`ExifToolServer`).
     public static func run(_ program: String, _ arguments: [String]) throws {
+        if program == "exiftool" { return try ExifToolServer.shared.run(arguments) }
+        try runProcess(program, arguments)
+    }
+
+    /// Runs a program (found on PATH) in a process of its own and throws
+    /// with its standard error when it fails.
+    public static func runProcess(_ program: String, _ arguments: [String]) throws {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = [program] + arguments

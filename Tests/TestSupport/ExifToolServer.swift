@@ -1,0 +1,114 @@
+import Foundation
+import Glibc
+
+/// ExifTool kept running for the whole test process, as its own
+/// `-stay_open` mode is meant for scripts that write many files: each
+/// command is a list of arguments exactly as on its command line,
+/// carried out by the same `exiftool` program the command line runs, but
+/// Perl and ExifTool's modules start once a process rather than once a
+/// file (a start costs about 0.25 s of CPU, and the tests wrote over two
+/// hundred files' tags).
+///
+/// Each command's arguments are one to a line of its argument file
+/// (standard input), then `-echo3`/`-echo4` markers, which ExifTool prints
+/// to standard output and standard error after the command: what it said
+/// between is that command's. A command fails when it said `Error`, or
+/// that nothing was done or updated (what makes the command line exit
+/// non-zero). ExifTool is started from a thread of its own that lives as
+/// long as the process, under `setpriv --pdeathsig KILL`, so it ends with
+/// the process however that ends; a normal exit also tells it to stop.
+public final class ExifToolServer: @unchecked Sendable {
+    public static let shared = ExifToolServer()
+
+    private let lock = NSLock()
+    private var process: Process?
+    private var input: FileHandle?
+    private var output: LineReader?
+    private var errors: LineReader?
+
+    /// Runs one command (`arguments` as given to `exiftool`, files named
+    /// by absolute paths: ExifTool cannot change folder between commands).
+    /// Throws with what ExifTool said when it failed.
+    public func run(_ arguments: [String]) throws {
+        guard !arguments.contains(where: { $0.contains("\n") }) else {
+            // One argument a line: a value with a line break goes to a process of its own.
+            return try TestMedia.runProcess("exiftool", arguments)
+        }
+        lock.lock()
+        defer { lock.unlock() }
+        try start()
+        let marker = "{done \(UInt64.random(in: 0...UInt64.max))}"
+        let command = (arguments + ["-echo3", marker, "-echo4", marker, "-execute"]).joined(separator: "\n") + "\n"
+        try input?.write(contentsOf: Data(command.utf8))
+        let said = try read(output, until: marker) + read(errors, until: marker)
+        let failed = said.contains { $0.hasPrefix("Error") || $0 == "Nothing to do." || $0.contains("weren't updated") }
+        if failed {
+            throw TestFailure("exiftool \(arguments.joined(separator: " ")) failed: " + said.joined(separator: "\n"))
+        }
+    }
+
+    private func read(_ reader: LineReader?, until marker: String) throws -> [String] {
+        guard let reader else { throw TestFailure("exiftool is not running") }
+        var lines: [String] = []
+        while true {
+            guard let line = reader.next() else {
+                throw TestFailure("exiftool ended: " + lines.joined(separator: "\n"))
+            }
+            if line == marker { return lines }
+            lines.append(line)
+        }
+    }
+
+    private func start() throws {
+        if let process, process.isRunning { return }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["setpriv", "--pdeathsig", "KILL", "exiftool", "-stay_open", "True", "-@", "-"]
+        let input = Pipe(), output = Pipe(), errors = Pipe()
+        process.standardInput = input
+        process.standardOutput = output
+        process.standardError = errors
+        // Started by a thread that never ends: the death signal is sent
+        // when the thread that started the child ends.
+        final class Outcome: @unchecked Sendable { var failure: Error? }
+        let outcome = Outcome()
+        let started = DispatchSemaphore(value: 0)
+        let owner = Thread {
+            do { try process.run() } catch { outcome.failure = error }
+            started.signal()
+            while true { sleep(UInt32.max) }
+        }
+        owner.start()
+        started.wait()
+        if let failure = outcome.failure { throw failure }
+        self.process = process
+        self.input = input.fileHandleForWriting
+        self.output = LineReader(output.fileHandleForReading)
+        self.errors = LineReader(errors.fileHandleForReading)
+        atexit {
+            // Told to stop when the process exits normally.
+            try? ExifToolServer.shared.input?.write(contentsOf: Data("-stay_open\nFalse\n".utf8))
+        }
+    }
+}
+
+/// Lines read from a pipe as they come.
+final class LineReader {
+    private let handle: FileHandle
+    private var buffer: [UInt8] = []
+
+    init(_ handle: FileHandle) { self.handle = handle }
+
+    func next() -> String? {
+        while true {
+            if let end = buffer.firstIndex(of: UInt8(ascii: "\n")) {
+                let line = String(decoding: buffer[..<end], as: UTF8.self)
+                buffer.removeSubrange(...end)
+                return line
+            }
+            let chunk = handle.availableData
+            if chunk.isEmpty { return nil }
+            buffer += chunk
+        }
+    }
+}
