@@ -187,7 +187,8 @@ extension RecipeTests {
               fi
               mkdir -p "$(dirname "$1")"; cp "$CACHE/video-$2.mp4" "$1"
             }
-            shot() { mkdir -p "$(dirname "$2")"; vips thumbnail "$SAMPLES/$1.jpg" "$2" 160; }
+            shot() { [ -f "$CACHE/shot-$1.png" ] || { mkdir -p "$CACHE"; vips thumbnail "$SAMPLES/$1.jpg" "$CACHE/shot-$1.png" 160; }
+              mkdir -p "$(dirname "$2")"; cp "$CACHE/shot-$1.png" "$2"; }
             mkdir -p "$W/home" "$W/.abs/srv" "$W/.abs/shared" "$W/.abs/data" "$W/.abs/mnt"
 
             """

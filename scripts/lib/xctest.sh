@@ -13,10 +13,22 @@
 # against the tests listed (a shard that stops early counts the tests it
 # never ran as failed).
 # Shards are balanced by each class's seconds in the last run of this tree
-# (SCRATCH/test-times.tsv, written after every run); a class not timed yet
+# (SCRATCH/test-times.tsv, written after every run; a fresh clone has
+# none and takes scripts/lib/test-times.tsv, a run's times committed with
+# the tests, refreshed by copying a later run's over it); a class not timed yet
 # counts as its number of tests times the seconds a test of its module
 # took on average (2 s when none was timed). Balance is only about wall
 # time: which shard a class lands in never changes what it checks.
+
+# xctest_default_shards: how many shards run at once when
+# COLLAGE_TEST_SHARDS does not say: one more than the machine has cores.
+# Many tests wait (for Slurm, for a signal's effect, for a child to write)
+# and a shard waiting leaves its core idle: with two shards on two cores
+# the cores were idle 11% of the suite's time (perf, every process), and
+# the tests took 7 min 13 s; with three, 5 min 46 s (BENCHMARKS.md).
+xctest_default_shards() {
+  echo $(($(nproc) + 1))
+}
 
 # xctest_bundle SCRATCH: the path of the test bundle built at SCRATCH.
 xctest_bundle() {
@@ -41,6 +53,7 @@ xctest_list() {
 # each to the shard with the least expected time so far.
 xctest_split() {
   local shards=$1 times=$2 list=$3
+  [ -f "$times" ] || times="$ROOT/scripts/lib/test-times.tsv"
   [ -f "$times" ] || times=/dev/null
   awk -v shards="$shards" '
     FILENAME == ARGV[1] { seconds[$1] = $2; next }
