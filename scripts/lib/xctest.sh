@@ -24,8 +24,8 @@
 # COLLAGE_TEST_SHARDS does not say: one more than the machine has cores.
 # Many tests wait (for Slurm, for a signal's effect, for a child to write)
 # and a shard waiting leaves its core idle: with two shards on two cores
-# the cores were idle 11% of the suite's time (perf, every process), and
-# the tests took 7 min 13 s; with three, 5 min 46 s (BENCHMARKS.md).
+# the cores were idle 11% of the suite's time (perf over every process,
+# BENCHMARKS.md), which a third shard fills.
 xctest_default_shards() {
   echo $(($(nproc) + 1))
 }
