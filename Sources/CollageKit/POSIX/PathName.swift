@@ -98,9 +98,14 @@ public struct PathName: Hashable, Sendable, Comparable, CustomStringConvertible 
     }
 }
 
-/// The name of a directory entry from readdir(3), as bytes.
+/// The name of a directory entry from readdir(3), as bytes, read where it
+/// lies up to its NUL. Not `entry.pointee.d_name`: that copies all 256
+/// bytes `dirent` declares, where the kernel's record holds only the
+/// name's, so an entry at the end of readdir's buffer was read past its
+/// end (a segfault walking 20,000 photos, when the buffer ended a mapping).
 func entryName(_ entry: UnsafeMutablePointer<dirent>) -> [UInt8] {
-    withUnsafeBytes(of: entry.pointee.d_name) { Array($0.prefix(while: { $0 != 0 })) }
+    let name = UnsafeRawPointer(entry) + MemoryLayout<dirent>.offset(of: \dirent.d_name)!
+    return Array(UnsafeRawBufferPointer(start: name, count: strlen(name.assumingMemoryBound(to: CChar.self))))
 }
 
 /// A failed system call's message, "No such file or directory".
