@@ -33,7 +33,7 @@ final class EntryNameTests: XCTestCase {
     func testNamesFromReaddir() throws {
         let folder = try TemporaryDirectory()
         let names = ["a.jpg", "long name with spaces and more than thirty-two bytes.png", "x"]
-        for name in names { XCTAssertTrue(FileManagerFree.touch(folder.file(name))) }
+        for name in names { try writeFile([], to: folder(name)) }
         let directory = try XCTUnwrap(opendir(folder.path))
         defer { closedir(directory) }
         var seen: [String] = []
@@ -42,15 +42,5 @@ final class EntryNameTests: XCTestCase {
             if name != "." && name != ".." { seen.append(name) }
         }
         XCTAssertEqual(seen.sorted(), names.sorted())
-    }
-}
-
-/// A file made empty, without Foundation.
-private enum FileManagerFree {
-    static func touch(_ path: String) -> Bool {
-        let descriptor = open(path, O_CREAT | O_WRONLY, 0o644)
-        guard descriptor >= 0 else { return false }
-        close(descriptor)
-        return true
     }
 }

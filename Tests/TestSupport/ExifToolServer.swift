@@ -81,14 +81,16 @@ public final class ExifToolServer: @unchecked Sendable {
         owner.start()
         started.wait()
         if let failure = outcome.failure { throw failure }
+        if self.process == nil {
+            atexit {
+                // Told to stop when the process exits normally (whichever ExifTool is running then).
+                try? ExifToolServer.shared.input?.write(contentsOf: Data("-stay_open\nFalse\n".utf8))
+            }
+        }
         self.process = process
         self.input = input.fileHandleForWriting
         self.output = LineReader(output.fileHandleForReading)
         self.errors = LineReader(errors.fileHandleForReading)
-        atexit {
-            // Told to stop when the process exits normally.
-            try? ExifToolServer.shared.input?.write(contentsOf: Data("-stay_open\nFalse\n".utf8))
-        }
     }
 }
 
