@@ -40,10 +40,21 @@ public final class ExifToolServer: @unchecked Sendable {
         let marker = "{done \(UInt64.random(in: 0...UInt64.max))}"
         let command = (arguments + ["-echo3", marker, "-echo4", marker, "-execute"]).joined(separator: "\n") + "\n"
         try input?.write(contentsOf: Data(command.utf8))
-        let said = try read(output, until: marker) + read(errors, until: marker)
-        let failed = said.contains { $0.hasPrefix("Error") || $0 == "Nothing to do." || $0.contains("weren't updated") }
+        // Standard error is read while standard output is: a command that
+        // filled one pipe while the other was waited on would never end.
+        final class Said: @unchecked Sendable { var errors: Result<[String], Error> = .success([]) }
+        let said = Said(), errorsRead = DispatchSemaphore(value: 0)
+        let errors = self.errors
+        DispatchQueue.global().async {
+            said.errors = Result { try self.read(errors, until: marker) }
+            errorsRead.signal()
+        }
+        let printed = Result { try read(output, until: marker) }
+        errorsRead.wait()
+        let lines = try printed.get() + said.errors.get()
+        let failed = lines.contains { $0.hasPrefix("Error") || $0 == "Nothing to do." || $0.contains("weren't updated") }
         if failed {
-            throw TestFailure("exiftool \(arguments.joined(separator: " ")) failed: " + said.joined(separator: "\n"))
+            throw TestFailure("exiftool \(arguments.joined(separator: " ")) failed: " + lines.joined(separator: "\n"))
         }
     }
 
@@ -94,8 +105,9 @@ public final class ExifToolServer: @unchecked Sendable {
     }
 }
 
-/// Lines read from a pipe as they come.
-final class LineReader {
+/// Lines read from a pipe as they come, by one thread at a time (the
+/// server's lock is held while a command's two pipes are read).
+final class LineReader: @unchecked Sendable {
     private let handle: FileHandle
     private var buffer: [UInt8] = []
 

@@ -59,4 +59,32 @@ final class ExifToolServerTests: XCTestCase {
         XCTAssertEqual(try read("XMP-dc:Description", b), "two.lines", "exiftool prints a line break as a dot")
         XCTAssertEqual(try read("DateTimeOriginal", b), "", "nothing was written by the refused command")
     }
+
+    /// A command that says more on standard error than a pipe holds
+    /// (2,000 missing files: about 200 KB of `Error: File not found`)
+    /// before it prints its marker on standard output still ends, with
+    /// every line it said. Run on a thread of its own so that a server
+    /// that waited on the wrong pipe fails this test rather than hanging
+    /// the shard.
+    func testACommandThatSaysMoreOnStandardErrorThanAPipeHoldsEnds() throws {
+        let missing = (0..<2000).map { folder.file(String(repeating: "m", count: 80) + "-\($0).jpg") }
+        final class Outcome: @unchecked Sendable { var error: Error? }
+        let outcome = Outcome()
+        let ended = expectation(description: "the command ended")
+        Thread {
+            do { try TestMedia.run("exiftool", ["-overwrite_original", "-XMP:Rating=3"] + missing) } catch {
+                outcome.error = error
+            }
+            ended.fulfill()
+        }.start()
+        wait(for: [ended], timeout: 600)
+        let said = try XCTUnwrap(outcome.error.map { "\($0)" }, "2,000 missing files are a failure")
+        XCTAssertEqual(said.components(separatedBy: "File not found").count - 1, 2000)
+        XCTAssertTrue(said.contains("2000 files weren't updated"), String(said.suffix(200)))
+
+        // And the server takes the next command.
+        let a = try photo("after.jpg")
+        try TestMedia.run("exiftool", ["-q", "-overwrite_original", "-XMP:Rating=2", a])
+        XCTAssertEqual(try read("XMP:Rating", a), "2")
+    }
 }
