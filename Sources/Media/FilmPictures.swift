@@ -27,12 +27,12 @@ public struct FilmFacts: Sendable, Equatable {
     /// alone (`VideoInfo.keyframeDecodeBytes`).
     public var forwardBytes = 0, keyframeBytes = 0
 
-    /// What one decoder of the film holds where a forward decode may hold
-    /// `limit`: forward where it fits, else keyframes alone; `decoders`
-    /// forward at once where they fit `MediaFile.parallelDecodeLimit`.
+    /// What the film's decoders hold where its decode may hold `limit`:
+    /// one forward where it fits, else keyframes alone; up to `decoders`
+    /// forward at once as `MediaFile.forwardDecoders` counts them.
     public func decoderBytes(within limit: Int, decoders: Int = 1) -> Int {
         guard forwardBytes <= min(limit, MediaFile.filmForwardLimit) else { return keyframeBytes }
-        return min(forwardBytes * max(1, decoders), max(forwardBytes, MediaFile.parallelDecodeLimit))
+        return forwardBytes * MediaFile.forwardDecoders(forwardBytes, within: limit, decoders: decoders)
     }
 
     /// A film's facts, as its stream says them.
@@ -93,7 +93,7 @@ extension MediaFile {
     /// multiple of `every` seconds, or `times` if given; each the best of a
     /// few candidates near its time (`VideoFile.frames`), decoded at the cell's size.
     /// Up to `decoders` decoders of its own seek and decode at once, each a
-    /// run of the times, where their frames fit `parallelDecodeLimit`.
+    /// run of the times, as many as fit `forwardLimit` together (`forwardDecoders`).
     /// Decoded forward only where that decode's pictures fit `forwardLimit`
     /// (the room the run's budget has for them), else keyframes alone.
     public static func filmTiles(descriptor: Int32, count: Int, scenes: Bool = false, every: Double? = nil,
@@ -121,8 +121,7 @@ extension MediaFile {
         // Half the cover size: `frames` decodes at twice it, the cell's own.
         let (coverWidth, coverHeight) = (max(1, (quarter ? cellHeight : cellWidth) / 2),
                                          max(1, (quarter ? cellWidth : cellHeight) / 2))
-        let parts = min(max(1, decoders), times.count / 2,
-                        max(1, parallelDecodeLimit / max(1, info.decoderBytes(within: forwardLimit))))
+        let parts = min(times.count / 2, forwardDecoders(info.forwardDecodeBytes, within: forwardLimit, decoders: decoders))
         let found: FilmFrames
         if parts <= 1 || video!.decodesKeyframesOnly {
             found = video!.frames(at: times, coverWidth: coverWidth, coverHeight: coverHeight)
@@ -155,9 +154,17 @@ extension MediaFile {
     /// (`VideoInfo.fullDecodeLimit`).
     public static let filmForwardLimit = VideoInfo.fullDecodeLimit
 
-    /// What the decoders of one film running at once may hold by their
-    /// frames' estimate (`VideoInfo.decoderBytes`): two 1080p decoders, one 4K.
-    public static let parallelDecodeLimit = 80 << 20
+    /// What one film's decoders at once may hold by their estimate: two
+    /// 1080p H.264 ones as encoders write it (4 references, 2 B-frames: 9
+    /// pictures of 4.7 MB, 42 MB each), one 1440p or 4K.
+    public static let parallelDecodeLimit = 96 << 20
+
+    /// How many decoders of `forwardBytes` each find a film's times at
+    /// once: up to `decoders`, as many as fit `parallelDecodeLimit` and
+    /// `limit` (the room the run's budget has for them); at least one.
+    public static func forwardDecoders(_ forwardBytes: Int, within limit: Int, decoders: Int) -> Int {
+        max(1, min(decoders, min(limit, parallelDecodeLimit) / max(1, forwardBytes)))
+    }
 
     /// `times` cut into `parts` runs, each found by a decoder of its own on
     /// a worker (the first run by `first`'s, the film's handle already

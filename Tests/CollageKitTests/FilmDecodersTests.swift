@@ -1,3 +1,4 @@
+import CollageKit
 import CollageTestSupport
 import Glibc
 import Media
@@ -57,6 +58,36 @@ final class FilmDecodersTests: XCTestCase {
                                                 cellSize: { _ in (80, 45) }, crop: .centre, background: .white)
             XCTAssertEqual(found.tiles.count, 8, "scenes \(scenes)")
             XCTAssertEqual(VideoFile.opened - before, decoders, "\(decoders) run(s), scenes \(scenes)")
+        }
+    }
+
+    /// A 1080p H.264 film as encoders write it (x264 veryfast with
+    /// B-frames: 4 reference frames and 2 reordered, 9 pictures of 4.7 MB
+    /// by the estimate) is found by two decoders where the room allows two
+    /// (before, two needed 0.1% more than the limit, and a folder of such
+    /// films ran on one core); with room for one forward decode, by one.
+    func testA1080pFilmWithBFramesIsFoundByTwoDecoders() throws {
+        try Vips.start()
+        let folder = try TemporaryDirectory()
+        let film = folder.file("phone.mp4")
+        try TestMedia.run("ffmpeg", ["-v", "error", "-y", "-f", "lavfi", "-i", "testsrc2=s=1920x1080:r=30:d=2",
+                                     "-pix_fmt", "yuv420p", "-c:v", "libx264", "-preset", "veryfast", "-g", "30", film])
+        let probe = open(film, O_RDONLY)
+        XCTAssertGreaterThanOrEqual(probe, 0)
+        let info = try VideoFile(descriptor: probe, seconds: 10, maxBytes: 1 << 30).info
+        close(probe)
+        XCTAssertEqual(info.referenceFrames, 6, "4 reference frames and 2 reordered, as the stream declares")
+        let forward = info.forwardDecodeBytes
+        for (room, expected) in [(CollageConfiguration.defaultDecodeMemoryMiB << 20, 2), (forward * 3 / 2, 1)] {
+            let descriptor = open(film, O_RDONLY)
+            XCTAssertGreaterThanOrEqual(descriptor, 0)
+            defer { close(descriptor) }
+            let before = VideoFile.opened
+            let found = try MediaFile.filmTiles(descriptor: descriptor, count: 8, decoders: 2, forwardLimit: room,
+                                                cellSize: { _ in (160, 90) }, crop: .centre, background: .white)
+            XCTAssertEqual(found.tiles.count, 8)
+            XCTAssertEqual(VideoFile.opened - before, expected, "room \(room >> 20) MiB")
+            XCTAssertEqual(MediaFile.forwardDecoders(forward, within: room, decoders: 2), expected)
         }
     }
 }

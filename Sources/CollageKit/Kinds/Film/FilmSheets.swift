@@ -97,7 +97,7 @@ final class FilmSheets: SheetSource {
         // The tiles, and the decoders by their pictures' estimate: decoded
         // forward only where that fits the run's budget beside the tiles,
         // else keyframes alone; with --jobs over 1, as many forward
-        // decoders as fit `MediaFile.parallelDecodeLimit` at once.
+        // decoders at once as fit that room (`MediaFile.forwardDecoders`).
         let decoders = max(1, configuration.jobs)
         let tileBytes = planned.reduce(0) { $0 + $1.image.width * $1.image.height * 4 }
         let forwardLimit = max(0, context.budget.limit - tileBytes)
