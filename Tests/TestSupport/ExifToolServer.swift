@@ -42,13 +42,15 @@ public final class ExifToolServer: @unchecked Sendable {
         try input?.write(contentsOf: Data(command.utf8))
         // Standard error is read while standard output is: a command that
         // filled one pipe while the other was waited on would never end.
+        // (A thread of its own: a test may have every worker of Dispatch's
+        // pool busy.)
         final class Said: @unchecked Sendable { var errors: Result<[String], Error> = .success([]) }
         let said = Said(), errorsRead = DispatchSemaphore(value: 0)
         let errors = self.errors
-        DispatchQueue.global().async {
+        Thread {
             said.errors = Result { try self.read(errors, until: marker) }
             errorsRead.signal()
-        }
+        }.start()
         let printed = Result { try read(output, until: marker) }
         errorsRead.wait()
         let lines = try printed.get() + said.errors.get()
