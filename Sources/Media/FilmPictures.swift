@@ -156,7 +156,7 @@ extension MediaFile {
 
     /// What one film's decoders at once may hold by their estimate: two
     /// 1080p H.264 ones as encoders write it (4 references, 2 B-frames: 9
-    /// pictures of 4.7 MB, 42 MB each), one 1440p or 4K.
+    /// pictures of 4.7 MB, 42 MB each), one 10-bit 1080p HEVC, 1440p or 4K.
     public static let parallelDecodeLimit = 96 << 20
 
     /// How many decoders of `forwardBytes` each find a film's times at
