@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import Locking
 
 /// ExifTool kept running for the whole test process, as its own
 /// `-stay_open` mode is meant for scripts that write many files: each
@@ -44,16 +45,16 @@ public final class ExifToolServer: @unchecked Sendable {
         // filled one pipe while the other was waited on would never end.
         // (A thread of its own: a test may have every worker of Dispatch's
         // pool busy.)
-        final class Said: @unchecked Sendable { var errors: Result<[String], Error> = .success([]) }
-        let said = Said(), errorsRead = DispatchSemaphore(value: 0)
+        let said = Locked<Result<[String], Error>>(.success([])), errorsRead = DispatchSemaphore(value: 0)
         let errors = self.errors
         Thread {
-            said.errors = Result { try self.read(errors, until: marker) }
+            let result = Result { try self.read(errors, until: marker) }
+            said.withLock { $0 = result }
             errorsRead.signal()
         }.start()
         let printed = Result { try read(output, until: marker) }
         errorsRead.wait()
-        let lines = try printed.get() + said.errors.get()
+        let lines = try printed.get() + said.withLock { $0 }.get()
         let failed = lines.contains { $0.hasPrefix("Error") || $0 == "Nothing to do." || $0.contains("weren't updated") }
         if failed {
             throw TestFailure("exiftool \(arguments.joined(separator: " ")) failed: " + lines.joined(separator: "\n"))
@@ -83,17 +84,15 @@ public final class ExifToolServer: @unchecked Sendable {
         process.standardError = errors
         // Started by a thread that never ends: the death signal is sent
         // when the thread that started the child ends.
-        final class Outcome: @unchecked Sendable { var failure: Error? }
-        let outcome = Outcome()
-        let started = DispatchSemaphore(value: 0)
+        let failure = Locked<Error?>(nil), started = DispatchSemaphore(value: 0)
         let owner = Thread {
-            do { try process.run() } catch { outcome.failure = error }
+            do { try process.run() } catch { failure.withLock { $0 = error } }
             started.signal()
             while true { sleep(UInt32.max) }
         }
         owner.start()
         started.wait()
-        if let failure = outcome.failure { throw failure }
+        if let failure = failure.withLock({ $0 }) { throw failure }
         if self.process == nil {
             atexit {
                 // Told to stop when the process exits normally (whichever ExifTool is running then).

@@ -1,5 +1,6 @@
 import CollageTestSupport
 import Foundation
+import Locking
 import XCTest
 @testable import Vips
 
@@ -68,17 +69,16 @@ final class ExifToolServerTests: XCTestCase {
     /// the shard.
     func testACommandThatSaysMoreOnStandardErrorThanAPipeHoldsEnds() throws {
         let missing = (0..<2000).map { folder.file(String(repeating: "m", count: 80) + "-\($0).jpg") }
-        final class Outcome: @unchecked Sendable { var error: Error? }
-        let outcome = Outcome()
+        let failure = Locked<Error?>(nil)
         let ended = expectation(description: "the command ended")
         Thread {
             do { try TestMedia.run("exiftool", ["-overwrite_original", "-XMP:Rating=3"] + missing) } catch {
-                outcome.error = error
+                failure.withLock { $0 = error }
             }
             ended.fulfill()
         }.start()
         wait(for: [ended], timeout: 600)
-        let said = try XCTUnwrap(outcome.error.map { "\($0)" }, "2,000 missing files are a failure")
+        let said = try XCTUnwrap(failure.withLock { $0 }.map { "\($0)" }, "2,000 missing files are a failure")
         XCTAssertEqual(said.components(separatedBy: "File not found").count - 1, 2000)
         XCTAssertTrue(said.contains("2000 files weren't updated"), String(said.suffix(200)))
 
